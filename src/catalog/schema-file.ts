@@ -1,0 +1,51 @@
+import { readFile } from "node:fs/promises";
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
+import { SchemawatchError, messageOf } from "../errors.js";
+import { dialectOf, idKeyword, type Dialect } from "./dialect.js";
+
+/** A schema file as read from disk, before it is compiled. */
+export interface SchemaFile {
+  readonly path: string;
+  readonly name: string;
+  readonly json: Record<string, unknown> | boolean;
+  readonly dialect: Dialect;
+  /** The declared `$id` (or draft-04 `id`), if any. */
+  readonly declaredId: string | undefined;
+  /** The base URI refs resolve against: the declared id, else the file's own URL. */
+  readonly baseId: string;
+}
+
+/** Reads and parses a JSON file, with errors that name it. */
+export async function readJsonFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new SchemawatchError("FILE_UNREADABLE", `${path}: cannot read file: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new SchemawatchError("NOT_JSON", `${path}: not valid JSON: ${messageOf(error)}`, { cause: error });
+  }
+}
+
+export async function readSchemaFile(path: string): Promise<SchemaFile> {
+  const parsed = await readJsonFile(path);
+  if (
+    typeof parsed !== "boolean" &&
+    (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+  ) {
+    throw new SchemawatchError("SCHEMA_INVALID", `${path}: a schema must be a JSON object or a boolean`);
+  }
+  const json = parsed as Record<string, unknown> | boolean;
+  const dialect = dialectOf(json, path);
+  const rawId = typeof json === "object" ? json[idKeyword(dialect)] : undefined;
+  const declaredId = typeof rawId === "string" && rawId !== "" ? rawId : undefined;
+  const fileUrl = pathToFileURL(path).href;
+  const baseId = declaredId ? new URL(declaredId, fileUrl).href.replace(/#$/, "") : fileUrl;
+  return { path, name: basename(path), json, dialect, declaredId, baseId };
+}

@@ -1,0 +1,87 @@
+import { loadSchemaFiles } from "../../catalog/load.js";
+import { checkCompatibility, formatCheckLine } from "../../offline/check.js";
+import { readDocumentFolder } from "../../offline/documents.js";
+import { oneOf, parseCommandArgs, usageError } from "../args.js";
+import type { Command } from "../command.js";
+
+const help = `Usage: schemawatch check OLD NEW --old-docs DIR --new-docs DIR [--strict] [--format text|json]
+
+The article's compatibility check, for CI. Every document in --old-docs is validated against NEW
+(backward: can an upgraded consumer still read what old producers send?) and every document in
+--new-docs against OLD (forward: can an old consumer read what upgraded producers send?).
+
+Options:
+  --old-docs DIR     documents valid under OLD (real shapes from production, personal data removed)
+  --new-docs DIR     documents that NEW produces
+  --strict           make forward failures fatal too (a public contract whose consumers you don't control)
+  --format FORMAT    text (default) or json
+  -h, --help         show this help
+
+Exit status: 0 compatible; 1 a backward check failed (or, with --strict, a forward one);
+2 bad input (unreadable file, a document that is not JSON, a schema that does not compile).
+
+Example:
+  schemawatch check examples/article/schemas/v1.json examples/article/schemas/v2.json \\
+    --old-docs examples/article/docs/old --new-docs examples/article/docs/new
+`;
+
+export const checkCommand: Command = {
+  name: "check",
+  summary: "check two schema versions against sample documents in both directions (CI)",
+  help,
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs("check", args, {
+      "old-docs": { type: "string" },
+      "new-docs": { type: "string" },
+      strict: { type: "boolean", default: false },
+      format: { type: "string" },
+    });
+    if (values.help) {
+      context.stdout.write(help);
+      return 0;
+    }
+    const format = oneOf("check", "format", values.format, ["text", "json"], "text");
+    if (positionals.length !== 2) throw usageError("check", "expected two schema files, OLD and NEW");
+    if (!values["old-docs"]) throw usageError("check", "--old-docs DIR is required");
+    if (!values["new-docs"]) throw usageError("check", "--new-docs DIR is required");
+    const [oldSchema, newSchema] = await loadSchemaFiles(positionals);
+    const oldDocs = await readDocumentFolder(values["old-docs"]);
+    const newDocs = await readDocumentFolder(values["new-docs"]);
+    const result = checkCompatibility(
+      oldSchema!.validate,
+      newSchema!.validate,
+      oldDocs,
+      newDocs,
+      values.strict,
+    );
+    if (format === "json") {
+      context.stdout.write(
+        JSON.stringify(
+          {
+            old: positionals[0],
+            new: positionals[1],
+            strict: result.strict,
+            backwardFailures: result.backwardFailures,
+            forwardFailures: result.forwardFailures,
+            ok: result.exitCode === 0,
+            results: result.lines,
+          },
+          null,
+          2,
+        ) + "\n",
+      );
+    } else {
+      for (const line of result.lines) context.stdout.write(formatCheckLine(line) + "\n");
+      if (result.backwardFailures > 0) {
+        context.stderr.write(
+          `${result.backwardFailures} document(s) valid under the old schema fail the new one: the change is not backward compatible (a major version, or keep producers on the old schema)\n`,
+        );
+      } else if (result.forwardFailures > 0 && values.strict) {
+        context.stderr.write(
+          `${result.forwardFailures} new document(s) fail the old schema: old consumers would reject them (--strict)\n`,
+        );
+      }
+    }
+    return result.exitCode;
+  },
+};

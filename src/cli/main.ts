@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import { isSchemawatchError, messageOf } from "../errors.js";
+import type { Command, CommandContext } from "./command.js";
+import { checkCommand } from "./commands/check.js";
+import { matrixCommand } from "./commands/matrix.js";
+
+/** The composition root of the command line: every subcommand is registered here, explicitly. */
+const COMMANDS: readonly Command[] = [checkCommand, matrixCommand];
+
+export function packageVersion(): string {
+  const url = new URL("../../package.json", import.meta.url);
+  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
+}
+
+function topLevelHelp(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `schemawatch ${packageVersion()} — watch JSON on Kafka against every version of its JSON Schema
+
+Usage: schemawatch COMMAND [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
+
+Options:
+  -h, --help      show this help; 'schemawatch COMMAND --help' shows a command's
+  -V, --version   print the version
+
+Documentation: README.md and docs/ in the package.
+`;
+}
+
+export interface MainOptions {
+  readonly stdout?: CommandContext["stdout"];
+  readonly stderr?: CommandContext["stderr"];
+  readonly env?: CommandContext["env"];
+  readonly cwd?: string;
+  readonly stopSignal?: AbortSignal;
+}
+
+/** Runs one command line and returns the exit code. Only this function turns errors into exit codes. */
+export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  let stopSignal = options.stopSignal;
+  if (!stopSignal) {
+    const controller = new AbortController();
+    const stop = () => controller.abort();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    stopSignal = controller.signal;
+  }
+  const context: CommandContext = {
+    stdout,
+    stderr,
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? process.cwd(),
+    stopSignal,
+  };
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+    stdout.write(topLevelHelp());
+    return name === undefined ? 2 : 0;
+  }
+  if (name === "-V" || name === "--version") {
+    stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    stderr.write(`schemawatch: unknown command '${name}'. Run 'schemawatch --help' for the list.\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, context);
+  } catch (error) {
+    if (isSchemawatchError(error)) {
+      stderr.write(`schemawatch ${name}: ${error.message.replace(/^schemawatch \S+: /, "")}\n`);
+      return 2;
+    }
+    stderr.write(`schemawatch ${name}: internal error: ${messageOf(error)}\n`);
+    if (error instanceof Error && error.stack) stderr.write(`${error.stack}\n`);
+    return 2;
+  }
+}

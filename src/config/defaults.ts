@@ -1,0 +1,27 @@
+import type { WriterSource } from "./types.js";
+
+/** Every default in one place, so the reference documentation can be checked against it. */
+export const DEFAULTS = {
+  kafka: {
+    brokers: ["127.0.0.1:9092"],
+    clientId: "schemawatch",
+    groupId: "schemawatch",
+    fromBeginning: false,
+    lagInterval: "15s",
+    tls: { enabled: true, rejectUnauthorized: true },
+  },
+  http: { host: "127.0.0.1", port: 9464 },
+  maxRecordBytes: 1048576,
+  logLevel: "info",
+  writer: {
+    sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],
+    header: "schema-version",
+    pointer: "/schema",
+  },
+  producer: { header: "producer", maxValues: 50 },
+  sampling: { ratio: 1, maxPerSecond: 5000 },
+  drainWindow: "7d",
+  readyWindow: "7d",
+  minSamples: 300,
+  corpus: { enabled: false, serve: false, maxShapes: 200 },
+} as const;

@@ -1,0 +1,227 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
+import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from "yaml";
+import { SchemawatchError, messageOf } from "../errors.js";
+import { DEFAULTS } from "./defaults.js";
+import { parseDuration } from "./duration.js";
+import { configSchema } from "./schema.js";
+import type { Config, SubjectConfig, VersionConfig } from "./types.js";
+
+const validateConfig = new Ajv2020({ allErrors: true, strict: true }).compile(configSchema);
+
+/** Reads, validates, defaults and freezes a config file. Throws CONFIG_INVALID naming file, key and line. */
+export async function loadConfig(path: string): Promise<Config> {
+  const absolute = resolve(path);
+  let text: string;
+  try {
+    text = await readFile(absolute, "utf8");
+  } catch (error) {
+    throw new SchemawatchError("FILE_UNREADABLE", `${path}: cannot read config: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  return parseConfig(text, absolute);
+}
+
+/** Parses config text; `path` is used for messages and to resolve relative paths. */
+export function parseConfig(text: string, path: string): Config {
+  const lines = new LineCounter();
+  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const syntax = document.errors[0];
+  if (syntax) {
+    const { line, col } = lines.linePos(syntax.pos[0]);
+    throw new SchemawatchError("NOT_YAML", `${path}:${line}:${col}: not valid YAML: ${syntax.message}`);
+  }
+  const raw: unknown = document.toJS();
+  if (!validateConfig(raw)) {
+    const messages = (validateConfig.errors ?? []).slice(0, 10).map((error) => {
+      const at = locate(document.contents, error, lines);
+      return `${path}:${at.line}: ${at.key}: ${describe(error)}`;
+    });
+    throw new SchemawatchError("CONFIG_INVALID", `invalid config:\n  ${messages.join("\n  ")}`);
+  }
+  return deepFreeze(applyDefaults(raw as RawConfig, path));
+}
+
+function describe(error: ErrorObject): string {
+  switch (error.keyword) {
+    case "additionalProperties":
+      return `unknown key '${String(error.params["additionalProperty"])}'`;
+    case "required":
+      return `missing required key '${String(error.params["missingProperty"])}'`;
+    case "enum":
+      return `must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+    case "pattern":
+      return error.instancePath.match(/Window|lagInterval/)
+        ? "must be a duration such as 30s, 15m, 24h or 7d"
+        : `must match ${String(error.params["pattern"])}`;
+    case "propertyNames":
+      return "version keys must be semver, such as 1.1.0";
+    default:
+      return error.message ?? error.keyword;
+  }
+}
+
+/** Finds the YAML line of the key an error is about, and the dotted key itself. */
+function locate(root: unknown, error: ErrorObject, lines: LineCounter): { line: number; key: string } {
+  const segments = error.instancePath
+    .split("/")
+    .slice(1)
+    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const extra =
+    error.keyword === "additionalProperties"
+      ? String(error.params["additionalProperty"])
+      : error.keyword === "propertyNames"
+        ? String(error.params["propertyName"])
+        : undefined;
+  let node = root as Node | null | undefined;
+  let keyNode: Node | undefined;
+  const walk = extra === undefined ? segments : [...segments, extra];
+  for (const segment of walk) {
+    if (isMap(node)) {
+      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
+      keyNode = pair?.key as Node | undefined;
+      node = pair?.value as Node | undefined;
+    } else if (isSeq(node)) {
+      node = node.items[Number(segment)] as Node | undefined;
+      keyNode = node ?? keyNode;
+    } else {
+      break;
+    }
+  }
+  const range = (keyNode ?? node)?.range;
+  const line = range ? lines.linePos(range[0]).line : 1;
+  const key =
+    walk
+      .map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`))
+      .join("")
+      .replace(/^\./, "") || "(root)";
+  return { line, key };
+}
+
+interface RawSubject {
+  name: string;
+  topics: string[];
+  schemas: string;
+  versions?: Record<string, VersionConfig>;
+  writer?: Partial<SubjectConfig["writer"]>;
+  producer?: Partial<SubjectConfig["producer"]>;
+  sampling?: Partial<SubjectConfig["sampling"]>;
+  drainWindow?: string;
+  readyWindow?: string;
+  minSamples?: number;
+}
+
+interface RawConfig {
+  kafka?: Partial<Omit<Config["kafka"], "lagInterval">> & { lagInterval?: string };
+  http?: Partial<Config["http"]>;
+  maxRecordBytes?: number;
+  logLevel?: Config["logLevel"];
+  shared?: string[];
+  state?: Config["state"];
+  corpus?: Partial<Config["corpus"]>;
+  subjects: RawSubject[];
+}
+
+function applyDefaults(raw: RawConfig, path: string): Config {
+  const base = dirname(path);
+  const names = new Set<string>();
+  const topics = new Map<string, string>();
+  const subjects = raw.subjects.map((subject, index): SubjectConfig => {
+    if (names.has(subject.name)) {
+      throw new SchemawatchError(
+        "CONFIG_INVALID",
+        `${path}: subjects[${index}].name: '${subject.name}' is listed twice`,
+      );
+    }
+    names.add(subject.name);
+    for (const topic of subject.topics) {
+      const owner = topics.get(topic);
+      if (owner) {
+        throw new SchemawatchError(
+          "CONFIG_INVALID",
+          `${path}: subjects[${index}].topics: topic '${topic}' already belongs to subject '${owner}'`,
+        );
+      }
+      topics.set(topic, subject.name);
+    }
+    if (subject.producer?.keyPattern !== undefined) {
+      try {
+        new RegExp(subject.producer.keyPattern);
+      } catch (error) {
+        throw new SchemawatchError(
+          "CONFIG_INVALID",
+          `${path}: subjects[${index}].producer.keyPattern: not a regular expression: ${messageOf(error)}`,
+        );
+      }
+    }
+    const producer = subject.producer ?? {};
+    const usesDefaultSource =
+      producer.header === undefined && producer.keyPattern === undefined && producer.pointer === undefined;
+    return {
+      name: subject.name,
+      topics: subject.topics,
+      schemas: resolve(base, subject.schemas),
+      versions: subject.versions ?? {},
+      writer: { ...DEFAULTS.writer, ...subject.writer },
+      producer: {
+        ...(usesDefaultSource ? { header: DEFAULTS.producer.header } : {}),
+        maxValues: DEFAULTS.producer.maxValues,
+        ...producer,
+      },
+      sampling: { ...DEFAULTS.sampling, ...subject.sampling },
+      drainWindow: parseDuration(subject.drainWindow ?? DEFAULTS.drainWindow),
+      readyWindow: parseDuration(subject.readyWindow ?? DEFAULTS.readyWindow),
+      minSamples: subject.minSamples ?? DEFAULTS.minSamples,
+    };
+  });
+  const kafka = raw.kafka ?? {};
+  return {
+    path,
+    kafka: {
+      brokers: kafka.brokers ?? [...DEFAULTS.kafka.brokers],
+      clientId: kafka.clientId ?? DEFAULTS.kafka.clientId,
+      groupId: kafka.groupId ?? DEFAULTS.kafka.groupId,
+      fromBeginning: kafka.fromBeginning ?? DEFAULTS.kafka.fromBeginning,
+      lagInterval: parseDuration(kafka.lagInterval ?? DEFAULTS.kafka.lagInterval) * 1000,
+      ...(kafka.tls
+        ? {
+            tls: {
+              ...DEFAULTS.kafka.tls,
+              ...kafka.tls,
+              ...(kafka.tls.ca ? { ca: resolve(base, kafka.tls.ca) } : {}),
+              ...(kafka.tls.cert ? { cert: resolve(base, kafka.tls.cert) } : {}),
+              ...(kafka.tls.key ? { key: resolve(base, kafka.tls.key) } : {}),
+            },
+          }
+        : {}),
+      ...(kafka.sasl
+        ? {
+            sasl: {
+              ...kafka.sasl,
+              ...(kafka.sasl.passwordFile ? { passwordFile: resolve(base, kafka.sasl.passwordFile) } : {}),
+            },
+          }
+        : {}),
+    },
+    http: { ...DEFAULTS.http, ...raw.http },
+    maxRecordBytes: raw.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
+    logLevel: raw.logLevel ?? DEFAULTS.logLevel,
+    shared: (raw.shared ?? []).map((p) => resolve(base, p)),
+    subjects,
+    state: {
+      ...(raw.state?.file ? { file: resolve(base, raw.state.file) } : {}),
+      ...(raw.state?.topic ? { topic: raw.state.topic } : {}),
+    },
+    corpus: { ...DEFAULTS.corpus, redact: [], ...raw.corpus },
+  };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,145 @@
+/**
+ * The JSON Schema of the config file. Defaults live in defaults.ts, not here, so that the schema says
+ * only what is allowed. Every object is closed: an unknown key is an error that names the key and line.
+ */
+const duration = { type: "string", pattern: "^[0-9]+(ms|s|m|h|d)$" } as const;
+const pointer = { type: "string", pattern: "^(/([^~/]|~[01])*)*$" } as const;
+const nonEmpty = { type: "string", minLength: 1 } as const;
+
+const versionEntry = {
+  type: "object",
+  additionalProperties: false,
+  required: ["status"],
+  properties: {
+    status: { enum: ["active", "deprecated", "candidate", "retired"] },
+    file: nonEmpty,
+    deprecatedSince: nonEmpty,
+    confluentId: { type: "integer", minimum: 0, maximum: 2147483647 },
+    confluentGuid: {
+      type: "string",
+      pattern: "^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$",
+    },
+  },
+} as const;
+
+const subject = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "topics", "schemas"],
+  properties: {
+    name: { type: "string", pattern: "^[A-Za-z0-9._-]+$" },
+    topics: { type: "array", minItems: 1, uniqueItems: true, items: nonEmpty },
+    schemas: nonEmpty,
+    versions: {
+      type: "object",
+      propertyNames: { pattern: "^v?[0-9]+(\\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?$" },
+      additionalProperties: versionEntry,
+    },
+    writer: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        sources: {
+          type: "array",
+          minItems: 1,
+          uniqueItems: true,
+          items: { enum: ["wire", "guid-header", "header", "pointer"] },
+        },
+        header: nonEmpty,
+        pointer,
+      },
+    },
+    producer: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        header: nonEmpty,
+        keyPattern: nonEmpty,
+        pointer,
+        allow: { type: "array", uniqueItems: true, items: nonEmpty },
+        maxValues: { type: "integer", minimum: 1, maximum: 10000 },
+      },
+    },
+    sampling: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        ratio: { type: "number", minimum: 0, maximum: 1 },
+        maxPerSecond: { type: "number", exclusiveMinimum: 0 },
+      },
+    },
+    drainWindow: duration,
+    readyWindow: duration,
+    minSamples: { type: "integer", minimum: 1 },
+  },
+} as const;
+
+export const configSchema = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "object",
+  additionalProperties: false,
+  required: ["subjects"],
+  properties: {
+    kafka: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        brokers: { type: "array", minItems: 1, items: nonEmpty },
+        clientId: nonEmpty,
+        groupId: nonEmpty,
+        fromBeginning: { type: "boolean" },
+        lagInterval: duration,
+        tls: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            enabled: { type: "boolean" },
+            ca: nonEmpty,
+            cert: nonEmpty,
+            key: nonEmpty,
+            rejectUnauthorized: { type: "boolean" },
+          },
+        },
+        sasl: {
+          type: "object",
+          additionalProperties: false,
+          required: ["mechanism"],
+          properties: {
+            mechanism: { enum: ["plain", "scram-sha-256", "scram-sha-512"] },
+            username: nonEmpty,
+            usernameEnv: nonEmpty,
+            passwordEnv: nonEmpty,
+            passwordFile: nonEmpty,
+          },
+        },
+      },
+    },
+    http: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        host: nonEmpty,
+        port: { type: "integer", minimum: 0, maximum: 65535 },
+      },
+    },
+    maxRecordBytes: { type: "integer", minimum: 1 },
+    logLevel: { enum: ["trace", "debug", "info", "warn", "error", "fatal", "silent"] },
+    shared: { type: "array", items: nonEmpty },
+    state: {
+      type: "object",
+      additionalProperties: false,
+      properties: { file: nonEmpty, topic: nonEmpty },
+    },
+    corpus: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        enabled: { type: "boolean" },
+        serve: { type: "boolean" },
+        maxShapes: { type: "integer", minimum: 1, maximum: 100000 },
+        redact: { type: "array", items: pointer },
+      },
+    },
+    subjects: { type: "array", minItems: 1, items: subject },
+  },
+} as const;

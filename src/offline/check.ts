@@ -1,0 +1,65 @@
+import type { Validator } from "../catalog/compiler.js";
+import type { SampleDocument } from "./documents.js";
+
+export interface CheckLine {
+  readonly direction: "backward" | "forward";
+  readonly document: string;
+  readonly passed: boolean;
+  readonly keyword: string | null;
+  readonly instancePath: string | null;
+}
+
+export interface CheckResult {
+  readonly lines: readonly CheckLine[];
+  readonly backwardFailures: number;
+  readonly forwardFailures: number;
+  readonly strict: boolean;
+  /** 1 when a backward check failed, or (with strict) a forward one; else 0. */
+  readonly exitCode: 0 | 1;
+}
+
+function run(validate: Validator, direction: CheckLine["direction"], document: SampleDocument): CheckLine {
+  const passed = validate(document.json);
+  const error = passed ? undefined : validate.errors?.[0];
+  return {
+    direction,
+    document: document.name,
+    passed,
+    keyword: passed ? null : (error?.keyword ?? "unknown"),
+    instancePath: passed ? null : (error?.instancePath ?? ""),
+  };
+}
+
+/**
+ * The article's CI check: documents valid under the old schema against the new one (backward), new
+ * documents against the old one (forward). Backward failures fail the build; forward failures only
+ * with `strict`, for a public contract whose old consumers cannot be upgraded first.
+ */
+export function checkCompatibility(
+  oldSchema: Validator,
+  newSchema: Validator,
+  oldDocuments: readonly SampleDocument[],
+  newDocuments: readonly SampleDocument[],
+  strict: boolean,
+): CheckResult {
+  const lines = [
+    ...oldDocuments.map((d) => run(newSchema, "backward", d)),
+    ...newDocuments.map((d) => run(oldSchema, "forward", d)),
+  ];
+  const backwardFailures = lines.filter((l) => l.direction === "backward" && !l.passed).length;
+  const forwardFailures = lines.filter((l) => l.direction === "forward" && !l.passed).length;
+  const failed = backwardFailures > 0 || (strict && forwardFailures > 0);
+  return { lines, backwardFailures, forwardFailures, strict, exitCode: failed ? 1 : 0 };
+}
+
+/** `/event` stays as it is; the root pointer "" reads as `root`. */
+export function describePath(instancePath: string | null): string {
+  return instancePath ? instancePath : "root";
+}
+
+/** The article's line: `backward  a-basic.json against new schema: ok`, with the failure after a FAIL. */
+export function formatCheckLine(line: CheckLine): string {
+  const against = line.direction === "backward" ? "new" : "old";
+  const head = `${line.direction.padEnd(8)}  ${line.document.padEnd(12)} against ${against} schema: `;
+  return line.passed ? `${head}ok` : `${head}FAIL (${line.keyword} at ${describePath(line.instancePath)})`;
+}

@@ -1,0 +1,47 @@
+import type { Validator } from "../catalog/compiler.js";
+import type { SampleDocument } from "./documents.js";
+
+export interface MatrixSchema {
+  readonly label: string;
+  readonly validate: Validator;
+}
+
+export interface Matrix {
+  readonly schemas: readonly string[];
+  readonly documents: readonly string[];
+  /** One row per schema, one cell per document. */
+  readonly valid: readonly (readonly boolean[])[];
+}
+
+/** The article's table: every document against every schema. */
+export function buildMatrix(schemas: readonly MatrixSchema[], documents: readonly SampleDocument[]): Matrix {
+  return {
+    schemas: schemas.map((s) => s.label),
+    documents: documents.map((d) => d.name.replace(/\.json$/i, "")),
+    valid: schemas.map((s) => documents.map((d) => s.validate(d.json))),
+  };
+}
+
+const cell = (valid: boolean) => (valid ? "ok" : "FAIL");
+
+export function formatMatrixText(matrix: Matrix): string {
+  const header = ["Schema", ...matrix.documents];
+  const rows = matrix.schemas.map((label, i) => [label, ...(matrix.valid[i] ?? []).map(cell)]);
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => (r[c] ?? "").length)));
+  const line = (cells: readonly string[]) =>
+    cells
+      .map((text, c) => text.padEnd(widths[c] ?? 0))
+      .join("  ")
+      .trimEnd();
+  return [line(header), ...rows.map(line)].join("\n") + "\n";
+}
+
+export function formatMatrixMarkdown(matrix: Matrix): string {
+  const escape = (text: string) => text.replace(/\|/g, "\\|");
+  const header = `| Schema | ${matrix.documents.map(escape).join(" | ")} |`;
+  const rule = `| --- | ${matrix.documents.map(() => "---").join(" | ")} |`;
+  const rows = matrix.schemas.map(
+    (label, i) => `| ${escape(label)} | ${(matrix.valid[i] ?? []).map(cell).join(" | ")} |`,
+  );
+  return [header, rule, ...rows].join("\n") + "\n";
+}
