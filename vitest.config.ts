@@ -1,13 +1,17 @@
 import { defineConfig } from "vitest/config";
 
+const INTEGRATION = ["test/kafka/**/*.test.ts", "test/e2e/**/*.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
     // Integration tests share one broker and one Prometheus on a 2-core machine: run files one at a
     // time so their timing stays predictable; each file still gets fresh topics and groups.
     fileParallelism: false,
     testTimeout: 30_000,
     hookTimeout: 120_000,
-    reporters: ["default"],
+    projects: [
+      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: INTEGRATION } },
+      { extends: true, test: { name: "integration", include: INTEGRATION, testTimeout: 90_000 } },
+    ],
   },
 });
