@@ -1,6 +1,6 @@
 import { defineConfig } from "vitest/config";
 
-const INTEGRATION = ["test/kafka/**/*.test.ts", "test/e2e/**/*.test.ts"];
+const INTEGRATION = ["test/kafka/**/*.test.ts", "test/e2e/**/*.test.ts", "test/ops/prometheus.test.ts"];
 
 export default defineConfig({
   test: {

@@ -1,16 +1,12 @@
-import { readFileSync } from "node:fs";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import type { Command, CommandContext } from "./command.js";
 import { checkCommand } from "./commands/check.js";
 import { matrixCommand } from "./commands/matrix.js";
+import { runCommand } from "./commands/run.js";
+import { packageVersion } from "./version.js";
 
 /** The composition root of the command line: every subcommand is registered here, explicitly. */
-const COMMANDS: readonly Command[] = [checkCommand, matrixCommand];
-
-export function packageVersion(): string {
-  const url = new URL("../../package.json", import.meta.url);
-  return (JSON.parse(readFileSync(url, "utf8")) as { version: string }).version;
-}
+const COMMANDS: readonly Command[] = [runCommand, checkCommand, matrixCommand];
 
 function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -1,0 +1,165 @@
+// The Kafka half of the benchmark: a bare kafkajs consumer that does nothing, against schemawatch's
+// own KafkaSource and pipeline, on the same pre-filled topic, each in a fresh consumer group.
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import { Kafka, logLevel } from "kafkajs";
+import { KafkaSource } from "../dist/kafka/source.js";
+import { Health } from "../dist/monitor/health.js";
+import { Pipeline } from "../dist/monitor/pipeline.js";
+import { createLogger } from "../dist/log.js";
+
+const RECORDS = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
+const PARTITIONS = 4;
+const TUNING = {
+  sessionTimeout: 10_000,
+  rebalanceTimeout: 10_000,
+  heartbeatInterval: 1_000,
+  maxWaitTimeInMs: 200,
+};
+
+const producers = ["web", "mobile", "billing", "partner-feed"];
+
+/** About 200 bytes a record with key and headers, in the article's shapes. */
+function message(i) {
+  const producer = producers[i % 4];
+  const v11 = i % 4 !== 0;
+  const doc = v11
+    ? { id: 1_000_000 + i, event: i % 8 === 1 ? "buy" : "view", amount: (i % 10_000) / 100 }
+    : { id: 1_000_000 + i, event: "click" };
+  return {
+    key: `${producer}:${randomUUID()}`,
+    value: JSON.stringify(doc),
+    headers: { producer, "schema-version": v11 ? "event/1.1" : "event/1.0", "trace-id": randomUUID() },
+  };
+}
+
+async function fill(kafka, topic) {
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.createTopics({ topics: [{ topic, numPartitions: PARTITIONS }], waitForLeaders: true });
+  await admin.disconnect();
+  const producer = kafka.producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  const start = performance.now();
+  let bytes = 0;
+  const inFlight = [];
+  for (let sent = 0; sent < RECORDS; sent += 5000) {
+    const messages = [];
+    for (let i = sent; i < Math.min(RECORDS, sent + 5000); i++) {
+      const m = message(i);
+      bytes +=
+        m.key.length +
+        m.value.length +
+        Object.entries(m.headers).reduce((s, [k, v]) => s + k.length + v.length, 0);
+      messages.push(m);
+    }
+    inFlight.push(producer.send({ topic, messages, acks: 1 }));
+    if (inFlight.length >= 8) await inFlight.shift();
+  }
+  await Promise.all(inFlight);
+  await producer.disconnect();
+  return { seconds: (performance.now() - start) / 1000, bytesPerRecord: bytes / RECORDS };
+}
+
+async function bare(kafka, topic) {
+  const consumer = kafka.consumer({ groupId: `bench-bare-${randomUUID()}`, ...TUNING });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [topic], fromBeginning: true });
+  let count = 0;
+  let start = 0;
+  const done = new Promise((resolve) => {
+    void consumer.run({
+      eachBatchAutoResolve: true,
+      eachBatch: async ({ batch }) => {
+        if (start === 0) start = performance.now();
+        count += batch.messages.length;
+        if (count >= RECORDS) resolve(performance.now());
+      },
+    });
+  });
+  const end = await done;
+  await consumer.disconnect();
+  return { rate: RECORDS / ((end - start) / 1000) };
+}
+
+async function schemawatch(brokers, topic, catalog, baseConfig, ratio) {
+  const subjects = baseConfig.subjects.map((s) => ({
+    ...s,
+    topics: [topic],
+    sampling: { ratio, maxPerSecond: 1e9 },
+  }));
+  const config = {
+    ...baseConfig,
+    subjects,
+    kafka: { ...baseConfig.kafka, brokers, groupId: `bench-sw-${randomUUID()}`, fromBeginning: true },
+  };
+  const subject = catalog.subjects.get("event");
+  const benchCatalog = {
+    ...catalog,
+    subjects: new Map([["event", { ...subject, topics: [topic] }]]),
+    subjectByTopic: new Map([[topic, { ...subject, topics: [topic] }]]),
+  };
+  const pipeline = new Pipeline(benchCatalog, config);
+  let count = 0;
+  let start = 0;
+  let resolveDone;
+  const done = new Promise((resolve) => (resolveDone = resolve));
+  const sink = {
+    process(record) {
+      if (start === 0) start = performance.now();
+      pipeline.process(record);
+      if (++count === RECORDS) resolveDone(performance.now());
+    },
+  };
+  const source = new KafkaSource({
+    kafka: config.kafka,
+    topics: [topic],
+    sink,
+    health: new Health(),
+    logger: createLogger("silent"),
+    env: {},
+    tuning: TUNING,
+  });
+  await source.start();
+  const end = await done;
+  await source.stop();
+  const validated = pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
+  return { rate: RECORDS / ((end - start) / 1000), validated };
+}
+
+export async function kafkaBench(brokers, catalog, config) {
+  const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
+  const topic = `bench-${randomUUID()}`;
+  const filled = await fill(kafka, topic);
+  console.log(
+    `\nKafka: ${RECORDS.toLocaleString("en-US")} records of ${filled.bytesPerRecord.toFixed(0)} bytes (key + value + headers) on ${PARTITIONS} partitions, filled in ${filled.seconds.toFixed(1)} s`,
+  );
+  const rows = [];
+  const bareRun = await bare(kafka, topic);
+  rows.push(["bare kafkajs consumer (eachBatch, does nothing)", bareRun.rate, 1]);
+  const full = await schemawatch(brokers, topic, catalog, config, 1);
+  rows.push([
+    `schemawatch, sample ratio 1 (${full.validated.toLocaleString("en-US")} validations)`,
+    full.rate,
+    full.rate / bareRun.rate,
+  ]);
+  const sampled = await schemawatch(brokers, topic, catalog, config, 0.01);
+  rows.push([
+    `schemawatch, sample ratio 0.01 (${sampled.validated.toLocaleString("en-US")} validations)`,
+    sampled.rate,
+    sampled.rate / bareRun.rate,
+  ]);
+  console.log("| consumer | records/s | vs bare |");
+  console.log("| --- | ---: | ---: |");
+  for (const [name, rate, ratio] of rows)
+    console.log(`| ${name} | ${Math.round(rate).toLocaleString("en-US")} | ${ratio.toFixed(2)} |`);
+  const r1 = full.rate / bareRun.rate;
+  const r2 = sampled.rate / bareRun.rate;
+  console.log(`ratio 1: ${(r1 * 100).toFixed(0)}% of bare (target ≥ 80%) ${r1 >= 0.8 ? "PASS" : "MISS"}`);
+  console.log(`ratio 0.01: ${(r2 * 100).toFixed(0)}% of bare (target ≥ 95%) ${r2 >= 0.95 ? "PASS" : "MISS"}`);
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.deleteTopics({ topics: [topic] });
+  await admin.disconnect();
+  return { bare: bareRun.rate, full: full.rate, sampled: sampled.rate };
+}

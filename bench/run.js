@@ -1,0 +1,168 @@
+#!/usr/bin/env node
+// schemawatch benchmark: every figure is measured in this one run, side by side, and the targets are
+// ratios between them (never absolute times), so the result holds on any machine.
+//
+//   npm run bench                      # parse, validation and the file-source pipeline
+//   KAFKA_BROKERS=127.0.0.1:19092 npm run bench   # plus bare kafkajs vs schemawatch on a real topic
+//
+// Options (environment): BENCH_DOCS (default 200000 documents), BENCH_KAFKA_RECORDS (1000000).
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir, cpus } from "node:os";
+import { join, resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+import { loadCatalog, loadSchemaFiles } from "../dist/catalog/load.js";
+import { parseConfig } from "../dist/config/load.js";
+import { Pipeline } from "../dist/monitor/pipeline.js";
+import { replayFile } from "../dist/source/file.js";
+import { Health } from "../dist/monitor/health.js";
+import { createLogger } from "../dist/log.js";
+import { kafkaBench } from "./kafka.js";
+
+const DOCS = Number(process.env.BENCH_DOCS ?? 200_000);
+const ARTICLE = ["v1", "v2-optional-amount", "v2-required-amount", "v2-enum-buy", "v2-open"].map(
+  (name) => `examples/article/schemas/${name}.json`,
+);
+
+/** The article's four shapes, with varying values so the parser cannot be lucky. */
+function documents(count) {
+  const texts = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const shape = i % 4;
+    const doc =
+      shape === 0
+        ? { id: 100000 + i, event: i % 2 ? "view" : "click" }
+        : shape === 1
+          ? { id: 100000 + i, event: "view", amount: (i % 1000) / 10 }
+          : shape === 2
+            ? { id: 100000 + i, event: "buy", amount: i % 500 }
+            : { id: 100000 + i, event: "view", x: i % 3 === 0 };
+    texts[i] = JSON.stringify(doc);
+  }
+  return texts;
+}
+
+function best(runs, fn) {
+  let fastest = Infinity;
+  let result;
+  for (let r = 0; r < runs; r++) {
+    globalThis.gc?.();
+    const start = performance.now();
+    result = fn();
+    fastest = Math.min(fastest, performance.now() - start);
+  }
+  return { ms: fastest, result };
+}
+
+const rate = (count, ms) => Math.round((count / ms) * 1000);
+const fmt = (n) => n.toLocaleString("en-US");
+
+async function main() {
+  const texts = documents(DOCS);
+  const bytes = texts.reduce((sum, t) => sum + t.length, 0);
+  const validators = (await loadSchemaFiles(ARTICLE)).map((s) => s.validate);
+
+  const parse = best(5, () => {
+    let keep = 0;
+    for (const text of texts) keep += JSON.parse(text).id;
+    return keep;
+  });
+  const validate = best(5, () => {
+    let passed = 0;
+    for (const text of texts) {
+      const doc = JSON.parse(text);
+      for (const v of validators) if (v(doc)) passed++;
+    }
+    return passed;
+  });
+
+  // The whole per-record pipeline on the file source: NDJSON lines with headers, as a capture holds them.
+  const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-"));
+  const capture = join(dir, "capture.ndjson");
+  const producers = ["web", "mobile", "billing", "partner-feed"];
+  await writeFile(
+    capture,
+    texts
+      .map((text, i) =>
+        JSON.stringify({
+          topic: "events",
+          partition: i % 3,
+          offset: i,
+          timestamp: 1796112000000 + i,
+          key: `${producers[i % 4]}:${i}`,
+          headers: { producer: producers[i % 4], "schema-version": i % 4 === 0 ? "event/1.0" : "event/1.1" },
+          value: JSON.parse(text),
+        }),
+      )
+      .join("\n") + "\n",
+  );
+  const config = parseConfig(
+    `subjects:\n  - name: event\n    topics: [events]\n    schemas: ${resolve("examples/catalog/event")}\n    sampling:\n      maxPerSecond: 100000000\n`,
+    resolve("bench/config.yaml"),
+  );
+  const catalog = await loadCatalog(config);
+  const logger = createLogger("silent");
+  let pipelineMs = Infinity;
+  for (let r = 0; r < 3; r++) {
+    const pipeline = new Pipeline(catalog, config);
+    globalThis.gc?.();
+    const start = performance.now();
+    await replayFile({
+      path: capture,
+      sink: pipeline,
+      health: new Health(),
+      tallies: pipeline.tallies,
+      topics: ["events"],
+      logger,
+    });
+    pipelineMs = Math.min(pipelineMs, performance.now() - start);
+  }
+  let replayOnlyMs = Infinity;
+  for (let r = 0; r < 3; r++) {
+    const sink = { process() {} };
+    globalThis.gc?.();
+    const start = performance.now();
+    await replayFile({
+      path: capture,
+      sink,
+      health: new Health(),
+      tallies: new Pipeline(catalog, config).tallies,
+      topics: ["events"],
+      logger,
+    });
+    replayOnlyMs = Math.min(replayOnlyMs, performance.now() - start);
+  }
+  await rm(dir, { recursive: true, force: true });
+
+  const ratio = validate.ms / parse.ms;
+  console.log(
+    `schemawatch benchmark — node ${process.version}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}`,
+  );
+  console.log(
+    `${fmt(DOCS)} documents, ${(bytes / DOCS).toFixed(0)} bytes on average (the article's four shapes)\n`,
+  );
+  console.log("| measure | records/s | time vs parse |");
+  console.log("| --- | ---: | ---: |");
+  console.log(`| JSON.parse alone | ${fmt(rate(DOCS, parse.ms))} | 1.00 |`);
+  console.log(
+    `| parse + validate against the article's 5 schemas | ${fmt(rate(DOCS, validate.ms))} | ${ratio.toFixed(2)} |`,
+  );
+  console.log(
+    `| file source: NDJSON replay, no pipeline | ${fmt(rate(DOCS, replayOnlyMs))} | ${(replayOnlyMs / parse.ms).toFixed(2)} |`,
+  );
+  console.log(
+    `| file source: whole per-record pipeline, ratio 1, 3 versions | ${fmt(rate(DOCS, pipelineMs))} | ${(pipelineMs / parse.ms).toFixed(2)} |`,
+  );
+  console.log(
+    `\nvalidation / parse time: ${ratio.toFixed(2)} (target ≤ 2.00) ${ratio <= 2 ? "PASS" : "MISS"}`,
+  );
+
+  let kafka;
+  if (process.env.KAFKA_BROKERS)
+    kafka = await kafkaBench(process.env.KAFKA_BROKERS.split(","), catalog, config);
+  else console.log("\nKAFKA_BROKERS is not set: the Kafka comparison is skipped (see BENCHMARKS.md).");
+  const rss = process.memoryUsage().rss / 1024 / 1024;
+  console.log(`\npeak resident memory of this process: ${rss.toFixed(0)} MB (target < 200 MB)`);
+  return kafka;
+}
+
+await main();

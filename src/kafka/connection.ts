@@ -1,0 +1,172 @@
+import { readFile } from "node:fs/promises";
+
+import { logLevel } from "kafkajs";
+import type { KafkaConfig as KafkaJsConfig, LogEntry, RetryOptions, SASLOptions, logCreator } from "kafkajs";
+import type { ConnectionOptions } from "node:tls";
+import type { Logger } from "pino";
+
+import type { KafkaConfig, SaslConfig, TlsConfig } from "../config/types.js";
+import { SchemawatchError, messageOf } from "../errors.js";
+
+/** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/**
+ * Backoff of every kafkajs operation: 300 ms doubling, capped at 30 s, 5 retries. After the fifth,
+ * the consumer crashes and restarts itself (retriable errors) or KafkaSource reconnects it.
+ */
+export const KAFKA_RETRY: Readonly<RetryOptions> = {
+  initialRetryTime: 300,
+  maxRetryTime: 30_000,
+  retries: 5,
+};
+
+export interface BuildOptions {
+  /** The most verbose kafkajs level forwarded to pino; `WARN` unless asked for. */
+  readonly kafkaLogLevel?: logLevel;
+}
+
+/**
+ * The kafkajs client configuration for the project's `kafka` settings: reads the TLS files and the
+ * SASL secrets (from environment variables or files). A missing variable or an unreadable file is a
+ * `CONFIG_INVALID` error that names the variable or file, never the secret.
+ */
+export async function buildKafkaConfig(
+  config: KafkaConfig,
+  env: Env,
+  logger: Logger,
+  options: BuildOptions = {},
+): Promise<KafkaJsConfig> {
+  const ssl = config.tls?.enabled === true ? await tlsOptions(config.tls) : undefined;
+  const sasl = config.sasl ? await saslOptions(config.sasl, env) : undefined;
+  return {
+    brokers: [...config.brokers],
+    clientId: config.clientId,
+    ...(ssl !== undefined ? { ssl } : {}),
+    ...(sasl !== undefined ? { sasl } : {}),
+    connectionTimeout: 3_000,
+    requestTimeout: 30_000,
+    retry: { ...KAFKA_RETRY },
+    logLevel: options.kafkaLogLevel ?? logLevel.WARN,
+    logCreator: kafkaLogCreator(logger),
+  };
+}
+
+async function readConfigFile(path: string, key: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    // The cause is an fs error (ENOENT, EACCES) that names the path only, never the contents.
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${key}: cannot read the ${what} file ${path}: ${messageOf(error)}`,
+      { cause: error },
+    );
+  }
+}
+
+async function tlsOptions(tls: TlsConfig): Promise<ConnectionOptions> {
+  if ((tls.cert === undefined) !== (tls.key === undefined)) {
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      "kafka.tls: cert and key go together (mutual TLS needs both the certificate and its private key)",
+    );
+  }
+  const [ca, cert, key] = await Promise.all([
+    tls.ca !== undefined ? readConfigFile(tls.ca, "kafka.tls.ca", "CA certificate") : undefined,
+    tls.cert !== undefined ? readConfigFile(tls.cert, "kafka.tls.cert", "client certificate") : undefined,
+    tls.key !== undefined ? readConfigFile(tls.key, "kafka.tls.key", "private key") : undefined,
+  ]);
+  return {
+    rejectUnauthorized: tls.rejectUnauthorized,
+    ...(ca !== undefined ? { ca: [ca] } : {}),
+    ...(cert !== undefined ? { cert } : {}),
+    ...(key !== undefined ? { key } : {}),
+  };
+}
+
+function envValue(env: Env, name: string, key: string, what: string): string {
+  const value = env[name];
+  if (value === undefined || value === "") {
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${key}: the environment variable ${name} (the SASL ${what}) is not set or empty`,
+    );
+  }
+  return value;
+}
+
+function onlyOne(a: string | undefined, b: string | undefined, keys: string): void {
+  if (a !== undefined && b !== undefined) {
+    throw new SchemawatchError("CONFIG_INVALID", `kafka.sasl: set only one of ${keys}`);
+  }
+  if (a === undefined && b === undefined) {
+    throw new SchemawatchError("CONFIG_INVALID", `kafka.sasl: ${keys.replace(" and ", " or ")} is required`);
+  }
+}
+
+async function saslOptions(sasl: SaslConfig, env: Env): Promise<SASLOptions> {
+  onlyOne(sasl.username, sasl.usernameEnv, "username and usernameEnv");
+  onlyOne(sasl.passwordEnv, sasl.passwordFile, "passwordEnv and passwordFile");
+  const username = sasl.username ?? envValue(env, sasl.usernameEnv!, "kafka.sasl.usernameEnv", "user name");
+  let password: string;
+  if (sasl.passwordEnv !== undefined) {
+    password = envValue(env, sasl.passwordEnv, "kafka.sasl.passwordEnv", "password");
+  } else {
+    const file = sasl.passwordFile!;
+    // Mounted secrets usually end with a newline that is no part of the password.
+    password = (await readConfigFile(file, "kafka.sasl.passwordFile", "password")).replace(/[\r\n]+$/, "");
+    if (password === "") {
+      throw new SchemawatchError(
+        "CONFIG_INVALID",
+        `kafka.sasl.passwordFile: the password file ${file} is empty`,
+      );
+    }
+  }
+  return { mechanism: sasl.mechanism, username, password };
+}
+
+const PINO_LEVEL: Record<number, "error" | "warn" | "info" | "debug"> = {
+  [logLevel.ERROR]: "error",
+  [logLevel.WARN]: "warn",
+  [logLevel.INFO]: "info",
+  [logLevel.DEBUG]: "debug",
+};
+
+// Fields that hold secrets or record contents; kafkajs puts request payloads in some debug entries.
+const SECRET_FIELD = /password|sasl|secret|token|credential|ssl/i;
+const PAYLOAD_FIELD = /^(value|key|headers|messages|payload|buffer|data)$/i;
+const MAX_DEPTH = 3;
+
+function sanitize(value: unknown, depth: number): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (value instanceof Uint8Array) return `[${value.byteLength} bytes]`;
+  if (value instanceof Error) return value.message;
+  if (depth >= MAX_DEPTH) return "[object]";
+  if (Array.isArray(value)) return value.slice(0, 20).map((v) => sanitize(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) out[name] = sanitizeField(name, field, depth + 1);
+  return out;
+}
+
+function sanitizeField(name: string, value: unknown, depth: number): unknown {
+  if (SECRET_FIELD.test(name)) return "[redacted]";
+  if (PAYLOAD_FIELD.test(name)) return "[omitted]";
+  return sanitize(value, depth);
+}
+
+/**
+ * A kafkajs `logCreator` that forwards kafkajs log entries to `logger` with the kafkajs namespace,
+ * dropping secrets, byte buffers and fields that could carry record contents.
+ */
+export function kafkaLogCreator(logger: Logger): logCreator {
+  return () =>
+    ({ namespace, level, log }: LogEntry) => {
+      const method = PINO_LEVEL[level];
+      if (method === undefined) return;
+      const { message, timestamp: _timestamp, ...extra } = log;
+      const fields: Record<string, unknown> = { kafkajs: namespace };
+      for (const [name, value] of Object.entries(extra)) fields[name] = sanitizeField(name, value, 1);
+      logger[method](fields, String(message));
+    };
+}

@@ -1,0 +1,50 @@
+import type { Logger } from "pino";
+
+import type { KafkaConfig } from "../config/types.js";
+import type { Health, RecordSink } from "../monitor/health.js";
+import type { Env } from "./connection.js";
+
+/** Timings of the consumer; the defaults suit production, tests shorten them. */
+export interface ConsumerTuning {
+  readonly sessionTimeout: number;
+  readonly rebalanceTimeout: number;
+  readonly heartbeatInterval: number;
+  /** How long a fetch waits for records; also bounds how long a stop or a rebalance waits for it. */
+  readonly maxWaitTimeInMs: number;
+  /** Cap of the reconnect backoff (it starts at 300 ms and doubles). */
+  readonly reconnectMaxMs: number;
+  /** How long stop() waits for kafkajs to finish the batch, leave the group and close connections. */
+  readonly stopTimeoutMs: number;
+}
+
+export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
+  sessionTimeout: 30_000,
+  rebalanceTimeout: 30_000,
+  heartbeatInterval: 3_000,
+  maxWaitTimeInMs: 1_000,
+  reconnectMaxMs: 30_000,
+  stopTimeoutMs: 15_000,
+};
+
+/** Called after a batch's records went to the sink and before their offsets are committed. */
+export type BatchEndHook = (
+  topic: string,
+  partition: number,
+  firstOffset: string,
+  lastOffset: string,
+) => void;
+
+export interface KafkaSourceOptions {
+  readonly kafka: KafkaConfig;
+  readonly topics: readonly string[];
+  readonly sink: RecordSink;
+  readonly health: Health;
+  readonly logger: Logger;
+  readonly env: Env;
+  /** Called when this member receives its partitions (after every rebalance). */
+  readonly onAssigned?: (assignment: Map<string, number[]>) => void;
+  /** Called when this member loses its partitions: rebalance, crash, disconnect or stop. */
+  readonly onRevoked?: () => void;
+  readonly onBatchEnd?: BatchEndHook;
+  readonly tuning?: Partial<ConsumerTuning>;
+}

@@ -1,0 +1,94 @@
+/**
+ * Every metric schemawatch exports, in one place. docs/metrics.md documents each one, and a test fails
+ * when the two disagree. Renaming a metric or a label is a breaking change for dashboards and alerts:
+ * note it in CHANGELOG.md.
+ */
+export interface MetricDefinition {
+  readonly name: string;
+  readonly type: "counter" | "gauge";
+  readonly help: string;
+  readonly labels: readonly string[];
+}
+
+const RECORD_LABELS = ["topic", "subject", "producer", "writer_version"] as const;
+
+export const METRICS = {
+  records: {
+    name: "schemawatch_records_total",
+    type: "counter",
+    help: "Records read, every one of them, by topic, subject, producer and declared writer version (none when undeclared).",
+    labels: RECORD_LABELS,
+  },
+  validations: {
+    name: "schemawatch_validations_total",
+    type: "counter",
+    help: "Sampled records validated against a reader version, by direction and result (pass or fail).",
+    labels: [...RECORD_LABELS, "reader_version", "direction", "result"],
+  },
+  validationFailures: {
+    name: "schemawatch_validation_failures_total",
+    type: "counter",
+    help: "Failed validations by the first failing JSON Schema keyword.",
+    labels: [...RECORD_LABELS, "reader_version", "direction", "keyword"],
+  },
+  decodeErrors: {
+    name: "schemawatch_decode_errors_total",
+    type: "counter",
+    help: "Records that could not be decoded and were skipped, by reason.",
+    labels: ["topic", "reason"],
+  },
+  versionInfo: {
+    name: "schemawatch_schema_version_info",
+    type: "gauge",
+    help: "1 for every version in the catalog, with its status (active, deprecated, candidate, retired).",
+    labels: ["subject", "version", "status"],
+  },
+  lastSeen: {
+    name: "schemawatch_version_last_seen_timestamp_seconds",
+    type: "gauge",
+    help: "Timestamp of the newest record that declared this writer version; 0 when none has been seen.",
+    labels: ["subject", "version"],
+  },
+  sampleRatio: {
+    name: "schemawatch_sample_ratio",
+    type: "gauge",
+    help: "The effective share of records validated; divide validation counts by it to scale them to traffic.",
+    labels: ["subject"],
+  },
+  labelOverflow: {
+    name: "schemawatch_label_overflow_total",
+    type: "counter",
+    help: "Records whose label value was folded into 'other' because the label reached its limit or allow-list.",
+    labels: ["label"],
+  },
+  lag: {
+    name: "schemawatch_consumer_lag_records",
+    type: "gauge",
+    help: "Records not yet read by schemawatch's own consumer group, per partition.",
+    labels: ["topic", "partition"],
+  },
+  assignedPartitions: {
+    name: "schemawatch_assigned_partitions",
+    type: "gauge",
+    help: "Partitions assigned to this member of the consumer group.",
+    labels: ["topic"],
+  },
+  brokerUp: {
+    name: "schemawatch_broker_up",
+    type: "gauge",
+    help: "1 while the Kafka brokers answer, 0 while they are unreachable.",
+    labels: [],
+  },
+  ready: {
+    name: "schemawatch_ready",
+    type: "gauge",
+    help: "1 when the catalog is loaded, the broker answers and partitions are assigned (as /readyz).",
+    labels: [],
+  },
+  buildInfo: {
+    name: "schemawatch_build_info",
+    type: "gauge",
+    help: "1, with the schemawatch and Node.js versions.",
+    labels: ["version", "node_version"],
+  },
+} as const satisfies Record<string, MetricDefinition>;

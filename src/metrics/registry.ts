@@ -1,0 +1,111 @@
+import { Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import type { Catalog } from "../catalog/types.js";
+import type { Health } from "../monitor/health.js";
+import type { Pipeline } from "../monitor/pipeline.js";
+import { DECODE_REASONS } from "../monitor/record.js";
+import { NO_VERSION } from "../monitor/tallies.js";
+import { METRICS, type MetricDefinition } from "./definitions.js";
+
+type Sample = { readonly labels: object; readonly value: number };
+
+/**
+ * A metric whose values are read from the monitor's own state at scrape time, so the hot path only
+ * increments numbers in plain objects and never touches prom-client.
+ */
+class CollectedMetric {
+  readonly name: string;
+  readonly help: string;
+  readonly type: MetricDefinition["type"];
+  readonly aggregator = "sum";
+  readonly #read: () => Iterable<Sample>;
+
+  constructor(definition: MetricDefinition, read: () => Iterable<Sample>) {
+    this.name = definition.name;
+    this.help = definition.help;
+    this.type = definition.type;
+    this.#read = read;
+  }
+
+  async get() {
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values: [...this.#read()],
+    };
+  }
+
+  reset(): void {}
+}
+
+export interface MetricSources {
+  readonly pipeline: Pipeline;
+  readonly health: Health;
+  readonly catalog: () => Catalog;
+  readonly version: string;
+}
+
+/** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
+export function createRegistry(sources: MetricSources): Registry {
+  const registry = new Registry();
+  const add = (definition: MetricDefinition, read: () => Iterable<Sample>) =>
+    registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric);
+  const { pipeline, health } = sources;
+  const tallies = pipeline.tallies;
+
+  add(METRICS.records, () => tallies.records);
+  add(METRICS.validations, () => tallies.validations);
+  add(METRICS.validationFailures, () => tallies.failures);
+  // Every reason on every configured topic starts at zero.
+  for (const subject of pipeline.subjects.values()) {
+    for (const topic of subject.subject.topics)
+      for (const reason of DECODE_REASONS) tallies.decodeCell(topic, reason);
+  }
+  add(METRICS.decodeErrors, () => tallies.decodeErrors);
+  add(METRICS.versionInfo, function* () {
+    for (const subject of sources.catalog().subjects.values()) {
+      for (const v of subject.versions) {
+        yield { labels: { subject: subject.name, version: v.version.text, status: v.status }, value: 1 };
+      }
+    }
+  });
+  add(METRICS.lastSeen, function* () {
+    for (const subject of sources.catalog().subjects.values()) {
+      const seen = tallies.lastSeen(subject.name);
+      for (const version of [...subject.versions.map((v) => v.version.text), NO_VERSION]) {
+        yield { labels: { subject: subject.name, version }, value: seen.get(version) ?? 0 };
+      }
+    }
+  });
+  add(METRICS.sampleRatio, function* () {
+    for (const [name, subject] of pipeline.subjects) {
+      yield { labels: { subject: name }, value: subject.sampler.effectiveRatio() };
+    }
+  });
+  add(METRICS.labelOverflow, () => {
+    let overflow = 0;
+    for (const subject of pipeline.subjects.values()) overflow += subject.producer.overflow;
+    return [{ labels: { label: "producer" }, value: overflow }];
+  });
+  add(METRICS.lag, function* () {
+    for (const [topic, partitions] of health.lag) {
+      for (const [partition, lag] of partitions)
+        yield { labels: { topic, partition: String(partition) }, value: lag };
+    }
+  });
+  add(METRICS.assignedPartitions, function* () {
+    for (const subject of pipeline.subjects.values()) {
+      for (const topic of subject.subject.topics) {
+        yield { labels: { topic }, value: health.assigned.get(topic)?.size ?? 0 };
+      }
+    }
+  });
+  add(METRICS.brokerUp, () => [{ labels: {}, value: health.brokerUp ? 1 : 0 }]);
+  add(METRICS.ready, () => [{ labels: {}, value: health.ready ? 1 : 0 }]);
+  add(METRICS.buildInfo, () => [
+    { labels: { version: sources.version, node_version: process.version }, value: 1 },
+  ]);
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}

@@ -1,0 +1,77 @@
+import type { ProducerConfig } from "../config/types.js";
+import { compilePointer, readPointer, type Pointer } from "./pointer.js";
+import { headerText, type SourceRecord } from "./record.js";
+
+export const UNKNOWN_PRODUCER = "unknown";
+export const OTHER_PRODUCER = "other";
+/** Producer names become label values: keep them short and printable. */
+const MAX_NAME_LENGTH = 64;
+const PRINTABLE = /^[\x21-\x7e]+$/;
+
+/**
+ * Names the producer of a record from a header, the key, or the payload, and keeps the label bounded:
+ * an allow-list when configured, else the first `maxValues` distinct names; everything past that is
+ * `other`, and each such record is counted as an overflow.
+ */
+export class ProducerResolver {
+  readonly #header: string | undefined;
+  readonly #keyPattern: RegExp | undefined;
+  readonly #pointer: Pointer | undefined;
+  readonly #allow: ReadonlySet<string> | undefined;
+  readonly #max: number;
+  readonly #seen = new Set<string>();
+  readonly needsPayload: boolean;
+  /** Records whose producer was folded into `other`. */
+  overflow = 0;
+
+  constructor(config: ProducerConfig) {
+    this.#header = config.header;
+    this.#keyPattern = config.keyPattern === undefined ? undefined : new RegExp(config.keyPattern);
+    this.#pointer = config.pointer === undefined ? undefined : compilePointer(config.pointer);
+    this.#allow = config.allow ? new Set(config.allow) : undefined;
+    this.#max = config.maxValues;
+    this.needsPayload =
+      this.#pointer !== undefined && this.#header === undefined && this.#keyPattern === undefined;
+  }
+
+  /** The producers known before any traffic: the allow-list, or none. */
+  get declared(): readonly string[] {
+    return this.#allow ? [...this.#allow] : [];
+  }
+
+  resolve(record: SourceRecord, document?: unknown): string {
+    return this.#bound(this.#raw(record, document));
+  }
+
+  #raw(record: SourceRecord, document: unknown): string | undefined {
+    if (this.#header !== undefined) {
+      const value = headerText(record.headers, this.#header);
+      if (value !== undefined) return value;
+    }
+    if (this.#keyPattern && record.key) {
+      const match = this.#keyPattern.exec(record.key.toString("utf8"));
+      if (match) return match[1] ?? match[0];
+    }
+    if (this.#pointer && document !== undefined) {
+      const value = readPointer(document, this.#pointer);
+      if (typeof value === "string") return value;
+    }
+    return undefined;
+  }
+
+  #bound(name: string | undefined): string {
+    if (name === undefined || name === "") return UNKNOWN_PRODUCER;
+    if (this.#allow) {
+      if (this.#allow.has(name)) return name;
+      this.overflow++;
+      return OTHER_PRODUCER;
+    }
+    if (this.#seen.has(name)) return name;
+    if (this.#seen.size < this.#max && name.length <= MAX_NAME_LENGTH && PRINTABLE.test(name)) {
+      this.#seen.add(name);
+      return name;
+    }
+    this.overflow++;
+    return OTHER_PRODUCER;
+  }
+}

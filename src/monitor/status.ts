@@ -1,0 +1,162 @@
+import type { Catalog } from "../catalog/types.js";
+import { DIRECTIONS, type Direction } from "../engine/direction.js";
+import type { Health } from "./health.js";
+import type { Pipeline } from "./pipeline.js";
+import { NO_VERSION } from "./tallies.js";
+
+export interface RateSummary {
+  validations: number;
+  failed: number;
+  /** failed / validations, or null when nothing was validated. */
+  wouldFailRate: number | null;
+}
+
+export interface ProducerStatus {
+  producer: string;
+  records: number;
+  /** Records per declared writer version (`none` for undeclared). */
+  byWriter: Record<string, number>;
+  /** Per reader version and direction. */
+  readers: Record<string, Partial<Record<Direction, RateSummary>>>;
+}
+
+export interface VersionStatusEntry {
+  version: string;
+  status: string;
+  records: number;
+  share: number;
+  lastSeen: string | null;
+  /** Per direction, over all producers: what share of sampled records this reader would reject. */
+  wouldFail: Partial<Record<Direction, RateSummary>>;
+}
+
+export interface SubjectStatus {
+  subject: string;
+  topics: string[];
+  records: number;
+  undeclared: number;
+  sampleRatio: number;
+  versions: VersionStatusEntry[];
+  producers: ProducerStatus[];
+}
+
+export interface MonitorStatus {
+  ready: boolean;
+  notReadyReason: string | null;
+  subjects: SubjectStatus[];
+  decodeErrors: Record<string, Record<string, number>>;
+  labelOverflow: Record<string, number>;
+}
+
+function rate(validations: number, failed: number): RateSummary {
+  return { validations, failed, wouldFailRate: validations === 0 ? null : failed / validations };
+}
+
+/** Adds counts into a per-reader, per-direction summary, creating entries on first use. */
+function accumulate(
+  into: Partial<Record<Direction, { validations: number; failed: number }>>,
+  direction: Direction,
+  validations: number,
+  failed: number,
+): void {
+  const entry = (into[direction] ??= { validations: 0, failed: 0 });
+  entry.validations += validations;
+  entry.failed += failed;
+}
+
+function finish(raw: Partial<Record<Direction, { validations: number; failed: number }>>) {
+  const out: Partial<Record<Direction, RateSummary>> = {};
+  for (const direction of DIRECTIONS) {
+    const entry = raw[direction];
+    if (entry) out[direction] = rate(entry.validations, entry.failed);
+  }
+  return out;
+}
+
+/** The JSON behind `/api/status` and the report printed by `run --exit-at-end`. */
+export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health): MonitorStatus {
+  const tallies = pipeline.tallies;
+  const subjects: SubjectStatus[] = [];
+  for (const [name, subjectPipeline] of pipeline.subjects) {
+    const subject = catalog.subjects.get(name) ?? subjectPipeline.subject;
+    const producers = new Map<string, ProducerStatus>();
+    const producerOf = (producer: string) => {
+      let entry = producers.get(producer);
+      if (!entry) {
+        entry = { producer, records: 0, byWriter: {}, readers: {} };
+        producers.set(producer, entry);
+      }
+      return entry;
+    };
+    const byVersion = new Map<string, number>();
+    let total = 0;
+    for (const cell of tallies.records) {
+      if (cell.labels.subject !== name || cell.value === 0) continue;
+      const entry = producerOf(cell.labels.producer);
+      entry.records += cell.value;
+      entry.byWriter[cell.labels.writer_version] =
+        (entry.byWriter[cell.labels.writer_version] ?? 0) + cell.value;
+      byVersion.set(
+        cell.labels.writer_version,
+        (byVersion.get(cell.labels.writer_version) ?? 0) + cell.value,
+      );
+      total += cell.value;
+    }
+    const perReader = new Map<string, Partial<Record<Direction, { validations: number; failed: number }>>>();
+    const perProducerReader = new Map<
+      string,
+      Partial<Record<Direction, { validations: number; failed: number }>>
+    >();
+    for (const cell of tallies.validations) {
+      const labels = cell.labels;
+      if (labels.subject !== name || cell.value === 0) continue;
+      const failed = labels.result === "fail" ? cell.value : 0;
+      let reader = perReader.get(labels.reader_version);
+      if (!reader) perReader.set(labels.reader_version, (reader = {}));
+      accumulate(reader, labels.direction, cell.value, failed);
+      const key = `${labels.producer}\u0000${labels.reader_version}`;
+      let producerReader = perProducerReader.get(key);
+      if (!producerReader) perProducerReader.set(key, (producerReader = {}));
+      accumulate(producerReader, labels.direction, cell.value, failed);
+    }
+    for (const [key, raw] of perProducerReader) {
+      const [producer, reader] = key.split("\u0000") as [string, string];
+      producerOf(producer).readers[reader] = finish(raw);
+    }
+    const seen = tallies.lastSeen(name);
+    subjects.push({
+      subject: name,
+      topics: [...subject.topics],
+      records: total,
+      undeclared: byVersion.get(NO_VERSION) ?? 0,
+      sampleRatio: subjectPipeline.sampler.effectiveRatio(),
+      versions: subject.versions.map((v) => {
+        const records = byVersion.get(v.version.text) ?? 0;
+        const last = seen.get(v.version.text);
+        return {
+          version: v.version.text,
+          status: v.status,
+          records,
+          share: total === 0 ? 0 : records / total,
+          lastSeen: last ? new Date(last * 1000).toISOString() : null,
+          wouldFail: finish(perReader.get(v.version.text) ?? {}),
+        };
+      }),
+      producers: [...producers.values()].sort((a, b) => a.producer.localeCompare(b.producer)),
+    });
+  }
+  const decodeErrors: Record<string, Record<string, number>> = {};
+  for (const cell of tallies.decodeErrors) {
+    if (cell.value === 0) continue;
+    (decodeErrors[cell.labels.topic] ??= {})[cell.labels.reason] = cell.value;
+  }
+  let overflow = 0;
+  for (const subject of pipeline.subjects.values()) overflow += subject.producer.overflow;
+  return {
+    ready: health.ready,
+    notReadyReason: health.reasonNotReady() ?? null,
+    subjects,
+    decodeErrors,
+    labelOverflow: { producer: overflow },
+  };
+}

@@ -1,0 +1,151 @@
+import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
+import { directionOf, type Direction } from "../engine/direction.js";
+import type { DecodeReason } from "./record.js";
+
+/** One counter series: its labels, fixed at creation, and its value. */
+export interface Cell<L> {
+  readonly labels: L;
+  value: number;
+}
+
+export interface RecordLabels {
+  readonly topic: string;
+  readonly subject: string;
+  readonly producer: string;
+  readonly writer_version: string;
+}
+
+export interface ValidationLabels extends RecordLabels {
+  readonly reader_version: string;
+  readonly direction: Direction;
+  readonly result: "pass" | "fail";
+}
+
+export interface FailureLabels extends RecordLabels {
+  readonly reader_version: string;
+  readonly direction: Direction;
+  readonly keyword: string;
+}
+
+export interface DecodeLabels {
+  readonly topic: string;
+  readonly reason: DecodeReason;
+}
+
+/** The validation counters of one record series against one reader version. */
+export interface ReaderCells {
+  readonly reader: CatalogVersion;
+  readonly pass: Cell<ValidationLabels>;
+  readonly fail: Cell<ValidationLabels>;
+  readonly failures: Map<string, Cell<FailureLabels>>;
+}
+
+/** Everything counted for one (topic, subject, producer, writer version). */
+export interface RecordSeries {
+  readonly count: Cell<RecordLabels>;
+  readonly writer: CatalogVersion | undefined;
+  /** Indexed like the subject's readers. */
+  readonly readers: ReaderCells[];
+  /** The newest record timestamp of this series, in milliseconds; 0 before the first record. */
+  lastSeenMs: number;
+}
+
+export const NO_VERSION = "none";
+
+/**
+ * The monitor's counts, kept in plain maps and arrays on the hot path and read by the metrics
+ * collectors and the status report at scrape time. A series, once created, is never removed, so the
+ * counters never go backwards.
+ */
+export class Tallies {
+  readonly records: Cell<RecordLabels>[] = [];
+  readonly validations: Cell<ValidationLabels>[] = [];
+  readonly failures: Cell<FailureLabels>[] = [];
+  readonly decodeErrors: Cell<DecodeLabels>[] = [];
+  readonly allSeries: RecordSeries[] = [];
+  // Nested maps rather than a joined string key: the hot path finds a series without allocating.
+  readonly #series = new Map<string, Map<string, Map<CatalogVersion | null, RecordSeries>>>();
+  readonly #decode = new Map<string, Cell<DecodeLabels>>();
+
+  /** The series of a record, created (with every reader's counters at zero) the first time. */
+  series(
+    topic: string,
+    subject: CatalogSubject,
+    producer: string,
+    writer: CatalogVersion | undefined,
+  ): RecordSeries {
+    let byProducer = this.#series.get(topic);
+    if (!byProducer) this.#series.set(topic, (byProducer = new Map()));
+    let byWriter = byProducer.get(producer);
+    if (!byWriter) byProducer.set(producer, (byWriter = new Map()));
+    let series = byWriter.get(writer ?? null);
+    if (!series) {
+      const writerText = writer ? writer.version.text : NO_VERSION;
+      const labels: RecordLabels = { topic, subject: subject.name, producer, writer_version: writerText };
+      const count = { labels, value: 0 };
+      this.records.push(count);
+      series = {
+        count,
+        writer,
+        readers: subject.readers.map((reader) => this.#readerCells(labels, writer, reader)),
+        lastSeenMs: 0,
+      };
+      byWriter.set(writer ?? null, series);
+      this.allSeries.push(series);
+    }
+    return series;
+  }
+
+  /** The newest record timestamp (seconds) per writer version (`none` included) of a subject. */
+  lastSeen(subject: string): Map<string, number> {
+    const seen = new Map<string, number>();
+    for (const series of this.allSeries) {
+      if (series.count.labels.subject !== subject || series.lastSeenMs === 0) continue;
+      const version = series.count.labels.writer_version;
+      const seconds = series.lastSeenMs / 1000;
+      if ((seen.get(version) ?? 0) < seconds) seen.set(version, seconds);
+    }
+    return seen;
+  }
+
+  #readerCells(
+    labels: RecordLabels,
+    writer: CatalogVersion | undefined,
+    reader: CatalogVersion,
+  ): ReaderCells {
+    const direction = directionOf(writer?.version, reader.version);
+    const base = { ...labels, reader_version: reader.version.text, direction };
+    const pass = { labels: { ...base, result: "pass" as const }, value: 0 };
+    const fail = { labels: { ...base, result: "fail" as const }, value: 0 };
+    this.validations.push(pass, fail);
+    return { reader, pass, fail, failures: new Map() };
+  }
+
+  fail(series: RecordSeries, index: number, keyword: string): void {
+    const cells = series.readers[index]!;
+    cells.fail.value++;
+    let cell = cells.failures.get(keyword);
+    if (!cell) {
+      const { result: _result, ...base } = cells.fail.labels;
+      cell = { labels: { ...base, keyword }, value: 0 };
+      cells.failures.set(keyword, cell);
+      this.failures.push(cell);
+    }
+    cell.value++;
+  }
+
+  decodeError(topic: string, reason: DecodeReason): void {
+    this.decodeCell(topic, reason).value++;
+  }
+
+  decodeCell(topic: string, reason: DecodeReason): Cell<DecodeLabels> {
+    const key = `${topic}\u0000${reason}`;
+    let cell = this.#decode.get(key);
+    if (!cell) {
+      cell = { labels: { topic, reason }, value: 0 };
+      this.#decode.set(key, cell);
+      this.decodeErrors.push(cell);
+    }
+    return cell;
+  }
+}

@@ -1,0 +1,124 @@
+import { normalizeGuid } from "../catalog/load.js";
+import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
+import { tryParseVersion } from "../catalog/version.js";
+import type { WriterConfig } from "../config/types.js";
+import { compilePointer, readPointer, type Pointer } from "./pointer.js";
+import { headerBytes, headerText, type DecodeReason, type SourceRecord } from "./record.js";
+
+/** The Confluent header that carries a schema GUID: a magic byte 1 followed by 16 bytes. */
+export const GUID_HEADER = "__value_schema_id";
+const WIRE_PREFIX = 5;
+const MAX_CACHED_TEXTS = 1024;
+
+/**
+ * What reading the writer version found. `version` is undefined for a record that declares none.
+ * `payloadStart` is 5 for a Confluent wire-format record, whose JSON starts after the prefix.
+ */
+export interface WriterResult {
+  version: CatalogVersion | undefined;
+  payloadStart: number;
+  error: DecodeReason | undefined;
+}
+
+/**
+ * Finds a record's writer version in the configured order. Every source but `pointer` reads only a
+ * header or the first five bytes, so most records are counted without parsing their JSON.
+ */
+export class WriterResolver {
+  readonly #sources: WriterConfig["sources"];
+  readonly #header: string;
+  readonly #pointer: Pointer;
+  readonly #subject: CatalogSubject;
+  readonly #catalog: Catalog;
+  readonly needsPayload: boolean;
+  /** Declared texts seen so far and what they mean; producers repeat a handful of them endlessly. */
+  readonly #texts = new Map<string, CatalogVersion | DecodeReason>();
+
+  constructor(subject: CatalogSubject, catalog: Catalog, config: WriterConfig) {
+    this.#subject = subject;
+    this.#catalog = catalog;
+    this.#sources = config.sources;
+    this.#header = config.header;
+    this.#pointer = compilePointer(config.pointer);
+    this.needsPayload = config.sources.includes("pointer");
+  }
+
+  /**
+   * Reads the version from everything but the payload. `document` is the parsed payload when the
+   * caller has one; without it, the `pointer` source is skipped and `pending` is set.
+   */
+  resolve(record: SourceRecord, out: WriterResult, document?: unknown): boolean {
+    out.version = undefined;
+    out.payloadStart = 0;
+    out.error = undefined;
+    const value = record.value;
+    if (value && value.length > 0 && value[0] === 0) {
+      // A Confluent wire-format record carries its schema id whether or not `wire` is configured;
+      // its JSON starts after the prefix either way.
+      if (value.length < WIRE_PREFIX) {
+        out.error = "truncated_wire_prefix";
+        return true;
+      }
+      out.payloadStart = WIRE_PREFIX;
+    }
+    for (const source of this.#sources) {
+      switch (source) {
+        case "wire": {
+          if (out.payloadStart !== WIRE_PREFIX) break;
+          const id = value!.readUInt32BE(1);
+          const version = this.#catalog.byConfluentId.get(id);
+          if (!version || version.subject !== this.#subject.name) {
+            out.error = "unknown_schema_id";
+          } else {
+            out.version = version;
+          }
+          return true;
+        }
+        case "guid-header": {
+          const bytes = headerBytes(record.headers, GUID_HEADER);
+          if (!bytes) break;
+          if (bytes.length !== 17 || bytes[0] !== 1) {
+            out.error = "unknown_schema_id";
+            return true;
+          }
+          const version = this.#catalog.byConfluentGuid.get(normalizeGuid(bytes.subarray(1).toString("hex")));
+          if (!version || version.subject !== this.#subject.name) out.error = "unknown_schema_id";
+          else out.version = version;
+          return true;
+        }
+        case "header": {
+          const text = headerText(record.headers, this.#header);
+          if (text === undefined) break;
+          this.#fromText(text, out);
+          return true;
+        }
+        case "pointer": {
+          if (document === undefined) return false;
+          const declared = readPointer(document, this.#pointer);
+          if (typeof declared !== "string") break;
+          this.#fromText(declared, out);
+          return true;
+        }
+      }
+    }
+    return true;
+  }
+
+  #fromText(text: string, out: WriterResult): void {
+    let meaning = this.#texts.get(text);
+    if (meaning === undefined) {
+      meaning = this.#interpret(text);
+      if (this.#texts.size < MAX_CACHED_TEXTS) this.#texts.set(text, meaning);
+    }
+    if (typeof meaning === "string") out.error = meaning;
+    else out.version = meaning;
+  }
+
+  /** `event/1.1`, `1.1.0` or `v1.1`: a version of this subject, or unknown_version. */
+  #interpret(text: string): CatalogVersion | DecodeReason {
+    const slash = text.lastIndexOf("/");
+    if (slash >= 0 && text.slice(0, slash) !== this.#subject.name) return "unknown_version";
+    const version = tryParseVersion(slash >= 0 ? text.slice(slash + 1) : text);
+    return (version && this.#subject.byVersion.get(version.text)) || "unknown_version";
+  }
+}

@@ -1,0 +1,458 @@
+// KafkaSource against a real broker: exact records with keys and headers, commits that let a restart
+// resume without loss or duplicates, partitions split between replicas, lag, and an unreachable broker.
+import { createServer, connect, type Server, type Socket } from "node:net";
+
+import { pino } from "pino";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+
+import type { KafkaConfig } from "../../src/config/types.js";
+import { KafkaSource, type KafkaSourceOptions } from "../../src/kafka/source.js";
+import { Health, type RecordSink } from "../../src/monitor/health.js";
+import type { SourceRecord } from "../../src/monitor/record.js";
+import {
+  createTopic,
+  freshGroupId,
+  freshTopic,
+  kafkaBrokers,
+  produce,
+  waitFor,
+  withAdmin,
+} from "../helpers/kafka.js";
+
+const TEST_TIMEOUT = 60_000;
+const TUNING = {
+  sessionTimeout: 10_000,
+  rebalanceTimeout: 10_000,
+  heartbeatInterval: 500,
+  maxWaitTimeInMs: 200,
+  reconnectMaxMs: 1_000,
+  stopTimeoutMs: 10_000,
+};
+
+let brokers: string[] = [];
+let noBroker: unknown;
+const sources: KafkaSource[] = [];
+const servers: Server[] = [];
+
+beforeAll(async () => {
+  // Without a broker every test fails with the reason (a failed beforeAll would report them skipped).
+  try {
+    brokers = await kafkaBrokers();
+  } catch (error) {
+    noBroker = error;
+  }
+}, 180_000);
+
+beforeEach(() => {
+  if (noBroker !== undefined) throw noBroker;
+});
+
+afterEach(async () => {
+  await Promise.all(sources.splice(0).map((s) => s.stop()));
+  for (const server of servers.splice(0)) server.close();
+});
+
+class RecordingSink implements RecordSink {
+  readonly records: SourceRecord[] = [];
+  process(record: SourceRecord): void {
+    this.records.push(record);
+  }
+}
+
+interface Harness {
+  readonly source: KafkaSource;
+  readonly sink: RecordingSink;
+  readonly health: Health;
+  readonly events: string[];
+}
+
+function harness(
+  kafka: Partial<KafkaConfig> & { groupId: string },
+  extra: Partial<KafkaSourceOptions> = {},
+): Harness {
+  const sink = new RecordingSink();
+  const health = new Health();
+  const events: string[] = [];
+  const source = new KafkaSource({
+    kafka: { brokers, clientId: "schemawatch-test", fromBeginning: true, lagInterval: 60_000, ...kafka },
+    topics: [],
+    sink,
+    health,
+    logger: pino({ level: "silent" }),
+    env: {},
+    tuning: TUNING,
+    onAssigned: (assignment) => events.push(`assigned ${JSON.stringify(Object.fromEntries(assignment))}`),
+    onRevoked: () => events.push("revoked"),
+    onBatchEnd: (topic, partition, first, last) =>
+      events.push(`batch ${topic}/${partition} ${first}-${last}`),
+    ...extra,
+  });
+  sources.push(source);
+  return { source, sink, health, events };
+}
+
+/** topic/partition/offset key=value, in a stable order, to compare received records exactly. */
+function lines(records: readonly SourceRecord[]): string[] {
+  return records
+    .map(
+      (r) =>
+        `${r.topic}/${r.partition}/${r.offset} ${r.key?.toString() ?? "-"}=${r.value?.toString() ?? "-"}`,
+    )
+    .sort();
+}
+
+function assigned(health: Health, topic: string): number[] {
+  return [...(health.assigned.get(topic) ?? [])].sort((a, b) => a - b);
+}
+
+async function committed(groupId: string, topic: string): Promise<Record<number, string>> {
+  const offsets = await withAdmin(brokers, (admin) => admin.fetchOffsets({ groupId, topics: [topic] }));
+  return Object.fromEntries((offsets[0]?.partitions ?? []).map((p) => [p.partition, p.offset]));
+}
+
+function perPartition(lag: ReadonlyMap<string, ReadonlyMap<number, number>>, topic: string): object {
+  return Object.fromEntries([...(lag.get(topic) ?? [])].sort(([a], [b]) => a - b));
+}
+
+/** Waits a moment longer than a fetch so that a record delivered twice would show up. */
+const settle = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 1_000));
+
+describe("KafkaSource", () => {
+  it(
+    "delivers exactly the produced records with keys, headers and timestamps, and commits them",
+    async () => {
+      const topic = freshTopic("sw-src");
+      const groupId = freshGroupId("sw-src");
+      await createTopic(brokers, topic, 2);
+      await produce(brokers, topic, [
+        {
+          key: "k0",
+          value: '{"a":0}',
+          partition: 0,
+          headers: { producer: "svc-a", "schema-version": "1.0.0" },
+        },
+        { key: null, value: '{"a":1}', partition: 0, timestamp: "1700000000123" },
+        {
+          key: "k2",
+          value: Buffer.from([0, 0, 0, 0, 17, 123]),
+          partition: 1,
+          headers: { trace: ["t1", "t2"] },
+        },
+        { key: "k3", value: "not json", partition: 1, headers: { bin: Buffer.from([0, 255]) } },
+      ]);
+      const { source, sink, health, events } = harness({ groupId }, { topics: [topic] });
+      await source.start();
+      await waitFor(() => sink.records.length >= 4, "4 records");
+      await settle();
+
+      expect(lines(sink.records)).toEqual([
+        `${topic}/0/0 k0={"a":0}`,
+        `${topic}/0/1 -={"a":1}`,
+        `${topic}/1/0 k2=\u0000\u0000\u0000\u0000\u0011{`,
+        `${topic}/1/1 k3=not json`,
+      ]);
+      const byOffset = new Map(sink.records.map((r) => [`${r.partition}/${r.offset}`, r]));
+      const header = (id: string, name: string): unknown => {
+        const value = byOffset.get(id)?.headers?.[name];
+        return Array.isArray(value) ? value.map((v) => v.toString()) : value?.toString();
+      };
+      expect(header("0/0", "producer")).toBe("svc-a");
+      expect(header("0/0", "schema-version")).toBe("1.0.0");
+      expect(header("1/0", "trace")).toEqual(["t1", "t2"]);
+      expect(byOffset.get("1/1")?.headers?.["bin"]).toEqual(Buffer.from([0, 255]));
+      expect(byOffset.get("0/1")?.key).toBeNull();
+      expect(byOffset.get("0/1")?.timestamp).toBe(1700000000123);
+      expect(byOffset.get("0/0")?.value).toEqual(Buffer.from('{"a":0}'));
+
+      expect(health.brokerUp).toBe(true);
+      expect(health.lastError).toBeUndefined();
+      expect(assigned(health, topic)).toEqual([0, 1]);
+      expect(events[0]).toBe(`assigned {"${topic}":[0,1]}`);
+      expect(events.slice(1).sort()).toEqual([`batch ${topic}/0 0-1`, `batch ${topic}/1 0-1`]);
+      await waitFor(async () => {
+        const c = await committed(groupId, topic);
+        return c[0] === "2" && c[1] === "2";
+      }, "offsets 2 and 2 committed");
+
+      await Promise.all([source.stop(), source.stop()]);
+      expect(health.assigned.size).toBe(0);
+      expect(health.brokerUp).toBe(false);
+      expect(events.at(-1)).toBe("revoked");
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "resumes after a graceful restart with exactly the records produced while it was stopped",
+    async () => {
+      const topic = freshTopic("sw-restart");
+      const groupId = freshGroupId("sw-restart");
+      await createTopic(brokers, topic, 2);
+      const batch = (from: number, to: number): { key: string; value: string; partition: number }[] =>
+        Array.from({ length: to - from }, (_, i) => ({
+          key: `k${from + i}`,
+          value: `v${from + i}`,
+          partition: (from + i) % 2,
+        }));
+      await produce(brokers, topic, batch(0, 4)); // before the group exists: skipped (latest)
+
+      const first = harness({ groupId, fromBeginning: false }, { topics: [topic] });
+      await first.source.start();
+      await waitFor(() => first.health.assignedPartitions === 2, "the first source's assignment");
+      await produce(brokers, topic, batch(4, 10));
+      await waitFor(() => first.sink.records.length >= 6, "6 records");
+      await first.source.stop();
+
+      await produce(brokers, topic, batch(10, 17)); // while no member runs
+      const second = harness({ groupId, fromBeginning: false }, { topics: [topic] });
+      await second.source.start();
+      await waitFor(() => second.sink.records.length >= 7, "7 records");
+      await settle();
+
+      const expected = (from: number, to: number): string[] =>
+        lines(batch(from, to).map((m, i) => record(topic, m.partition, from + i, m.key, m.value)));
+      // Offsets per partition: the first four records took 0-1 on each partition.
+      expect(lines(first.sink.records)).toEqual(expected(4, 10));
+      expect(lines(second.sink.records)).toEqual(expected(10, 17));
+      expect(await committed(groupId, topic)).toEqual({ 0: "9", 1: "8" });
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "commits its start on a first run without traffic, so the next run misses nothing",
+    async () => {
+      const topic = freshTopic("sw-idle");
+      const groupId = freshGroupId("sw-idle");
+      await createTopic(brokers, topic, 1);
+      await produce(brokers, topic, [{ value: "old-0" }, { value: "old-1" }]);
+
+      const idle = harness({ groupId, fromBeginning: false }, { topics: [topic] });
+      await idle.source.start();
+      await waitFor(() => idle.health.assignedPartitions === 1, "the assignment");
+      await waitFor(async () => (await committed(groupId, topic))[0] === "2", "the start offset committed");
+      await idle.source.stop();
+      expect(idle.sink.records).toEqual([]);
+
+      await produce(brokers, topic, [{ value: "new-2" }, { value: "new-3" }, { value: "new-4" }]);
+      const next = harness({ groupId, fromBeginning: false }, { topics: [topic] });
+      await next.source.start();
+      await waitFor(() => next.sink.records.length >= 3, "3 records");
+      await settle();
+      expect(lines(next.sink.records)).toEqual([2, 3, 4].map((i) => `${topic}/0/${i} -=new-${i}`));
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "splits the partitions between two sources of one group",
+    async () => {
+      const topic = freshTopic("sw-split");
+      const groupId = freshGroupId("sw-split");
+      await createTopic(brokers, topic, 4);
+      const a = harness({ groupId }, { topics: [topic] });
+      const b = harness({ groupId }, { topics: [topic] });
+      await a.source.start();
+      await waitFor(() => a.health.assignedPartitions === 4, "a to own 4 partitions");
+      await b.source.start();
+      await waitFor(
+        () => a.health.assignedPartitions === 2 && b.health.assignedPartitions === 2,
+        "2 partitions each",
+      );
+      const [pa, pb] = [assigned(a.health, topic), assigned(b.health, topic)];
+      expect([...pa, ...pb].sort()).toEqual([0, 1, 2, 3]);
+      expect(a.events).toContain("revoked");
+
+      await produce(
+        brokers,
+        topic,
+        [0, 1, 2, 3].flatMap((p) => [0, 1, 2].map((i) => ({ key: `p${p}`, value: `${i}`, partition: p }))),
+      );
+      await waitFor(() => a.sink.records.length + b.sink.records.length >= 12, "12 records between them");
+      await settle();
+      expect([...new Set(a.sink.records.map((r) => r.partition))].sort()).toEqual(pa);
+      expect([...new Set(b.sink.records.map((r) => r.partition))].sort()).toEqual(pb);
+      expect(lines([...a.sink.records, ...b.sink.records])).toEqual(
+        [0, 1, 2, 3].flatMap((p) => [0, 1, 2].map((i) => `${topic}/${p}/${i} p${p}=${i}`)).sort(),
+      );
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "measures the lag of its group: records produced and not yet consumed",
+    async () => {
+      const topic = freshTopic("sw-lag");
+      const groupId = freshGroupId("sw-lag");
+      await createTopic(brokers, topic, 3);
+      await produce(
+        brokers,
+        topic,
+        [0, 0, 1, 2].map((partition) => ({ value: "x", partition })),
+      );
+      const { source, sink, health } = harness({ groupId, lagInterval: 200 }, { topics: [topic] });
+
+      // Before the group committed anything, every retained record is lag.
+      expect(perPartition(await source.measureLag(), topic)).toEqual({ 0: 2, 1: 1, 2: 1 });
+
+      await source.start();
+      await waitFor(() => sink.records.length >= 4, "4 records");
+      // The periodic measurement reaches 0 once the batch's offsets are committed.
+      const zero = JSON.stringify({ 0: 0, 1: 0, 2: 0 });
+      await waitFor(
+        () => JSON.stringify(perPartition(health.lag, topic)) === zero,
+        "lag 0 on every partition",
+      );
+      await source.stop();
+
+      await produce(
+        brokers,
+        topic,
+        [0, 0, 0, 2].map((partition) => ({ value: "y", partition })),
+      );
+      const lag = await source.measureLag();
+      expect([...lag.keys()]).toEqual([topic]);
+      expect(perPartition(lag, topic)).toEqual({ 0: 3, 1: 0, 2: 1 });
+      expect(perPartition(health.lag, topic)).toEqual({ 0: 3, 1: 0, 2: 1 });
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "skips a record the sink throws on and keeps consuming",
+    async () => {
+      const topic = freshTopic("sw-throw");
+      const groupId = freshGroupId("sw-throw");
+      await createTopic(brokers, topic, 1);
+      const seen: string[] = [];
+      const sink: RecordSink = {
+        process(record) {
+          seen.push(record.offset);
+          if (record.offset === "1") throw new Error("bug in the pipeline");
+        },
+      };
+      const { source } = harness({ groupId }, { topics: [topic], sink });
+      await source.start();
+      await produce(
+        brokers,
+        topic,
+        [0, 1, 2, 3].map((i) => ({ value: `${i}` })),
+      );
+      await waitFor(() => seen.length >= 4, "4 records");
+      await waitFor(async () => (await committed(groupId, topic))[0] === "4", "offset 4 committed");
+      expect(seen).toEqual(["0", "1", "2", "3"]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "names a topic that does not exist, never creates it, and consumes it once it is created",
+    async () => {
+      const topic = freshTopic("sw-missing");
+      const { source, sink, health } = harness({ groupId: freshGroupId("sw-missing") }, { topics: [topic] });
+      await source.start();
+      expect(health.brokerUp).toBe(false);
+      expect(health.lastError).toBe(
+        `subscribing to ${topic}: This server does not host this topic-partition`,
+      );
+      expect(await withAdmin(brokers, (admin) => admin.listTopics())).not.toContain(topic);
+
+      await createTopic(brokers, topic, 1);
+      await waitFor(() => health.assignedPartitions === 1, "the assignment once the topic exists");
+      await produce(brokers, topic, [{ value: "first" }]);
+      await waitFor(() => sink.records.length >= 1, "1 record");
+      expect(lines(sink.records)).toEqual([`${topic}/0/0 -=first`]);
+      expect(health.lastError).toBeUndefined();
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "reports an unreachable broker without rejecting, and stops promptly",
+    async () => {
+      const { source, health } = harness(
+        { groupId: freshGroupId("sw-down"), brokers: ["127.0.0.1:1"] },
+        { topics: [freshTopic("sw-down")] },
+      );
+      const started = Date.now();
+      await expect(source.start()).resolves.toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(30_000);
+      expect(health.brokerUp).toBe(false);
+      expect(health.lastError).toMatch(/^connecting to 127\.0\.0\.1:1: .*ECONNREFUSED/);
+      expect(health.assignedPartitions).toBe(0);
+      await expect(source.measureLag()).rejects.toThrow();
+      const stopping = Date.now();
+      await source.stop();
+      expect(Date.now() - stopping).toBeLessThan(2_000);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "reconnects when the broker becomes reachable after a failed start",
+    async () => {
+      const topic = freshTopic("sw-later");
+      await createTopic(brokers, topic, 1);
+      const port = await freePort();
+      const { source, sink, health } = harness(
+        { groupId: freshGroupId("sw-later"), brokers: [`127.0.0.1:${port}`] },
+        { topics: [topic] },
+      );
+      await source.start();
+      expect(health.brokerUp).toBe(false);
+      // Only the bootstrap goes through this port: kafkajs then talks to the advertised listener.
+      servers.push(await forward(port, brokers[0]!));
+      await waitFor(() => health.brokerUp && health.assignedPartitions === 1, "the reconnect", 30_000);
+      expect(health.lastError).toBeUndefined();
+      await produce(brokers, topic, [{ value: "after" }]);
+      await waitFor(() => sink.records.length >= 1, "1 record");
+      expect(lines(sink.records)).toEqual([`${topic}/0/0 -=after`]);
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+function record(topic: string, partition: number, n: number, key: string, value: string): SourceRecord {
+  // Offsets follow from the round-robin in batch(): record n is the (n div 2)th on partition n mod 2.
+  return {
+    topic,
+    partition,
+    offset: String(Math.floor(n / 2)),
+    timestamp: 0,
+    key: Buffer.from(key),
+    headers: undefined,
+    value: Buffer.from(value),
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+/** A TCP forwarder from 127.0.0.1:port to host:port, to make a closed bootstrap address answer. */
+async function forward(port: number, target: string): Promise<Server> {
+  const [host, targetPort] = target.split(":") as [string, string];
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(targetPort), host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on("error", () => s.destroy());
+      s.on("close", () => sockets.delete(s));
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  server.on("close", () => sockets.forEach((s) => s.destroy()));
+  const close = server.close.bind(server);
+  server.close = (callback) => {
+    sockets.forEach((s) => s.destroy());
+    return close(callback);
+  };
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  return server;
+}
