@@ -1,0 +1,56 @@
+# syntax=docker/dockerfile:1
+# schemawatch: one image for the live monitor (`schemawatch run`) and its offline commands.
+#
+#   docker build -t schemawatch .
+#   docker run --rm -p 9464:9464 \
+#     -v "$PWD/config.yaml:/etc/schemawatch/config.yaml:ro" \
+#     -v "$PWD/schemas:/etc/schemawatch/schemas:ro" \
+#     schemawatch
+#
+# The config file's `schemas:` paths are relative to the config, so `schemas: schemas/event` finds the
+# mounted folder. Set `http.host: 0.0.0.0` in it: the default 127.0.0.1 is unreachable from outside the
+# container. State (`state.file`) must go to a writable volume such as /var/lib/schemawatch: the image
+# is meant to run with a read-only root filesystem.
+
+ARG NODE_IMAGE=node:24-slim
+
+# --- build: full dependencies, TypeScript to dist/ ----------------------------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` runs tsc, which needs the sources copied below
+RUN npm ci --ignore-scripts --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# --- production dependencies only --------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+# --ignore-scripts: `prepare` would call tsc, a dev dependency; no production dependency has an
+# install script
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+
+# --- runtime -----------------------------------------------------------------------------------------
+FROM ${NODE_IMAGE}
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/dist ./dist
+COPY package.json ./
+COPY bin ./bin
+# the article's example catalog and traffic: `schemawatch run --config examples/config.yaml ...` and the
+# demo producers of deploy/compose.yaml work without mounting anything
+COPY examples ./examples
+RUN mkdir -p /etc/schemawatch/schemas /var/lib/schemawatch && chown 1000:1000 /var/lib/schemawatch
+# The `node` user of the base image, by number: Kubernetes' runAsNonRoot can only verify a numeric user.
+USER 1000:1000
+EXPOSE 9464
+VOLUME ["/var/lib/schemawatch"]
+# slim has no curl; Node's own fetch asks /healthz on the default port (9464): change it here too when
+# the config's http.port is another.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+ENTRYPOINT ["node", "/app/bin/schemawatch.js"]
+CMD ["run", "--config", "/etc/schemawatch/config.yaml"]

@@ -1,0 +1,69 @@
+import {
+  DashboardBuilder,
+  DashboardCursorSync,
+  DatasourceVariableBuilder,
+  QueryVariableBuilder,
+  VariableRefresh,
+  VariableSort,
+} from "@grafana/grafana-foundation-sdk/dashboard";
+import type { Dashboard } from "@grafana/grafana-foundation-sdk/dashboard";
+import { DATASOURCE, SUBJECT } from "./panels.js";
+import { health, input } from "./sections/health.js";
+import { candidates, deprecation } from "./sections/lifecycle.js";
+import { traffic, wouldFail } from "./sections/traffic.js";
+
+/** Where `node grafana/src/build.ts` writes the dashboard, relative to the repository root. */
+export const DASHBOARD_PATH = "grafana/dashboards/schemawatch.json";
+
+function variables(builder: DashboardBuilder): DashboardBuilder {
+  return builder
+    .withVariable(new DatasourceVariableBuilder("datasource").label("Data source").type("prometheus"))
+    .withVariable(
+      new QueryVariableBuilder("subject")
+        .label("Subject")
+        .datasource(DATASOURCE)
+        .query("label_values(schemawatch_schema_version_info, subject)")
+        .refresh(VariableRefresh.OnTimeRangeChanged)
+        .sort(VariableSort.AlphabeticalAsc)
+        .multi(true)
+        .includeAll(true)
+        .allValue(".*")
+        .current({ selected: true, text: "All", value: "$__all" }),
+    )
+    .withVariable(
+      new QueryVariableBuilder("producer")
+        .label("Producer")
+        .datasource(DATASOURCE)
+        .query(`label_values(schemawatch_records_total{${SUBJECT}}, producer)`)
+        .refresh(VariableRefresh.OnTimeRangeChanged)
+        .sort(VariableSort.AlphabeticalAsc)
+        .multi(true)
+        .includeAll(true)
+        .allValue(".*")
+        .current({ selected: true, text: "All", value: "$__all" }),
+    );
+}
+
+/** The deprecation-period dashboard, built fresh on every call. */
+export function buildDashboard(): Dashboard {
+  let builder = new DashboardBuilder("schemawatch: deprecation period")
+    .uid("schemawatch-deprecation")
+    .description(
+      "Live traffic against every version of each JSON Schema: who sends what, what would break, what can go.",
+    )
+    .tags(["schemawatch", "kafka", "json-schema"])
+    .editable()
+    .tooltip(DashboardCursorSync.Crosshair)
+    .refresh("30s")
+    .time({ from: "now-24h", to: "now" })
+    .timezone("browser");
+  for (const section of [variables, traffic, wouldFail, deprecation, candidates, input, health]) {
+    builder = section(builder);
+  }
+  return builder.build();
+}
+
+/** The exact text of grafana/dashboards/schemawatch.json. */
+export function dashboardJson(): string {
+  return `${JSON.stringify(buildDashboard(), null, 2)}\n`;
+}
