@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
 import { createLogger } from "../../src/log.js";
+import type { MonitorStatus } from "../../src/monitor/status.js";
 import { writeTree } from "../helpers/files.js";
 import {
   createTopic,
@@ -162,15 +163,15 @@ describe("the live monitor against a real broker", () => {
     expect(value(text, `schemawatch_assigned_partitions{topic="${topic}"}`)).toBe(3);
     expect(value(text, "schemawatch_broker_up")).toBe(1);
 
-    const status = await (await fetch(`${monitor.address}/api/status`)).json();
-    const subject = status.subjects[0];
+    const status = (await (await fetch(`${monitor.address}/api/status`)).json()) as MonitorStatus;
+    const subject = status.subjects[0]!;
     expect(subject.records).toBe(73);
-    expect(subject.versions[0].wouldFail).toEqual({
+    expect(subject.versions[0]!.wouldFail).toEqual({
       conformance: { validations: 30, failed: 0, wouldFailRate: 0 },
       forward: { validations: 30, failed: 30, wouldFailRate: 1 },
       undeclared: { validations: 10, failed: 0, wouldFailRate: 0 },
     });
-    expect(subject.versions[2].wouldFail.backward).toEqual({
+    expect(subject.versions[2]!.wouldFail.backward).toEqual({
       validations: 60,
       failed: 30,
       wouldFailRate: 0.5,
@@ -226,7 +227,7 @@ describe("the live monitor against a real broker", () => {
     expect(monitor.health.brokerUp).toBe(false);
     const ready = await fetch(`${monitor.address}/readyz`);
     expect(ready.status).toBe(503);
-    expect((await ready.json()).reason).toMatch(/^broker unreachable/);
+    expect(((await ready.json()) as { reason: string }).reason).toMatch(/^broker unreachable/);
     expect((await fetch(`${monitor.address}/healthz`)).status).toBe(200);
     expect(value(await scrape(monitor), "schemawatch_broker_up")).toBe(0);
   });
