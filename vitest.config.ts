@@ -1,6 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-const INTEGRATION = ["test/kafka/**/*.test.ts", "test/e2e/**/*.test.ts", "test/ops/prometheus.test.ts"];
+// Tests that need a real broker or a real Prometheus; everything else is a unit test.
+const INTEGRATION = [
+  "test/kafka/!(connection).test.ts",
+  "test/e2e/**/*.test.ts",
+  "test/ops/prometheus.test.ts",
+];
 
 export default defineConfig({
   test: {

@@ -255,7 +255,7 @@ cmd_start() {
   # A Kafka Uuid is 16 random bytes in URL-safe base64 without padding.
   cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
   say "formatting $KAFKA_RUN_DIR/data (cluster id $cluster_id)"
-  java_cmd kafka.tools.StorageTool format -t "$cluster_id" -c "$KAFKA_RUN_DIR/server.properties"
+  java_cmd kafka.tools.StorageTool format --cluster-id="$cluster_id" -c "$KAFKA_RUN_DIR/server.properties"
   if ! "${JAVA_CMD[@]}" >"$KAFKA_RUN_DIR/format.log" 2>&1; then
     cat "$KAFKA_RUN_DIR/format.log" >&2
     die "kafka.tools.StorageTool format failed"

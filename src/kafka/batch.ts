@@ -8,6 +8,8 @@ import type { BatchEndHook } from "./options.js";
 
 // kafkajs only sends a heartbeat when heartbeatInterval has passed, so asking often is cheap.
 const HEARTBEAT_EVERY = 500;
+// How often the loop asks whether it should stop; kafkajs answers from state, but per record it adds up.
+const CHECK_EVERY = 64;
 
 /** The record a Kafka message becomes for the pipeline. */
 export function sourceRecord(topic: string, partition: number, message: KafkaMessage): SourceRecord {
@@ -50,16 +52,19 @@ export function batchHandler(
     let count = 0;
     for (const message of batch.messages) {
       // Leave mid-batch on shutdown or seek; only what was processed is resolved and committed.
-      if (!isRunning() || isStale()) break;
+      if (count % CHECK_EVERY === 0 && (!isRunning() || isStale())) break;
       deliver(sourceRecord(topic, partition, message));
-      resolveOffset(message.offset);
       first ??= message.offset;
       last = message.offset;
       if (++count % HEARTBEAT_EVERY === 0) {
+        // Records are processed synchronously and in order, so resolving the last one covers all
+        // before it; resolving each record cost a tenth of the whole pipeline in the benchmark.
+        resolveOffset(last);
         await heartbeat();
         await commitOffsetsIfNecessary();
       }
     }
+    if (last !== undefined) resolveOffset(last);
     if (onBatchEnd !== undefined && first !== undefined && last !== undefined) {
       try {
         onBatchEnd(topic, partition, first, last);
