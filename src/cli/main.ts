@@ -2,11 +2,19 @@ import { isSchemawatchError, messageOf } from "../errors.js";
 import type { Command, CommandContext } from "./command.js";
 import { checkCommand } from "./commands/check.js";
 import { matrixCommand } from "./commands/matrix.js";
+import { readinessCommand } from "./commands/readiness.js";
+import { reportCommand } from "./commands/report.js";
 import { runCommand } from "./commands/run.js";
 import { packageVersion } from "./version.js";
 
 /** The composition root of the command line: every subcommand is registered here, explicitly. */
-const COMMANDS: readonly Command[] = [runCommand, checkCommand, matrixCommand];
+const COMMANDS: readonly Command[] = [
+  runCommand,
+  reportCommand,
+  readinessCommand,
+  checkCommand,
+  matrixCommand,
+];
 
 function topLevelHelp(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length));

@@ -24,4 +24,5 @@ export const DEFAULTS = {
   readyWindow: "7d",
   minSamples: 300,
   corpus: { enabled: false, serve: false, maxShapes: 200 },
+  stateFile: ".schemawatch-state.json",
 } as const;

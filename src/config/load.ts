@@ -210,10 +210,10 @@ function applyDefaults(raw: RawConfig, path: string): Config {
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     shared: (raw.shared ?? []).map((p) => resolve(base, p)),
     subjects,
-    state: {
-      ...(raw.state?.file ? { file: resolve(base, raw.state.file) } : {}),
-      ...(raw.state?.topic ? { topic: raw.state.topic } : {}),
-    },
+    // The evidence survives restarts by default: a file beside the config unless told otherwise.
+    state: raw.state?.topic
+      ? { topic: raw.state.topic, ...(raw.state.file ? { file: resolve(base, raw.state.file) } : {}) }
+      : { file: resolve(base, raw.state?.file ?? DEFAULTS.stateFile) },
     corpus: { ...DEFAULTS.corpus, redact: [], ...raw.corpus },
   };
 }

@@ -122,7 +122,7 @@ export class KafkaSource {
   }
 
   async #connect(session: Session): Promise<void> {
-    const { groupId, fromBeginning } = this.#options.kafka;
+    const { groupId } = this.#options.kafka;
     const t = this.#tuning;
     const consumer = session.kafka.consumer({
       groupId,
@@ -148,7 +148,11 @@ export class KafkaSource {
       this.#pendingStarts = await this.#startOffsets(session);
       if (await abandoned()) return;
       step = `subscribing to ${this.#options.topics.join(", ")}`;
-      await consumer.subscribe({ topics: [...this.#options.topics], fromBeginning });
+      // Where a group has no offset yet, the start is seeked explicitly (latest, or earliest with
+      // fromBeginning). kafkajs applies this flag only when a committed offset fell off retention:
+      // resuming at the earliest retained record then observes all that is left, and the skipped
+      // offsets show up as a coverage gap, whereas "latest" would silently skip the survivors too.
+      await consumer.subscribe({ topics: [...this.#options.topics], fromBeginning: true });
       // Commits: autoCommit makes kafkajs commit the *resolved* offsets after every batch, before a
       // rebalance and on an eachBatch error. With eachBatchAutoResolve off, an offset is resolved
       // only after the sink has tallied its record, so a commit never runs ahead of the tallies. The

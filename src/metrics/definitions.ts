@@ -91,4 +91,28 @@ export const METRICS = {
     help: "1, with the schemawatch and Node.js versions.",
     labels: ["version", "node_version"],
   },
+  versionRemovable: {
+    name: "schemawatch_version_removable",
+    type: "gauge",
+    help: "1 when a deprecated version is drained: no record declared or needed it for the whole drain window, with every partition observed.",
+    labels: ["subject", "version"],
+  },
+  candidateReady: {
+    name: "schemawatch_candidate_ready",
+    type: "gauge",
+    help: "1 when a candidate version is ready: sampled traffic passed it with zero failures for the whole window, with enough samples.",
+    labels: ["subject", "version"],
+  },
+  drainWindow: {
+    name: "schemawatch_drain_window_seconds",
+    type: "gauge",
+    help: "The drain window of the subject: how long a deprecated version must carry no traffic to be removable.",
+    labels: ["subject"],
+  },
+  coverageGaps: {
+    name: "schemawatch_coverage_gap_total",
+    type: "counter",
+    help: "Gaps in observation (a first observation, skipped offsets, unreadable state) that restarted the windows.",
+    labels: ["topic"],
+  },
 } as const satisfies Record<string, MetricDefinition>;

@@ -4,6 +4,7 @@ import type { Health } from "../monitor/health.js";
 import type { Pipeline } from "../monitor/pipeline.js";
 import { DECODE_REASONS } from "../monitor/record.js";
 import { NO_VERSION } from "../monitor/tallies.js";
+import type { LifecycleRuntime } from "../lifecycle/runtime.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 
 type Sample = { readonly labels: object; readonly value: number };
@@ -44,6 +45,8 @@ export interface MetricSources {
   readonly health: Health;
   readonly catalog: () => Catalog;
   readonly version: string;
+  /** Verdicts and coverage; absent in tools that have no lifecycle. */
+  readonly lifecycle?: LifecycleRuntime;
 }
 
 /** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
@@ -106,6 +109,30 @@ export function createRegistry(sources: MetricSources): Registry {
   add(METRICS.buildInfo, () => [
     { labels: { version: sources.version, node_version: process.version }, value: 1 },
   ]);
+  const lifecycle = sources.lifecycle;
+  const verdictMetric = (definition: MetricDefinition, status: "deprecated" | "candidate") =>
+    add(definition, function* () {
+      for (const subject of sources.catalog().subjects.values()) {
+        for (const v of subject.versions) {
+          if (v.status !== status) continue;
+          const verdict = lifecycle?.verdict(subject.name, v.version.text);
+          yield { labels: { subject: subject.name, version: v.version.text }, value: verdict?.yes ? 1 : 0 };
+        }
+      }
+    });
+  verdictMetric(METRICS.versionRemovable, "deprecated");
+  verdictMetric(METRICS.candidateReady, "candidate");
+  add(METRICS.drainWindow, function* () {
+    for (const [name, subject] of pipeline.subjects)
+      yield { labels: { subject: name }, value: subject.config.drainWindow };
+  });
+  add(METRICS.coverageGaps, function* () {
+    for (const subject of pipeline.subjects.values()) {
+      for (const topic of subject.subject.topics) {
+        yield { labels: { topic }, value: lifecycle?.lifecycle.coverage.gapCounts.get(topic) ?? 0 };
+      }
+    }
+  });
   collectDefaultMetrics({ register: registry });
   return registry;
 }

@@ -10,6 +10,9 @@ import type { ConsumerTuning } from "../kafka/options.js";
 import { createLogger } from "../log.js";
 import { createRegistry } from "../metrics/registry.js";
 import { replayFile, type FileSourceSummary } from "../source/file.js";
+import { LifecycleRuntime, lifecycleSubjects } from "../lifecycle/runtime.js";
+import { buildReport, type Report } from "../lifecycle/report.js";
+import { watchCatalog } from "./reload.js";
 import { Health } from "./health.js";
 import { Pipeline } from "./pipeline.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
@@ -41,7 +44,11 @@ export interface RunningMonitor {
   readonly address: string;
   /** For a file source: resolves when the capture has been replayed. For Kafka: never resolves. */
   readonly replayed: Promise<FileSourceSummary>;
+  readonly lifecycle: LifecycleRuntime;
   status(): MonitorStatus;
+  report(): Report;
+  /** Reloads the catalog; on failure keeps the old one and says why (also on SIGHUP and file changes). */
+  reload(): Promise<{ ok: true } | { ok: false; problem: string }>;
   stop(): Promise<void>;
 }
 
@@ -55,13 +62,76 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     ? Object.freeze({ ...loaded, kafka: Object.freeze({ ...loaded.kafka, brokers: options.brokers }) })
     : loaded;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const catalog = await loadCatalog(config);
+  let catalog = await loadCatalog(config);
   const health = new Health();
   health.catalogLoaded = true;
   const pipeline = new Pipeline(catalog, config);
-  const registry = createRegistry({ pipeline, health, catalog: () => catalog, version: options.version });
+  const live = options.source === "kafka";
+  const lifecycle = new LifecycleRuntime({
+    pipeline,
+    health,
+    logger: logger.child({ component: "lifecycle" }),
+    clock: live ? "live" : "records",
+    // A replayed capture is judged on its own; it neither reads nor overwrites the live evidence.
+    ...(live && config.state.file ? { statePath: config.state.file } : {}),
+  });
+  await lifecycle.load();
+  const registry = createRegistry({
+    pipeline,
+    health,
+    catalog: () => catalog,
+    version: options.version,
+    lifecycle,
+  });
   const status = () => buildStatus(catalog, pipeline, health);
-  const server = buildServer({ registry, health, status, logger: logger.child({ component: "http" }) });
+  const report = () => buildReport(status(), lifecycle);
+  const server = buildServer({
+    registry,
+    health,
+    status,
+    routes: { "/api/report": report },
+    logger: logger.child({ component: "http" }),
+  });
+  const reloadLog = logger.child({ component: "catalog" });
+  const reload = async (): Promise<{ ok: true } | { ok: false; problem: string }> => {
+    try {
+      const next = await loadConfig(options.configPath);
+      const changed = next.subjects.some((s, i) => {
+        const before = config.subjects[i];
+        return !before || before.name !== s.name || before.topics.join() !== s.topics.join();
+      });
+      if (changed || next.subjects.length !== config.subjects.length) {
+        throw new Error("subjects or topics changed: restart the monitor to apply that");
+      }
+      const nextCatalog = await loadCatalog(next);
+      pipeline.replaceCatalog(nextCatalog, (subject, entry, reader, result) => {
+        if (reader.status === "candidate") {
+          lifecycle.lifecycle.candidateResult(
+            subject.subject.name,
+            reader.version.text,
+            entry.producer,
+            result,
+            entry.observedAt,
+          );
+        }
+      });
+      catalog = nextCatalog;
+      lifecycle.lifecycle.replaceSubjects(lifecycleSubjects(pipeline));
+      reloadLog.info(
+        {
+          versions: [...catalog.subjects.values()].flatMap((s) =>
+            s.versions.map((v) => `${s.name} ${v.version.text}:${v.status}`),
+          ),
+        },
+        "catalog reloaded",
+      );
+      return { ok: true };
+    } catch (error) {
+      const problem = messageOf(error);
+      reloadLog.error({ problem }, "catalog reload failed; the previous catalog stays in use");
+      return { ok: false, problem };
+    }
+  };
   logger.info(
     {
       subjects: [...catalog.subjects.values()].map((s) => ({
@@ -86,6 +156,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   logger.info({ address }, "serving /metrics, /healthz, /readyz and /api/status");
 
   const topics = [...catalog.subjectByTopic.keys()];
+  const stopWatching = live ? watchCatalog(config, () => void reload(), reloadLog) : () => {};
   const abort = new AbortController();
   let stopSource: () => Promise<void> = async () => {};
   let replayed: Promise<FileSourceSummary>;
@@ -100,15 +171,24 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         health,
         logger: logger.child({ component: "kafka" }),
         env: options.env,
+        ...lifecycle.hooks,
         ...(options.tuning ? { tuning: options.tuning } : {}),
       });
+      lifecycle.startTicking();
       await source.start();
       stopSource = () => source.stop();
       replayed = new Promise(() => {});
     } else {
       const log = logger.child({ component: "file-source" });
       replayed = replayFile(
-        { path: options.source.file, sink: pipeline, health, tallies: pipeline.tallies, topics, logger: log },
+        {
+          path: options.source.file,
+          sink: lifecycle.replaySink(),
+          health,
+          tallies: pipeline.tallies,
+          topics,
+          logger: log,
+        },
         abort.signal,
       ).then((summary) => {
         log.info(summary, "capture replayed");
@@ -118,6 +198,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
       await Promise.race([replayed, new Promise((resolve) => setImmediate(resolve))]);
     }
   } catch (error) {
+    stopWatching();
     await server.close();
     throw error;
   }
@@ -131,12 +212,17 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     logger,
     address,
     replayed,
+    lifecycle,
     status,
+    report,
+    reload,
     stop: () =>
       (stopping ??= (async () => {
         logger.info("stopping");
         abort.abort();
+        stopWatching();
         await stopSource();
+        await lifecycle.stop();
         await server.close();
       })()),
   };

@@ -1,25 +1,39 @@
-import type { Catalog, CatalogSubject } from "../catalog/types.js";
+import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import type { Config, SubjectConfig } from "../config/types.js";
 import { createResults, evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./health.js";
 import { ProducerResolver, OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
 import type { DecodeReason, SourceRecord } from "./record.js";
 import { Sampler } from "./sampler.js";
-import { Tallies } from "./tallies.js";
+import { NO_VERSION, Tallies } from "./tallies.js";
 import { WriterResolver, type WriterResult } from "./writer.js";
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
 export const UNKNOWN_TOPIC = "unknown";
 
-/** Per-subject machinery, built once: resolvers, sampler and reusable result objects. */
+/** A recent sampled record, kept so that a candidate added by a reload is judged at once. */
+export interface ReservoirEntry {
+  readonly topic: string;
+  readonly producer: string;
+  readonly writer: string;
+  readonly document: unknown;
+  readonly observedAt: number;
+}
+
+const RESERVOIR_SIZE = 500;
+
+/** Per-subject machinery: resolvers, sampler and reusable result objects. */
 export class SubjectPipeline {
-  readonly subject: CatalogSubject;
+  subject: CatalogSubject;
   readonly config: SubjectConfig;
-  readonly writer: WriterResolver;
+  writer: WriterResolver;
   readonly producer: ProducerResolver;
   readonly sampler: Sampler;
-  readonly results: ReaderResult[];
+  results: ReaderResult[];
   readonly needsPayload: boolean;
+  /** The last RESERVOIR_SIZE sampled documents, oldest overwritten first. */
+  readonly reservoir: ReservoirEntry[] = [];
+  #next = 0;
 
   constructor(subject: CatalogSubject, config: SubjectConfig, catalog: Catalog, now: () => number) {
     this.subject = subject;
@@ -29,6 +43,19 @@ export class SubjectPipeline {
     this.sampler = new Sampler(config.sampling, now);
     this.results = createResults(subject);
     this.needsPayload = this.producer.needsPayload;
+  }
+
+  keep(entry: ReservoirEntry): void {
+    if (this.reservoir.length < RESERVOIR_SIZE) this.reservoir.push(entry);
+    else this.reservoir[this.#next] = entry;
+    this.#next = (this.#next + 1) % RESERVOIR_SIZE;
+  }
+
+  /** Takes a reloaded catalog's version of this subject; producers, sampler and reservoir stay. */
+  rebind(subject: CatalogSubject, catalog: Catalog): void {
+    this.subject = subject;
+    this.writer = new WriterResolver(subject, catalog, this.config.writer);
+    this.results = createResults(subject);
   }
 }
 
@@ -46,10 +73,25 @@ export class Pipeline implements RecordSink {
   readonly #byTopic = new Map<string, SubjectPipeline>();
   readonly #maxBytes: number;
   readonly #writer: WriterResult = { version: undefined, payloadStart: 0, error: undefined };
-  /** Called for each validated record, after its tallies are recorded (lifecycle, corpus). */
+  /**
+   * Called for each validated record, after its tallies are recorded (lifecycle, corpus). The
+   * subject's `results` hold that record's outcome against every reader until the next record.
+   */
   onValidated:
-    | ((subject: SubjectPipeline, producer: string, record: SourceRecord, document: unknown) => void)
+    | ((
+        subject: SubjectPipeline,
+        producer: string,
+        record: SourceRecord,
+        document: unknown,
+        writer: CatalogVersion | undefined,
+      ) => void)
     | undefined;
+  /**
+   * When records are observed, in milliseconds. A live source sets it from a coarse clock (a
+   * timestamp per record would cost a clock read each); undefined means the record's own timestamp,
+   * which is what a replayed capture wants.
+   */
+  observedAt: number | undefined;
 
   constructor(catalog: Catalog, config: Config, now: () => number = Date.now) {
     this.#maxBytes = config.maxRecordBytes;
@@ -74,6 +116,53 @@ export class Pipeline implements RecordSink {
     for (const topic of pipeline.subject.topics) {
       for (const producer of producers) {
         for (const writer of writers) this.tallies.series(topic, pipeline.subject, producer, writer);
+      }
+    }
+  }
+
+  /**
+   * Takes a reloaded catalog (same subjects and topics). Counters carry over; readers that are new
+   * (a candidate just added) are evaluated at once against the reservoir of recent samples, and
+   * `onReservoir` hears of each such result.
+   */
+  replaceCatalog(
+    catalog: Catalog,
+    onReservoir?: (
+      subject: SubjectPipeline,
+      entry: ReservoirEntry,
+      reader: CatalogVersion,
+      result: ReaderResult,
+    ) => void,
+  ): void {
+    for (const pipeline of this.subjects.values()) {
+      const subject = catalog.subjects.get(pipeline.subject.name);
+      if (!subject) continue;
+      const before = new Set(pipeline.subject.readers.map((r) => r.version.text));
+      pipeline.rebind(subject, catalog);
+      this.tallies.rebind(subject);
+      const added = subject.readers
+        .map((r, i) => [r, i] as const)
+        .filter(([r]) => !before.has(r.version.text));
+      if (added.length === 0) continue;
+      for (const entry of pipeline.reservoir) {
+        const results = evaluateInto(
+          pipeline.results,
+          entry.document,
+          subject,
+          subject.byVersion.get(entry.writer)?.version,
+        );
+        const series = this.tallies.series(
+          entry.topic,
+          subject,
+          entry.producer,
+          subject.byVersion.get(entry.writer),
+        );
+        for (const [reader, index] of added) {
+          const result = results[index]!;
+          if (result.passed) series.readers[index]!.pass.value++;
+          else this.tallies.fail(series, index, result.keyword!);
+          onReservoir?.(pipeline, entry, reader, result);
+        }
       }
     }
   }
@@ -115,6 +204,8 @@ export class Pipeline implements RecordSink {
     const series = this.tallies.series(record.topic, subject, producer, writer.version);
     series.count.value++;
     if (record.timestamp > series.lastSeenMs) series.lastSeenMs = record.timestamp;
+    const observedAt = this.observedAt ?? record.timestamp;
+    if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
 
     if (!pipeline.sampler.sample()) return;
     if (!parsed) {
@@ -128,7 +219,14 @@ export class Pipeline implements RecordSink {
       if (result.passed) series.readers[i]!.pass.value++;
       else this.tallies.fail(series, i, result.keyword!);
     }
-    this.onValidated?.(pipeline, producer, record, document);
+    pipeline.keep({
+      topic: record.topic,
+      producer,
+      writer: writer.version ? writer.version.version.text : NO_VERSION,
+      document,
+      observedAt,
+    });
+    this.onValidated?.(pipeline, producer, record, document, writer.version);
   }
 }
 

@@ -43,11 +43,13 @@ export interface ReaderCells {
 /** Everything counted for one (topic, subject, producer, writer version). */
 export interface RecordSeries {
   readonly count: Cell<RecordLabels>;
-  readonly writer: CatalogVersion | undefined;
+  writer: CatalogVersion | undefined;
   /** Indexed like the subject's readers. */
-  readonly readers: ReaderCells[];
+  readers: ReaderCells[];
   /** The newest record timestamp of this series, in milliseconds; 0 before the first record. */
   lastSeenMs: number;
+  /** When this series last got a record, by the monitor's clock (ms); what removal verdicts use. */
+  lastObservedMs: number;
 }
 
 export const NO_VERSION = "none";
@@ -64,7 +66,7 @@ export class Tallies {
   readonly decodeErrors: Cell<DecodeLabels>[] = [];
   readonly allSeries: RecordSeries[] = [];
   // Nested maps rather than a joined string key: the hot path finds a series without allocating.
-  readonly #series = new Map<string, Map<string, Map<CatalogVersion | null, RecordSeries>>>();
+  readonly #series = new Map<string, Map<string, Map<string, RecordSeries>>>();
   readonly #decode = new Map<string, Cell<DecodeLabels>>();
 
   /** The series of a record, created (with every reader's counters at zero) the first time. */
@@ -78,9 +80,10 @@ export class Tallies {
     if (!byProducer) this.#series.set(topic, (byProducer = new Map()));
     let byWriter = byProducer.get(producer);
     if (!byWriter) byProducer.set(producer, (byWriter = new Map()));
-    let series = byWriter.get(writer ?? null);
+    // Keyed by the version's text, not its object, so series survive a catalog reload.
+    const writerText = writer ? writer.version.text : NO_VERSION;
+    let series = byWriter.get(writerText);
     if (!series) {
-      const writerText = writer ? writer.version.text : NO_VERSION;
       const labels: RecordLabels = { topic, subject: subject.name, producer, writer_version: writerText };
       const count = { labels, value: 0 };
       this.records.push(count);
@@ -89,8 +92,9 @@ export class Tallies {
         writer,
         readers: subject.readers.map((reader) => this.#readerCells(labels, writer, reader)),
         lastSeenMs: 0,
+        lastObservedMs: 0,
       };
-      byWriter.set(writer ?? null, series);
+      byWriter.set(writerText, series);
       this.allSeries.push(series);
     }
     return series;
@@ -106,6 +110,24 @@ export class Tallies {
       if ((seen.get(version) ?? 0) < seconds) seen.set(version, seconds);
     }
     return seen;
+  }
+
+  /**
+   * After a catalog reload: every series of the subject follows the new reader list. Counters of
+   * readers that remain are kept (counters never go back); new readers start at zero.
+   */
+  rebind(subject: CatalogSubject): void {
+    for (const series of this.allSeries) {
+      const labels = series.count.labels;
+      if (labels.subject !== subject.name) continue;
+      series.writer =
+        labels.writer_version === NO_VERSION ? undefined : subject.byVersion.get(labels.writer_version);
+      const previous = new Map(series.readers.map((cells) => [cells.reader.version.text, cells]));
+      series.readers = subject.readers.map((reader) => {
+        const kept = previous.get(reader.version.text);
+        return kept ? { ...kept, reader } : this.#readerCells(labels, series.writer, reader);
+      });
+    }
   }
 
   #readerCells(

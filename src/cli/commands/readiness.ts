@@ -1,0 +1,94 @@
+import { normalizeVersion } from "../../catalog/version.js";
+import { SchemawatchError } from "../../errors.js";
+import { oneOf, parseCommandArgs, usageError } from "../args.js";
+import type { Command } from "../command.js";
+import { DEFAULT_URL } from "../http-client.js";
+import { obtainReport } from "./report.js";
+
+const help = `Usage: schemawatch readiness --subject NAME --version V [--url URL] [--format text|json]
+       schemawatch readiness --subject NAME --version V --config FILE --source file:PATH
+
+Is a candidate version ready to release? The article's "make required in two steps": once every
+producer sends the new field, a candidate that requires it passes all sampled traffic. It is ready
+when live traffic passed it with zero failures for the whole ready window, with at least minSamples
+samples. For a deprecated version, the same command says whether it is drained (removable).
+
+Options:
+  --subject NAME     the subject, for example event
+  --version V        the candidate (or deprecated) version, for example 2.0.0 (2.0 means 2.0.0)
+  --url URL          a running monitor (default ${DEFAULT_URL})
+  --config FILE      with --source: evaluate a capture offline instead
+  --source SOURCE    file:PATH or file:-
+  --format FORMAT    text (default) or json
+  -h, --help         show this help
+
+Exit status: 0 ready (or drained); 1 not yet, with the reasons; 2 bad input or no monitor answered.
+`;
+
+export const readinessCommand: Command = {
+  name: "readiness",
+  summary: "exit 0 when a candidate version is ready to release (or a deprecated one drained)",
+  help,
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs("readiness", args, {
+      subject: { type: "string" },
+      version: { type: "string" },
+      url: { type: "string" },
+      config: { type: "string" },
+      source: { type: "string" },
+      format: { type: "string" },
+    });
+    if (values.help) {
+      context.stdout.write(help);
+      return 0;
+    }
+    if (positionals.length > 0) throw usageError("readiness", `unexpected argument '${positionals[0]}'`);
+    const format = oneOf("readiness", "format", values.format, ["text", "json"], "text");
+    if (!values.subject) throw usageError("readiness", "--subject NAME is required");
+    if (!values.version) throw usageError("readiness", "--version V is required");
+    const version = normalizeVersion(values.version);
+    if (!version) throw usageError("readiness", `--version '${values.version}' is not a semver version`);
+    const report = await obtainReport("readiness", values, context);
+    const subject = report.subjects.find((s) => s.subject === values.subject);
+    if (!subject) {
+      throw new SchemawatchError(
+        "SUBJECT_UNKNOWN",
+        `no subject '${values.subject}' (known: ${report.subjects.map((s) => s.subject).join(", ") || "none"})`,
+      );
+    }
+    const entry = subject.versions.find((v) => v.version === version);
+    if (!entry) {
+      throw new SchemawatchError(
+        "VERSION_UNKNOWN",
+        `${values.subject} has no version ${version} (known: ${subject.versions.map((v) => v.version).join(", ")})`,
+      );
+    }
+    if (!entry.verdict) {
+      throw new SchemawatchError(
+        "VERSION_UNKNOWN",
+        `${values.subject} ${version} is ${entry.status}: only candidate (ready) and deprecated (drained) versions have a verdict`,
+      );
+    }
+    const verdict = entry.verdict;
+    if (format === "json") {
+      context.stdout.write(
+        JSON.stringify({ subject: values.subject, version, status: entry.status, ...verdict }, null, 2) +
+          "\n",
+      );
+    } else if (verdict.yes) {
+      const bound = verdict.evidence["upperBound95"];
+      context.stdout.write(
+        `${values.subject} ${version} is ${verdict.kind}` +
+          (typeof bound === "number"
+            ? `: ${String(verdict.evidence["samplesSinceFailure"])} samples without a failure bound the failure rate below ${(bound * 100).toFixed(2)}% (95%)`
+            : "") +
+          "\n",
+      );
+    } else {
+      context.stdout.write(
+        `${values.subject} ${version} is not ${verdict.kind} yet:\n${verdict.reasons.map((r) => `  - ${r}`).join("\n")}\n`,
+      );
+    }
+    return verdict.yes ? 0 : 1;
+  },
+};

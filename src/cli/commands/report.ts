@@ -1,0 +1,77 @@
+import { formatReportMarkdown, formatReportText, type Report } from "../../lifecycle/report.js";
+import { startMonitor } from "../../monitor/assemble.js";
+import { createLogger } from "../../log.js";
+import { oneOf, parseCommandArgs, usageError } from "../args.js";
+import type { Command, CommandContext } from "../command.js";
+import { DEFAULT_URL, getJson } from "../http-client.js";
+import { packageVersion } from "../version.js";
+
+const help = `Usage: schemawatch report [--url URL] [--format text|json|markdown]
+       schemawatch report --config FILE --source file:PATH [--format ...]
+
+The deprecation report: per subject and version, its status, records and share per producer, when it
+was last seen, the would-fail rates by direction, the drained and ready verdicts with their evidence
+(or the reasons they are not there yet), and the coverage of every partition.
+
+Options:
+  --url URL          a running monitor (default ${DEFAULT_URL}); reads its /api/report
+  --config FILE      with --source: evaluate a capture offline instead of asking a monitor
+  --source SOURCE    file:PATH or file:- (an NDJSON capture, as for 'schemawatch run')
+  --format FORMAT    text (default), json, or markdown (for a pull request or a wiki page)
+  -h, --help         show this help
+
+Exit status: 0 the report was printed; 2 no monitor answered, or bad input.
+`;
+
+/** A report from a running monitor, or from replaying a capture through the same engine. */
+export async function obtainReport(
+  command: string,
+  values: { url?: string | undefined; config?: string | undefined; source?: string | undefined },
+  context: CommandContext,
+): Promise<Report> {
+  if (values.source !== undefined) {
+    if (!values.source.startsWith("file:")) throw usageError(command, "--source must be file:PATH or file:-");
+    if (!values.config) throw usageError(command, "--source needs --config FILE");
+    const monitor = await startMonitor({
+      configPath: values.config,
+      source: { file: values.source.slice("file:".length) },
+      port: 0,
+      host: "127.0.0.1",
+      env: context.env,
+      version: packageVersion(),
+      logger: createLogger("warn"),
+    });
+    try {
+      await monitor.replayed;
+      return monitor.report();
+    } finally {
+      await monitor.stop();
+    }
+  }
+  return (await getJson(values.url ?? DEFAULT_URL, "/api/report")) as Report;
+}
+
+export const reportCommand: Command = {
+  name: "report",
+  summary: "print the deprecation report: version mix, would-fail rates, drained and ready verdicts",
+  help,
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs("report", args, {
+      url: { type: "string" },
+      config: { type: "string" },
+      source: { type: "string" },
+      format: { type: "string" },
+    });
+    if (values.help) {
+      context.stdout.write(help);
+      return 0;
+    }
+    if (positionals.length > 0) throw usageError("report", `unexpected argument '${positionals[0]}'`);
+    const format = oneOf("report", "format", values.format, ["text", "json", "markdown"], "text");
+    const report = await obtainReport("report", values, context);
+    if (format === "json") context.stdout.write(JSON.stringify(report, null, 2) + "\n");
+    else if (format === "markdown") context.stdout.write(formatReportMarkdown(report));
+    else context.stdout.write(formatReportText(report));
+    return 0;
+  },
+};

@@ -1,0 +1,138 @@
+/** Why observation of a partition (re)started: each restarts the drain and ready windows. */
+export type GapReason = "first-observation" | "offsets-skipped" | "state-unreadable" | "not-assigned";
+
+export interface Gap {
+  readonly topic: string;
+  readonly partition: number;
+  readonly reason: GapReason;
+  /** When the gap was noticed, ms; observation is continuous from here on. */
+  readonly at: number;
+  readonly detail: string;
+}
+
+/** What the monitor knows about its observation of one partition. */
+export interface PartitionCoverage {
+  readonly topic: string;
+  readonly partition: number;
+  /** Observation has been continuous (no record missed) since this time, ms. */
+  coveredSince: number;
+  /** The last offset processed, as a decimal string. */
+  lastOffset: string | null;
+  /** The last time this partition was known to be observed (assigned and read), ms. */
+  observedUntil: number;
+}
+
+const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
+
+/**
+ * Per-partition coverage: offset continuity and the times it held. Downtime that the monitor caught up
+ * on from committed offsets leaves the offsets contiguous, so it is no gap; a record lost to
+ * retention, a reset to the latest offset or unreadable state shows up as a jump or as missing
+ * history, and restarts the partition's window.
+ */
+export class Coverage {
+  readonly #partitions = new Map<string, PartitionCoverage>();
+  readonly #assigned = new Set<string>();
+  readonly gaps: Gap[] = [];
+  /** Gaps per topic since start, for the metric. */
+  readonly gapCounts = new Map<string, number>();
+
+  get partitions(): IterableIterator<PartitionCoverage> {
+    return this.#partitions.values();
+  }
+
+  get(topic: string, partition: number): PartitionCoverage | undefined {
+    return this.#partitions.get(key(topic, partition));
+  }
+
+  restore(entries: readonly PartitionCoverage[]): void {
+    for (const entry of entries) this.#partitions.set(key(entry.topic, entry.partition), { ...entry });
+  }
+
+  #gap(topic: string, partition: number, reason: GapReason, at: number, detail: string): PartitionCoverage {
+    const gap = { topic, partition, reason, at, detail };
+    this.gaps.push(gap);
+    if (this.gaps.length > 1000) this.gaps.shift();
+    this.gapCounts.set(topic, (this.gapCounts.get(topic) ?? 0) + 1);
+    const entry = this.#partitions.get(key(topic, partition));
+    if (entry) {
+      entry.coveredSince = at;
+      entry.observedUntil = at;
+      return entry;
+    }
+    const created = { topic, partition, coveredSince: at, lastOffset: null, observedUntil: at };
+    this.#partitions.set(key(topic, partition), created);
+    return created;
+  }
+
+  /** This member now reads these partitions. One never observed before starts its window now. */
+  assigned(assignment: ReadonlyMap<string, readonly number[]>, now: number): void {
+    this.#assigned.clear();
+    for (const [topic, partitions] of assignment) {
+      for (const partition of partitions) {
+        this.#assigned.add(key(topic, partition));
+        const entry = this.#partitions.get(key(topic, partition));
+        if (!entry)
+          this.#gap(topic, partition, "first-observation", now, "no earlier observation of this partition");
+        else if (now - entry.observedUntil > 0) {
+          // Unobserved time is covered only if the offsets turn out contiguous; that is checked on the
+          // first batch. Until then, it is observed from now.
+          entry.observedUntil = now;
+        }
+      }
+    }
+  }
+
+  revoked(now: number): void {
+    for (const k of this.#assigned) {
+      const entry = this.#partitions.get(k);
+      if (entry) entry.observedUntil = now;
+    }
+    this.#assigned.clear();
+  }
+
+  isAssigned(topic: string, partition: number): boolean {
+    return this.#assigned.has(key(topic, partition));
+  }
+
+  /** A batch of offsets first..last was processed. A jump over unprocessed offsets is a gap. */
+  processed(topic: string, partition: number, first: string, last: string, now: number): void {
+    let entry = this.#partitions.get(key(topic, partition));
+    if (!entry)
+      entry = this.#gap(
+        topic,
+        partition,
+        "first-observation",
+        now,
+        "no earlier observation of this partition",
+      );
+    else if (entry.lastOffset !== null && BigInt(first) > BigInt(entry.lastOffset) + 1n) {
+      entry = this.#gap(
+        topic,
+        partition,
+        "offsets-skipped",
+        now,
+        `offsets ${BigInt(entry.lastOffset) + 1n}..${BigInt(first) - 1n} were never processed (retention, or a reset to the latest offset)`,
+      );
+    }
+    entry.lastOffset = last;
+    entry.observedUntil = now;
+  }
+
+  /** Assigned partitions are observed up to now. */
+  tick(now: number): void {
+    for (const k of this.#assigned) {
+      const entry = this.#partitions.get(k);
+      if (entry && entry.observedUntil < now) entry.observedUntil = now;
+    }
+  }
+
+  /** Every known partition restarts its window (state that could not be read). */
+  invalidateAll(now: number, detail: string, topics: readonly string[]): void {
+    const known = [...this.#partitions.values()];
+    for (const entry of known) this.#gap(entry.topic, entry.partition, "state-unreadable", now, detail);
+    if (known.length === 0) {
+      for (const topic of topics) this.gapCounts.set(topic, (this.gapCounts.get(topic) ?? 0) + 1);
+    }
+  }
+}

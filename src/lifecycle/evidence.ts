@@ -1,0 +1,48 @@
+/** Evidence about one version, gathered from traffic: what removal and release verdicts rest on. */
+export interface VersionEvidence {
+  /** When a record last declared this version, by the monitor's clock (ms); 0 when never. */
+  lastDeclaredAt: number;
+  lastDeclaredBy: string | null;
+  /**
+   * Undeclared records that pass this version and fail every newer active one: removing the version
+   * would break them. Count since start, and when the last one was seen (ms).
+   */
+  undeclaredDependents: number;
+  lastUndeclaredAt: number;
+}
+
+/** Per producer, what a candidate's validations found. */
+export interface CandidateProducer {
+  samples: number;
+  failures: number;
+  /** Samples since this producer's last failure. */
+  samplesSinceFailure: number;
+  lastFailureAt: number;
+  keyword: string | null;
+  instancePath: string | null;
+}
+
+export interface CandidateEvidence {
+  samples: number;
+  failures: number;
+  /** Samples since the last failure of any producer. */
+  samplesSinceFailure: number;
+  lastFailureAt: number;
+  producers: Record<string, CandidateProducer>;
+}
+
+export function emptyVersionEvidence(): VersionEvidence {
+  return { lastDeclaredAt: 0, lastDeclaredBy: null, undeclaredDependents: 0, lastUndeclaredAt: 0 };
+}
+
+export function emptyCandidateEvidence(): CandidateEvidence {
+  return { samples: 0, failures: 0, samplesSinceFailure: 0, lastFailureAt: 0, producers: {} };
+}
+
+/**
+ * The 95% upper bound of a failure rate after `samples` trials without a failure (exact binomial,
+ * 1 − 0.05^(1/n); about 3/n, the rule of three).
+ */
+export function zeroFailureUpperBound(samples: number): number {
+  return samples === 0 ? 1 : 1 - Math.pow(0.05, 1 / samples);
+}

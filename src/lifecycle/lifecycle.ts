@@ -1,0 +1,243 @@
+import type { Logger } from "pino";
+import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
+import type { SubjectPipeline } from "../monitor/pipeline.js";
+import { Coverage, type PartitionCoverage } from "./coverage.js";
+import {
+  emptyCandidateEvidence,
+  emptyVersionEvidence,
+  type CandidateEvidence,
+  type VersionEvidence,
+} from "./evidence.js";
+import { judgeCandidate, judgeDeprecated, type Verdict } from "./verdicts.js";
+
+export interface LifecycleSubject {
+  readonly subject: CatalogSubject;
+  /** Seconds. */
+  readonly drainWindow: number;
+  readonly readyWindow: number;
+  readonly minSamples: number;
+}
+
+/** Serializable evidence, the content of the state file (and of the state topic's records). */
+export interface LifecycleState {
+  readonly format: 1;
+  readonly savedAt: number;
+  readonly startedAt: number;
+  readonly partitions: PartitionCoverage[];
+  readonly versions: Record<string, Record<string, VersionEvidence>>;
+  readonly candidates: Record<string, Record<string, CandidateEvidence>>;
+}
+
+/**
+ * Gathers the evidence behind "drained" and "ready" and judges it: per-partition coverage, when each
+ * version was last declared (or needed by undeclared records), and each candidate's failures. The
+ * clock is the monitor's for a live source and the records' own for a replayed capture.
+ */
+export class Lifecycle {
+  readonly coverage = new Coverage();
+  readonly #subjects = new Map<string, LifecycleSubject>();
+  readonly #versions = new Map<string, Map<string, VersionEvidence>>();
+  readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
+  readonly #verdicts = new Map<string, Verdict>();
+  readonly #log: Logger;
+  readonly #now: () => number;
+  /** Partitions of each topic as the brokers report them (all of them, not only this member's). */
+  readonly knownPartitions = new Map<string, Set<number>>();
+  startedAt: number;
+
+  constructor(subjects: readonly LifecycleSubject[], logger: Logger, now: () => number) {
+    this.#log = logger;
+    this.#now = now;
+    this.startedAt = now();
+    for (const s of subjects) this.#subjects.set(s.subject.name, s);
+  }
+
+  get subjects(): IterableIterator<LifecycleSubject> {
+    return this.#subjects.values();
+  }
+
+  /** After a catalog reload: new versions and candidates start with empty evidence. */
+  replaceSubjects(subjects: readonly LifecycleSubject[]): void {
+    this.#subjects.clear();
+    for (const s of subjects) this.#subjects.set(s.subject.name, s);
+  }
+
+  version(subject: string, version: string): VersionEvidence {
+    let versions = this.#versions.get(subject);
+    if (!versions) this.#versions.set(subject, (versions = new Map()));
+    let evidence = versions.get(version);
+    if (!evidence) versions.set(version, (evidence = emptyVersionEvidence()));
+    return evidence;
+  }
+
+  candidate(subject: string, version: string): CandidateEvidence {
+    let candidates = this.#candidates.get(subject);
+    if (!candidates) this.#candidates.set(subject, (candidates = new Map()));
+    let evidence = candidates.get(version);
+    if (!evidence) candidates.set(version, (evidence = emptyCandidateEvidence()));
+    return evidence;
+  }
+
+  /** Every record with a declared version. Cheap: called from the evaluation of verdicts, not per record. */
+  declared(subject: string, version: string, producer: string, at: number): void {
+    const evidence = this.version(subject, version);
+    if (at > evidence.lastDeclaredAt) {
+      evidence.lastDeclaredAt = at;
+      evidence.lastDeclaredBy = producer;
+    }
+  }
+
+  /** A validated record: candidate evidence, and the versions undeclared records depend on. */
+  validated(
+    pipeline: SubjectPipeline,
+    producer: string,
+    writer: CatalogVersion | undefined,
+    at: number,
+  ): void {
+    const subject = pipeline.subject.name;
+    const results = pipeline.results;
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.reader.status !== "candidate") continue;
+      this.candidateResult(subject, result.reader.version.text, producer, result, at);
+    }
+    if (writer) return;
+    // An undeclared record still needs a deprecated version when it passes it and fails every newer
+    // active one: removing that version would leave no schema that accepts it.
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.reader.status !== "deprecated" || !result.passed) continue;
+      let newerActivePasses = false;
+      for (let j = i + 1; j < results.length; j++) {
+        const newer = results[j]!;
+        if (newer.reader.status === "active" && newer.passed) newerActivePasses = true;
+      }
+      if (!newerActivePasses) {
+        const evidence = this.version(subject, result.reader.version.text);
+        evidence.undeclaredDependents++;
+        if (at > evidence.lastUndeclaredAt) evidence.lastUndeclaredAt = at;
+      }
+    }
+  }
+
+  /** One validation of a candidate (live, or from the reservoir after a reload). */
+  candidateResult(
+    subject: string,
+    version: string,
+    producer: string,
+    result: { passed: boolean; keyword: string | null; instancePath: string | null },
+    at: number,
+  ): void {
+    const evidence = this.candidate(subject, version);
+    const perProducer = (evidence.producers[producer] ??= {
+      samples: 0,
+      failures: 0,
+      samplesSinceFailure: 0,
+      lastFailureAt: 0,
+      keyword: null,
+      instancePath: null,
+    });
+    evidence.samples++;
+    perProducer.samples++;
+    if (result.passed) {
+      evidence.samplesSinceFailure++;
+      perProducer.samplesSinceFailure++;
+      return;
+    }
+    evidence.failures++;
+    evidence.samplesSinceFailure = 0;
+    evidence.lastFailureAt = Math.max(evidence.lastFailureAt, at);
+    perProducer.failures++;
+    perProducer.samplesSinceFailure = 0;
+    perProducer.lastFailureAt = Math.max(perProducer.lastFailureAt, at);
+    perProducer.keyword = result.keyword;
+    perProducer.instancePath = result.instancePath;
+  }
+
+  /**
+   * Judges every deprecated and candidate version now; logs each change of verdict once. A drained
+   * version that receives traffic again goes back to in use with a warning.
+   */
+  judge(): Map<string, Verdict> {
+    const now = this.#now();
+    const verdicts = new Map<string, Verdict>();
+    for (const s of this.#subjects.values()) {
+      for (const version of s.subject.versions) {
+        let verdict: Verdict | undefined;
+        if (version.status === "deprecated") {
+          verdict = judgeDeprecated(
+            s,
+            version,
+            this.version(s.subject.name, version.version.text),
+            this,
+            now,
+          );
+        } else if (version.status === "candidate") {
+          verdict = judgeCandidate(
+            s,
+            version,
+            this.candidate(s.subject.name, version.version.text),
+            this,
+            now,
+          );
+        }
+        if (!verdict) continue;
+        const id = `${s.subject.name}\u0000${version.version.text}`;
+        verdicts.set(id, verdict);
+        const before = this.#verdicts.get(id);
+        if (before && before.yes !== verdict.yes) {
+          const fields = {
+            subject: s.subject.name,
+            version: version.version.text,
+            verdict: verdict.kind,
+            evidence: verdict.evidence,
+          };
+          if (verdict.yes)
+            this.#log.info(fields, `${s.subject.name} ${version.version.text} is ${verdict.kind}`);
+          else
+            this.#log.warn(
+              { ...fields, reasons: verdict.reasons },
+              `${s.subject.name} ${version.version.text} is no longer ${verdict.kind === "drained" ? "drained: traffic returned" : "ready"}`,
+            );
+        } else if (!before && verdict.yes) {
+          this.#log.info(
+            { subject: s.subject.name, version: version.version.text, evidence: verdict.evidence },
+            `${s.subject.name} ${version.version.text} is ${verdict.kind}`,
+          );
+        }
+        this.#verdicts.set(id, verdict);
+      }
+    }
+    return verdicts;
+  }
+
+  now(): number {
+    return this.#now();
+  }
+
+  toState(): LifecycleState {
+    const versions: LifecycleState["versions"] = {};
+    for (const [subject, map] of this.#versions) versions[subject] = Object.fromEntries(map);
+    const candidates: LifecycleState["candidates"] = {};
+    for (const [subject, map] of this.#candidates) candidates[subject] = Object.fromEntries(map);
+    return {
+      format: 1,
+      savedAt: this.#now(),
+      startedAt: this.startedAt,
+      partitions: [...this.coverage.partitions].map((p) => ({ ...p })),
+      versions,
+      candidates,
+    };
+  }
+
+  restore(state: LifecycleState): void {
+    this.startedAt = Math.min(this.startedAt, state.startedAt);
+    this.coverage.restore(state.partitions);
+    for (const [subject, map] of Object.entries(state.versions)) {
+      this.#versions.set(subject, new Map(Object.entries(map).map(([k, v]) => [k, { ...v }])));
+    }
+    for (const [subject, map] of Object.entries(state.candidates)) {
+      this.#candidates.set(subject, new Map(Object.entries(map).map(([k, v]) => [k, structuredClone(v)])));
+    }
+  }
+}

@@ -1,0 +1,175 @@
+import type { Logger } from "pino";
+import type { Health, RecordSink } from "../monitor/health.js";
+import type { Pipeline } from "../monitor/pipeline.js";
+import type { SourceRecord } from "../monitor/record.js";
+import { isSchemawatchError, messageOf } from "../errors.js";
+import { Lifecycle, type LifecycleSubject } from "./lifecycle.js";
+import { loadState, saveState } from "./state-file.js";
+import type { Verdict } from "./verdicts.js";
+
+export interface LifecycleRuntimeOptions {
+  readonly pipeline: Pipeline;
+  readonly health: Health;
+  readonly logger: Logger;
+  /** Live: the monitor's clock. Replay: the records' own timestamps. */
+  readonly clock: "live" | "records";
+  readonly statePath?: string;
+  /** Milliseconds between verdicts (and state saves). */
+  readonly judgeInterval?: number;
+}
+
+/** The subjects of a pipeline with their lifecycle settings. */
+export function lifecycleSubjects(pipeline: Pipeline): LifecycleSubject[] {
+  return [...pipeline.subjects.values()].map((s) => ({
+    subject: s.subject,
+    drainWindow: s.config.drainWindow,
+    readyWindow: s.config.readyWindow,
+    minSamples: s.config.minSamples,
+  }));
+}
+
+/**
+ * Wires the lifecycle into a running monitor: the pipeline's validated records, the source's
+ * assignments and batches, a clock tick, periodic verdicts, and the state file.
+ */
+export class LifecycleRuntime {
+  readonly lifecycle: Lifecycle;
+  readonly #pipeline: Pipeline;
+  readonly #health: Health;
+  readonly #log: Logger;
+  readonly #statePath: string | undefined;
+  readonly #interval: number;
+  #eventClock = 0;
+  #timer: NodeJS.Timeout | undefined;
+  #lastJudged = 0;
+  #verdicts = new Map<string, Verdict>();
+  /** A problem with the state, for the report; undefined when the state was fine. */
+  stateProblem: string | undefined;
+
+  constructor(options: LifecycleRuntimeOptions) {
+    this.#pipeline = options.pipeline;
+    this.#health = options.health;
+    this.#log = options.logger;
+    this.#statePath = options.statePath;
+    this.#interval = options.judgeInterval ?? 10_000;
+    const now = options.clock === "live" ? () => Date.now() : () => this.#eventClock;
+    this.lifecycle = new Lifecycle(lifecycleSubjects(options.pipeline), options.logger, now);
+    if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
+    const previous = this.#pipeline.onValidated;
+    this.#pipeline.onValidated = (subject, producer, record, document, writer) => {
+      previous?.(subject, producer, record, document, writer);
+      this.lifecycle.validated(subject, producer, writer, this.#pipeline.observedAt ?? record.timestamp);
+    };
+  }
+
+  /** Loads the state file; unreadable state is reported and becomes a coverage gap, never zero traffic. */
+  async load(): Promise<void> {
+    if (!this.#statePath) return;
+    try {
+      const state = await loadState(this.#statePath);
+      if (state) {
+        this.lifecycle.restore(state);
+        this.#log.info(
+          { path: this.#statePath, partitions: state.partitions.length },
+          "lifecycle state restored",
+        );
+      }
+    } catch (error) {
+      this.stateProblem = isSchemawatchError(error) ? error.message : messageOf(error);
+      this.#log.error(
+        { problem: this.stateProblem },
+        "lifecycle state unreadable: every window restarts now",
+      );
+      const topics = [...this.#pipeline.subjects.values()].flatMap((s) => [...s.subject.topics]);
+      this.lifecycle.coverage.invalidateAll(this.lifecycle.now(), this.stateProblem, topics);
+    }
+  }
+
+  /** Live sources: tick the coarse clock every 250 ms and judge every `judgeInterval`. */
+  startTicking(): void {
+    this.#tick();
+    this.#timer = setInterval(() => this.#tick(), 250);
+    this.#timer.unref();
+  }
+
+  #tick(): void {
+    const now = Date.now();
+    this.#pipeline.observedAt = now;
+    this.lifecycle.coverage.tick(now);
+    for (const [topic, partitions] of this.#health.lag) {
+      let known = this.lifecycle.knownPartitions.get(topic);
+      if (!known) this.lifecycle.knownPartitions.set(topic, (known = new Set()));
+      for (const partition of partitions.keys()) known.add(partition);
+    }
+    if (now - this.#lastJudged >= this.#interval) {
+      this.#lastJudged = now;
+      this.verdicts();
+      void this.save();
+    }
+  }
+
+  /** KafkaSource hooks. */
+  readonly hooks = {
+    onAssigned: (assignment: Map<string, number[]>) =>
+      this.lifecycle.coverage.assigned(assignment, this.lifecycle.now()),
+    onRevoked: () => this.lifecycle.coverage.revoked(this.lifecycle.now()),
+    onBatchEnd: (topic: string, partition: number, first: string, last: string) =>
+      this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now()),
+  };
+
+  /** A sink for replayed captures: the records' timestamps are the clock, each record its own batch. */
+  replaySink(): RecordSink {
+    return {
+      process: (record: SourceRecord) => {
+        if (record.timestamp > this.#eventClock) this.#eventClock = record.timestamp;
+        if (record.timestamp < this.lifecycle.startedAt) this.lifecycle.startedAt = record.timestamp;
+        let known = this.lifecycle.knownPartitions.get(record.topic);
+        if (!known) this.lifecycle.knownPartitions.set(record.topic, (known = new Set()));
+        if (!known.has(record.partition)) {
+          known.add(record.partition);
+          // A capture is read whole: every partition in it counts as assigned.
+          const all = new Map([...this.lifecycle.knownPartitions].map(([t, ps]) => [t, [...ps]]));
+          this.lifecycle.coverage.assigned(all, record.timestamp);
+        }
+        this.lifecycle.coverage.processed(
+          record.topic,
+          record.partition,
+          record.offset,
+          record.offset,
+          record.timestamp,
+        );
+        this.#pipeline.process(record);
+      },
+    };
+  }
+
+  /** Current verdicts, after folding in what the tallies know about declared versions. */
+  verdicts(): Map<string, Verdict> {
+    for (const series of this.#pipeline.tallies.allSeries) {
+      if (!series.writer || series.lastObservedMs === 0) continue;
+      const labels = series.count.labels;
+      this.lifecycle.declared(labels.subject, labels.writer_version, labels.producer, series.lastObservedMs);
+    }
+    this.#verdicts = this.lifecycle.judge();
+    return this.#verdicts;
+  }
+
+  verdict(subject: string, version: string): Verdict | undefined {
+    return this.#verdicts.get(`${subject}\u0000${version}`);
+  }
+
+  async save(): Promise<void> {
+    if (!this.#statePath) return;
+    try {
+      await saveState(this.#statePath, this.lifecycle.toState());
+    } catch (error) {
+      this.#log.error({ path: this.#statePath, problem: messageOf(error) }, "could not save lifecycle state");
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.verdicts();
+    await this.save();
+  }
+}

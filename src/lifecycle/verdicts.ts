@@ -1,0 +1,157 @@
+import type { CatalogVersion } from "../catalog/types.js";
+import { formatDuration } from "../config/duration.js";
+import { zeroFailureUpperBound, type CandidateEvidence, type VersionEvidence } from "./evidence.js";
+import type { Lifecycle, LifecycleSubject } from "./lifecycle.js";
+
+/**
+ * A partition this member no longer reads counts as observed only up to when it was revoked, plus
+ * this much for the clock's granularity. Longer would let another member see traffic this one misses.
+ */
+export const OBSERVATION_SLACK_MS = 1_000;
+
+export interface Verdict {
+  readonly kind: "drained" | "ready";
+  /** True when the version is drained (removable) or ready (releasable). */
+  readonly yes: boolean;
+  /** Why not, in words a person can act on; empty when `yes`. */
+  readonly reasons: string[];
+  readonly evidence: Record<string, unknown>;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, "Z");
+const ago = (now: number, ms: number) =>
+  now - ms < 1000 ? "just now" : `${formatDuration((now - ms) / 1000)} ago`;
+
+/**
+ * Whether every partition of the subject's topics was observed without a gap for the window ending
+ * now. Returns the reasons it was not, and the time from which observation has been continuous.
+ */
+export function coverageFor(
+  s: LifecycleSubject,
+  lifecycle: Lifecycle,
+  windowMs: number,
+  now: number,
+): { reasons: string[]; coveredSince: number | null; partitions: number } {
+  const reasons: string[] = [];
+  let coveredSince: number | null = null;
+  let partitions = 0;
+  for (const topic of s.subject.topics) {
+    const known = new Set(lifecycle.knownPartitions.get(topic) ?? []);
+    for (const entry of lifecycle.coverage.partitions) if (entry.topic === topic) known.add(entry.partition);
+    if (known.size === 0) {
+      reasons.push(`no partition of ${topic} observed yet`);
+      continue;
+    }
+    for (const partition of [...known].sort((a, b) => a - b)) {
+      partitions++;
+      const entry = lifecycle.coverage.get(topic, partition);
+      if (!entry) {
+        reasons.push(
+          `partition ${topic}/${partition} never observed (no member that shares this state reads it)`,
+        );
+        continue;
+      }
+      coveredSince = coveredSince === null ? entry.coveredSince : Math.max(coveredSince, entry.coveredSince);
+      if (entry.coveredSince > now - windowMs) {
+        reasons.push(`coverage gap on ${topic}/${partition} until ${iso(entry.coveredSince + windowMs)}`);
+      } else if (
+        now - entry.observedUntil > OBSERVATION_SLACK_MS &&
+        !lifecycle.coverage.isAssigned(topic, partition)
+      ) {
+        reasons.push(`partition ${topic}/${partition} not observed since ${iso(entry.observedUntil)}`);
+      }
+    }
+  }
+  return { reasons, coveredSince, partitions };
+}
+
+/** Drained: no record declared the version (or needed it, undeclared) for the whole window, with full coverage. */
+export function judgeDeprecated(
+  s: LifecycleSubject,
+  version: CatalogVersion,
+  evidence: VersionEvidence,
+  lifecycle: Lifecycle,
+  now: number,
+): Verdict {
+  const windowMs = s.drainWindow * 1000;
+  const coverage = coverageFor(s, lifecycle, windowMs, now);
+  const reasons = [...coverage.reasons];
+  // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
+  const since = now - windowMs - 1000;
+  if (evidence.lastDeclaredAt >= since) {
+    reasons.unshift(
+      `last seen ${ago(now, evidence.lastDeclaredAt)} from producer ${evidence.lastDeclaredBy ?? "unknown"}`,
+    );
+  }
+  if (evidence.lastUndeclaredAt >= since) {
+    reasons.unshift(
+      `undeclared records still need it (they pass ${version.version.text} and fail every newer active version): ${evidence.undeclaredDependents} so far, last one ${ago(now, evidence.lastUndeclaredAt)}`,
+    );
+  }
+  return {
+    kind: "drained",
+    yes: reasons.length === 0,
+    reasons,
+    evidence: {
+      window: formatDuration(s.drainWindow),
+      coveredSince: coverage.coveredSince === null ? null : iso(coverage.coveredSince),
+      partitions: coverage.partitions,
+      lastDeclared: evidence.lastDeclaredAt ? iso(evidence.lastDeclaredAt) : null,
+      lastDeclaredBy: evidence.lastDeclaredBy,
+      undeclaredDependents: evidence.undeclaredDependents,
+    },
+  };
+}
+
+/** Ready: sampled traffic passed the candidate with zero failures for the whole window, with enough samples. */
+export function judgeCandidate(
+  s: LifecycleSubject,
+  version: CatalogVersion,
+  evidence: CandidateEvidence,
+  lifecycle: Lifecycle,
+  now: number,
+): Verdict {
+  const windowMs = s.readyWindow * 1000;
+  const coverage = coverageFor(s, lifecycle, windowMs, now);
+  const reasons = [...coverage.reasons];
+  const producers: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(evidence.producers).sort(([a], [b]) => a.localeCompare(b))) {
+    const failing = p.failures > 0 && p.lastFailureAt >= now - windowMs;
+    producers[name] = failing
+      ? {
+          samples: p.samples,
+          failures: p.failures,
+          keyword: p.keyword,
+          instancePath: p.instancePath,
+          lastFailure: iso(p.lastFailureAt),
+        }
+      : {
+          samples: p.samples,
+          failures: p.failures,
+          samplesSinceFailure: p.samplesSinceFailure,
+          upperBound95: zeroFailureUpperBound(p.samplesSinceFailure),
+        };
+    if (failing) {
+      reasons.push(
+        `producer ${name}: ${p.failures} of ${p.samples} samples fail ${version.version.text} (${p.keyword} at ${p.instancePath || "root"}), last one ${ago(now, p.lastFailureAt)}`,
+      );
+    }
+  }
+  if (evidence.samplesSinceFailure < s.minSamples) {
+    reasons.push(`${evidence.samplesSinceFailure} samples without a failure; ${s.minSamples} needed`);
+  }
+  return {
+    kind: "ready",
+    yes: reasons.length === 0,
+    reasons,
+    evidence: {
+      window: formatDuration(s.readyWindow),
+      coveredSince: coverage.coveredSince === null ? null : iso(coverage.coveredSince),
+      samples: evidence.samples,
+      failures: evidence.failures,
+      samplesSinceFailure: evidence.samplesSinceFailure,
+      upperBound95: zeroFailureUpperBound(evidence.samplesSinceFailure),
+      producers,
+    },
+  };
+}
