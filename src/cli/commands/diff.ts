@@ -1,0 +1,230 @@
+import { stat } from "node:fs/promises";
+import { listJsonFiles, loadCatalog, loadSchemaFiles } from "../../catalog/load.js";
+import { readSchemaFile, type SchemaFile } from "../../catalog/schema-file.js";
+import type { CatalogVersion } from "../../catalog/types.js";
+import { versionFromFileName, versionFromId, type Version } from "../../catalog/version.js";
+import { loadConfig } from "../../config/load.js";
+import type { Config } from "../../config/types.js";
+import { diffSchemas, type Bump, type DiffResult, type Policy } from "../../diff/index.js";
+import { declaredBump, gatherEvidence, settle, suffices, type Evidence } from "../../diff/release.js";
+import { toJson, toText, type Release } from "../../diff/render.js";
+import { SchemawatchError, messageOf } from "../../errors.js";
+import { readDocumentFolder, type SampleDocument } from "../../offline/documents.js";
+import { oneOf, parseCommandArgs, usageError } from "../args.js";
+import type { Command, CommandContext } from "../command.js";
+
+const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
+                        [--expect patch|minor|major]
+       schemawatch diff --config FILE [--subject NAME] [--policy ...] [--format ...] [--docs DIR]
+
+Compares two versions of a JSON Schema without documents and classifies every change: its kind, the
+JSON Pointer where it happened, whether it breaks backward (a document valid under OLD fails NEW) and
+forward (a document valid under NEW fails OLD), and why. Then it says the least semver bump the change
+needs and checks it against the declared one. With --config it checks every version of a subject
+against every earlier one (transitively) and the version numbers they were released under.
+
+Options:
+  --policy POLICY   strict (default; the schema registries' rule: an open object may already carry any
+                    key) or lenient (the article's rule: adding an optional property is backward compatible)
+  --format FORMAT   text (default) or json
+  --docs DIR        settle undecided changes with sample documents: lists the documents that pass OLD and
+                    fail NEW, and the reverse
+  --expect BUMP     the bump this release declares (patch, minor or major) instead of the versions in
+                    $id or the file names
+  --config FILE     a schemawatch config; with --subject NAME only that subject is checked
+  -h, --help        show this help
+
+Exit status: 0 when the declared bump covers the changes (with no declared version: when nothing breaks
+backward); 1 when it does not; 2 on bad input (unreadable file, not JSON, a schema that does not compile).
+
+Examples:
+  schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2.json --policy lenient
+  schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2-required-amount.json \\
+    --expect minor --format json
+  schemawatch diff --config examples/config.yaml --subject event
+`;
+
+const BUMPS: readonly Bump[] = ["patch", "minor", "major"];
+
+interface Options {
+  readonly policy: Policy;
+  readonly documents?: readonly SampleDocument[];
+}
+
+function fileVersion(file: SchemaFile): Version | undefined {
+  return (file.declaredId ? versionFromId(file.declaredId) : undefined) ?? versionFromFileName(file.name);
+}
+
+function releaseOf(needed: Bump, before?: Version, after?: Version, expected?: Bump): Release {
+  if (expected) return { declared: expected, source: "--expect", ok: suffices(expected, needed) };
+  if (!before || !after) return { ok: needed !== "major" };
+  const declared = declaredBump(before, after);
+  const ok = declared !== "downgrade" && suffices(declared, needed);
+  return { declared, source: `${before.text} -> ${after.text}`, ok };
+}
+
+interface Side {
+  readonly file: SchemaFile;
+  readonly validate: (document: unknown) => boolean;
+}
+
+function compare(before: Side, after: Side, options: Options, externals?: ReadonlyMap<string, unknown>) {
+  let result: DiffResult = diffSchemas(before.file.json, after.file.json, {
+    policy: options.policy,
+    oldDialect: before.file.dialect,
+    newDialect: after.file.dialect,
+    oldName: before.file.path,
+    newName: after.file.path,
+    resolveExternal: (uri) => externals?.get(uri.replace(/#$/, "")),
+  });
+  let evidence: Evidence | undefined;
+  if (options.documents) {
+    evidence = gatherEvidence(options.documents, before.validate, after.validate);
+    result = settle(result, evidence);
+  }
+  return { result, evidence };
+}
+
+async function pair(
+  paths: readonly string[],
+  options: Options,
+  expected: Bump | undefined,
+  context: CommandContext,
+  json: boolean,
+) {
+  // One schema set per file: two versions often share an $id and must not stand in for each other.
+  const [before] = await loadSchemaFiles(paths.slice(0, 1));
+  const [after] = await loadSchemaFiles(paths.slice(1, 2));
+  if (!before || !after) throw usageError("diff", "expected two schema files, OLD and NEW");
+  const oldVersion = fileVersion(before.file);
+  const newVersion = fileVersion(after.file);
+  if (!expected && oldVersion && newVersion && declaredBump(oldVersion, newVersion) === "downgrade") {
+    throw new SchemawatchError(
+      "USAGE",
+      `${after.file.path}: version ${newVersion.text} is not after ` +
+        `${before.file.path}'s ${oldVersion.text}; ` +
+        "swap OLD and NEW, or pass --expect",
+    );
+  }
+  const { result, evidence } = compare(before, after, options);
+  const release = releaseOf(result.bump, oldVersion, newVersion, expected);
+  const names = { old: before.file.path, new: after.file.path };
+  const output = json
+    ? `${JSON.stringify(toJson(result, names, release, evidence), null, 2)}\n`
+    : toText(result, names, release, evidence);
+  context.stdout.write(output);
+  return release.ok ? 0 : 1;
+}
+
+/** Schema files a catalog's `$ref`s may reach: shared files and every version, by base URI. */
+async function externalSchemas(
+  config: Config,
+  versions: readonly CatalogVersion[],
+): Promise<Map<string, unknown>> {
+  const map = new Map<string, unknown>();
+  for (const path of config.shared) {
+    let folder: boolean;
+    try {
+      folder = (await stat(path)).isDirectory();
+    } catch (error) {
+      throw new SchemawatchError("FILE_UNREADABLE", `${path}: shared schema not found: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+    for (const file of folder ? await listJsonFiles(path, "shared schema") : [path]) {
+      const schema = await readSchemaFile(file);
+      map.set(schema.baseId, schema.json);
+    }
+  }
+  for (const version of versions) map.set(version.file.baseId, version.file.json);
+  return map;
+}
+
+async function subjects(
+  configPath: string,
+  only: string | undefined,
+  options: Options,
+  context: CommandContext,
+  json: boolean,
+) {
+  const config = await loadConfig(configPath);
+  if (only && !config.subjects.some((s) => s.name === only)) {
+    const known = config.subjects.map((s) => s.name).join(", ");
+    throw new SchemawatchError(
+      "SUBJECT_UNKNOWN",
+      `${config.path}: no subject '${only}' (subjects: ${known})`,
+    );
+  }
+  const catalog = await loadCatalog(config);
+  const chosen = [...catalog.subjects.values()].filter((s) => !only || s.name === only);
+  const externals = await externalSchemas(
+    config,
+    chosen.flatMap((s) => s.versions),
+  );
+  let failed = false;
+  const report: Record<string, unknown>[] = [];
+  const text: string[] = [];
+  for (const subject of chosen) {
+    const pairs: Record<string, unknown>[] = [];
+    for (const [j, after] of subject.versions.entries()) {
+      for (const before of subject.versions.slice(0, j)) {
+        const { result, evidence } = compare(before, after, options, externals);
+        const release = releaseOf(result.bump, before.version, after.version);
+        failed ||= !release.ok;
+        const names = { old: before.file.path, new: after.file.path };
+        pairs.push({
+          oldVersion: before.version.text,
+          newVersion: after.version.text,
+          ...toJson(result, names, release, evidence),
+        });
+        const verdict = release.ok ? "ok" : "FAIL";
+        const line = `${subject.name} ${before.version.text} -> ${after.version.text}`;
+        const bumps = `needs ${result.bump}, declared ${release.declared}`;
+        text.push(`${line.padEnd(32)} ${result.compatibility.padEnd(9)} ${bumps}: ${verdict}`);
+        if (!release.ok) text.push(toText(result, names, release, evidence).replace(/^/gm, "    ").trimEnd());
+      }
+    }
+    report.push({ subject: subject.name, ok: pairs.every((p) => p["ok"] === true), pairs });
+  }
+  const output = json
+    ? `${JSON.stringify({ policy: options.policy, ok: !failed, subjects: report }, null, 2)}\n`
+    : `${text.join("\n")}\n`;
+  context.stdout.write(output);
+  return failed ? 1 : 0;
+}
+
+export const diffCommand: Command = {
+  name: "diff",
+  summary: "classify every change between schema versions and the semver bump it needs",
+  help,
+  async run(args, context) {
+    const { values, positionals } = parseCommandArgs("diff", args, {
+      policy: { type: "string" },
+      format: { type: "string" },
+      docs: { type: "string" },
+      expect: { type: "string" },
+      config: { type: "string" },
+      subject: { type: "string" },
+    });
+    if (values.help) {
+      context.stdout.write(help);
+      return 0;
+    }
+    const policy = oneOf("diff", "policy", values.policy, ["strict", "lenient"], "strict");
+    const json = oneOf("diff", "format", values.format, ["text", "json"], "text") === "json";
+    const expected =
+      values.expect === undefined ? undefined : oneOf("diff", "expect", values.expect, BUMPS, "major");
+    const documents = values.docs ? await readDocumentFolder(values.docs) : undefined;
+    const options: Options = { policy, ...(documents ? { documents } : {}) };
+    if (values.config) {
+      if (positionals.length > 0) throw usageError("diff", "give either OLD NEW or --config, not both");
+      if (expected)
+        throw usageError("diff", "--expect applies to OLD NEW; with --config the versions decide");
+      return subjects(values.config, values.subject, options, context, json);
+    }
+    if (values.subject) throw usageError("diff", "--subject needs --config FILE");
+    if (positionals.length !== 2)
+      throw usageError("diff", "expected two schema files, OLD and NEW (or --config FILE)");
+    return pair(positionals, options, expected, context, json);
+  },
+};

@@ -1,0 +1,45 @@
+import { isObject, type Loc } from "./document.js";
+import type { Model } from "./model.js";
+import { fallbackFor } from "./objects.js";
+import { OBJECT } from "./typeset.js";
+import { includesValue, passesLocal } from "./values.js";
+
+/**
+ * Proves that no document is valid under both `a` and `b`: their types do not meet, their finite value
+ * sets do not meet, or both require a property whose schemas are themselves disjoint (a discriminator).
+ * `false` means "not proven", never "they overlap".
+ */
+export function disjoint(model: Model, a: Loc, b: Loc, depth = 0): boolean {
+  if (depth > 4) return false;
+  const shared = model.types(a) & model.types(b);
+  if (shared === 0) return true;
+  const x = model.values(a);
+  const y = model.values(b);
+  const left = model.deref(a);
+  const right = model.deref(b);
+  if (x && y) return !x.some((v) => includesValue(y, v));
+  if (x && isObject(right.node)) return x.every((v) => !passesLocal(model.view(right), v));
+  if (y && isObject(left.node)) return y.every((v) => !passesLocal(model.view(left), v));
+  if (shared !== OBJECT || !isObject(left.node) || !isObject(right.node)) return false;
+  const p = model.view(left);
+  const q = model.view(right);
+  const pRequired = model.flatRequired(p);
+  const qRequired = model.flatRequired(q);
+  // Only schemas that apply whenever the property is present can discriminate.
+  const strong = (view: typeof p, key: string) =>
+    model
+      .declarations(view)
+      .get(key)
+      ?.find((d) => d.conjunctive)?.loc;
+  const declares = (view: typeof p, key: string) => (model.declarations(view).get(key)?.length ?? 0) > 0;
+  for (const key of pRequired) {
+    const mine = strong(p, key);
+    const theirs = strong(q, key);
+    if (qRequired.has(key) && mine && theirs && disjoint(model, mine, theirs, depth + 1)) return true;
+    if (!declares(q, key) && fallbackFor(model, q, key).state === "closed") return true;
+  }
+  for (const key of qRequired) {
+    if (!declares(p, key) && fallbackFor(model, p, key).state === "closed") return true;
+  }
+  return false;
+}

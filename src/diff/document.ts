@@ -1,0 +1,186 @@
+import { SchemawatchError } from "../errors.js";
+import { dialectOf, type Dialect } from "./dialect.js";
+
+/** A schema node and where it lives: the JSON Pointer within its document. */
+export interface Loc {
+  readonly node: unknown;
+  readonly ptr: string;
+  readonly doc: Doc;
+}
+
+export interface Doc {
+  readonly space: Space;
+  readonly root: unknown;
+  readonly dialect: Dialect;
+  /** Absolute URI of the document, without fragment. */
+  readonly uri: string;
+  /** "" for the schema under comparison; the URI for documents reached by an external `$ref`. */
+  readonly label: string;
+  readonly pointers: Map<object, string>;
+  /** Base URI in effect inside each object node (after its own `$id`). */
+  readonly bases: Map<object, string>;
+}
+
+export type Json = Readonly<Record<string, unknown>>;
+
+export function isObject(value: unknown): value is Json {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const SINGLE = [
+  "additionalItems",
+  "contains",
+  "propertyNames",
+  "not",
+  "if",
+  "then",
+  "else",
+  "additionalProperties",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "contentSchema",
+];
+const LISTS = ["allOf", "anyOf", "oneOf", "prefixItems"];
+const MAPS = ["properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies"];
+
+export function escapePointer(segment: string): string {
+  return segment.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/**
+ * All documents one side of the comparison can reach: the schema itself and whatever external `$ref`s
+ * pull in. Each side gets its own space, because OLD and NEW often share an `$id` and must not resolve
+ * into each other.
+ */
+export class Space {
+  private readonly docs: Doc[] = [];
+  private readonly resources = new Map<string, Loc>();
+  private readonly anchors = new Map<string, Loc>();
+
+  constructor(
+    private readonly name: string,
+    private readonly resolveExternal: ((uri: string) => unknown) | undefined,
+  ) {}
+
+  /** Loads the main document of this side. */
+  load(root: unknown, dialect: Dialect, defaultUri: string): Loc {
+    return this.add(root, dialect, defaultUri, "");
+  }
+
+  private add(root: unknown, dialect: Dialect, uri: string, label: string): Loc {
+    const doc: Doc = { space: this, root, dialect, uri, label, pointers: new Map(), bases: new Map() };
+    this.docs.push(doc);
+    const top: Loc = { node: root, ptr: "", doc };
+    this.resources.set(uri, top);
+    this.walk(doc, root, "", uri);
+    return top;
+  }
+
+  private walk(doc: Doc, node: unknown, ptr: string, base: string): void {
+    if (!isObject(node) || doc.pointers.has(node)) return;
+    doc.pointers.set(node, ptr);
+    const loc: Loc = { node, ptr, doc };
+    let here = base;
+    const id = node[doc.dialect === "draft-04" ? "id" : "$id"];
+    if (typeof id === "string") {
+      const legacy = doc.dialect === "draft-04" || doc.dialect === "draft-06" || doc.dialect === "draft-07";
+      const absolute = safeUrl(id, base);
+      if (absolute) {
+        const fragment = absolute.hash.slice(1);
+        absolute.hash = "";
+        if (!id.startsWith("#")) {
+          here = absolute.href;
+          this.resources.set(here, loc);
+        }
+        if (fragment !== "" && legacy) this.anchors.set(`${absolute.href}#${fragment}`, loc);
+      }
+    }
+    doc.bases.set(node, here);
+    for (const key of ["$anchor", "$dynamicAnchor"]) {
+      const anchor = node[key];
+      if (typeof anchor === "string") this.anchors.set(`${here}#${anchor}`, loc);
+    }
+    for (const key of SINGLE) this.walk(doc, node[key], `${ptr}/${key}`, here);
+    const items = node["items"];
+    if (Array.isArray(items)) items.forEach((item, i) => this.walk(doc, item, `${ptr}/items/${i}`, here));
+    else this.walk(doc, items, `${ptr}/items`, here);
+    for (const key of LISTS) {
+      const list = node[key];
+      if (Array.isArray(list)) list.forEach((item, i) => this.walk(doc, item, `${ptr}/${key}/${i}`, here));
+    }
+    for (const key of MAPS) {
+      const map = node[key];
+      if (!isObject(map)) continue;
+      for (const [name, value] of Object.entries(map)) {
+        this.walk(doc, value, `${ptr}/${key}/${escapePointer(name)}`, here);
+      }
+    }
+  }
+
+  /** The node a `$ref` (or `$recursiveRef`, `$dynamicRef`, resolved statically) in `from` names. */
+  resolve(from: Loc, ref: string): Loc {
+    const base = isObject(from.node) ? (from.doc.bases.get(from.node) ?? from.doc.uri) : from.doc.uri;
+    const absolute = safeUrl(ref, base);
+    if (!absolute) throw this.invalid(from, ref, "is not a valid URI reference");
+    const fragment = absolute.hash.slice(1);
+    absolute.hash = "";
+    const resource = this.resources.get(absolute.href) ?? this.fetch(from, ref, absolute.href);
+    if (fragment === "") return resource;
+    if (fragment.startsWith("/")) return this.pointer(from, ref, resource, fragment);
+    const anchored = this.anchors.get(`${absolute.href}#${decodeURIComponent(fragment)}`);
+    if (!anchored) throw this.invalid(from, ref, "names an anchor that does not exist");
+    return anchored;
+  }
+
+  private fetch(from: Loc, ref: string, uri: string): Loc {
+    const found = this.resolveExternal?.(uri);
+    if (found === undefined) throw this.invalid(from, ref, `points outside the schema (${uri})`);
+    // A copy per side: the resolver may hand both sides the same object, and nodes are keyed by identity.
+    const external: unknown = structuredClone(found);
+    // A document without $schema is compiled by the same ajv instance as the one referring to it.
+    const dialect =
+      isObject(external) && Object.hasOwn(external, "$schema") ? dialectOf(external, uri) : from.doc.dialect;
+    return this.add(external, dialect, uri, uri);
+  }
+
+  private pointer(from: Loc, ref: string, resource: Loc, fragment: string): Loc {
+    let node = resource.node;
+    let ptr = resource.ptr;
+    for (const raw of fragment.split("/").slice(1)) {
+      const segment = decodeURIComponent(raw).replace(/~1/g, "/").replace(/~0/g, "~");
+      if (Array.isArray(node) && /^\d+$/.test(segment)) node = node[Number(segment)];
+      else if (isObject(node) && Object.hasOwn(node, segment)) node = node[segment];
+      else throw this.invalid(from, ref, "points to nothing");
+      ptr = `${ptr}/${escapePointer(segment)}`;
+    }
+    const known = isObject(node) ? resource.doc.pointers.get(node) : undefined;
+    return { node, ptr: known ?? ptr, doc: resource.doc };
+  }
+
+  private invalid(from: Loc, ref: string, problem: string): SchemawatchError {
+    const where = from.doc.label === "" ? this.name : from.doc.label;
+    return new SchemawatchError(
+      "SCHEMA_INVALID",
+      `${where}: $ref ${JSON.stringify(ref)} at #${from.ptr} ${problem}`,
+    );
+  }
+}
+
+function safeUrl(reference: string, base: string): URL | undefined {
+  try {
+    return new URL(reference, base);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A pointer for a change report: external documents carry their URI. */
+export function formatPath(doc: Doc, ptr: string): string {
+  return doc.label === "" ? ptr : `${doc.label}#${ptr}`;
+}
+
+/** A child location; objects keep the pointer recorded when the document was indexed. */
+export function child(loc: Loc, node: unknown, ...segments: string[]): Loc {
+  const known = isObject(node) ? loc.doc.pointers.get(node) : undefined;
+  return { node, ptr: known ?? `${loc.ptr}/${segments.map(escapePointer).join("/")}`, doc: loc.doc };
+}

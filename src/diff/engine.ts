@@ -1,0 +1,203 @@
+import { formatPath, isObject, escapePointer, type Loc } from "./document.js";
+import type { ChangeKind } from "./kinds.js";
+import type { Enclosing, Model } from "./model.js";
+import type { Change, Policy, Verdict } from "./types.js";
+import type { View } from "./view.js";
+
+/** One side of a node comparison with the facts families need about it. */
+export interface Side {
+  readonly loc: Loc;
+  readonly view: View;
+  readonly types: number;
+  /** The finite set of values the node accepts, when it has one. */
+  readonly values: readonly unknown[] | undefined;
+}
+
+/**
+ * `policy` is the one in force here (`not` switches to strict). `encA`/`encB` describe what validates
+ * the keys an in-place branch leaves open, for the first and second schema of the comparison.
+ */
+export interface Ctx {
+  readonly policy: Policy;
+  readonly encA?: Enclosing;
+  readonly encB?: Enclosing;
+}
+
+export interface Pair {
+  readonly old: Side;
+  readonly new: Side;
+  readonly ctx: Ctx;
+}
+
+/** A keyword family: compares its keywords of one node pair and appends the changes it finds. */
+export type Family = (engine: Engine, pair: Pair, out: Change[]) => void;
+
+const RANK: Readonly<Record<Verdict, number>> = { ok: 0, undecided: 1, breaks: 2 };
+
+export function worst(verdicts: Iterable<Verdict>): Verdict {
+  let result: Verdict = "ok";
+  for (const verdict of verdicts) if (RANK[verdict] > RANK[result]) result = verdict;
+  return result;
+}
+
+export function mk(
+  kind: ChangeKind,
+  path: string,
+  backward: Verdict,
+  forward: Verdict,
+  reason: string,
+): Change {
+  return { kind, path, backward, forward, reason };
+}
+
+/** The report path of a keyword under a node. */
+export function at(loc: Loc, ...segments: string[]): string {
+  const suffix = segments.map((s) => `/${escapePointer(s)}`).join("");
+  return formatPath(loc.doc, `${loc.ptr}${suffix}`);
+}
+
+/**
+ * The verdict for a constraint that got tighter on the way from `side` to the other schema: fine when
+ * `side` cannot produce the affected instance type at all, or when every value of its finite set passes
+ * `check`; otherwise `fallback`.
+ */
+export function tighter(
+  side: Side,
+  family: number,
+  check: (value: unknown) => boolean | undefined,
+  fallback: Verdict = "breaks",
+): Verdict {
+  if ((side.types & family) === 0) return "ok";
+  if (side.values) {
+    const results = side.values.map(check);
+    if (results.every((r) => r === true)) return "ok";
+    if (results.some((r) => r === false)) return "breaks";
+  }
+  return fallback;
+}
+
+/** Marks nested changes harmless in a direction whose source schema accepts no instance of `family`. */
+export function scoped(changes: readonly Change[], pair: Pair, family: number): Change[] {
+  const backwardMoot = (pair.old.types & family) === 0;
+  const forwardMoot = (pair.new.types & family) === 0;
+  if (!backwardMoot && !forwardMoot) return [...changes];
+  return changes.map((c) => ({
+    ...c,
+    backward: backwardMoot ? "ok" : c.backward,
+    forward: forwardMoot ? "ok" : c.forward,
+  }));
+}
+
+type Memo = Map<string, Change[] | "busy">;
+const TRUE_KEY = {};
+
+/**
+ * Compares two schema nodes keyword family by keyword family. Results are memoized on the pair of nodes
+ * (and context), which is also what makes recursive schemas terminate: a pair met again while it is
+ * still being compared is assumed compatible, the standard coinductive reading of recursive types.
+ */
+export class Engine {
+  private readonly memo = new WeakMap<object, WeakMap<object, Memo>>();
+  private readonly ids = new WeakMap<object, number>();
+  private nextId = 1;
+
+  constructor(
+    readonly model: Model,
+    private readonly families: readonly Family[],
+  ) {}
+
+  compare(a: Loc, b: Loc, ctx: Ctx): Change[] {
+    const oldLoc = this.model.deref(a);
+    const newLoc = this.model.deref(b);
+    if (oldLoc.node === false || newLoc.node === false) return this.booleans(oldLoc, newLoc);
+    const oldKey = isObject(oldLoc.node) ? oldLoc.node : TRUE_KEY;
+    const newKey = isObject(newLoc.node) ? newLoc.node : TRUE_KEY;
+    let byNew = this.memo.get(oldKey);
+    if (!byNew) this.memo.set(oldKey, (byNew = new WeakMap()));
+    let byCtx = byNew.get(newKey);
+    if (!byCtx) byNew.set(newKey, (byCtx = new Map()));
+    const key = `${ctx.policy}|${this.id(ctx.encA)}|${this.id(ctx.encB)}`;
+    const hit = byCtx.get(key);
+    if (hit === "busy") return [];
+    if (hit) return hit;
+    byCtx.set(key, "busy");
+    const pair: Pair = { old: this.side(oldLoc), new: this.side(newLoc), ctx };
+    let out: Change[] = [];
+    for (const family of this.families) family(this, pair, out);
+    // A side that accepts nothing has no document that could fail the other.
+    if (pair.old.types === 0 || pair.new.types === 0) {
+      out = out.map((c) => ({
+        ...c,
+        backward: pair.old.types === 0 ? "ok" : c.backward,
+        forward: pair.new.types === 0 ? "ok" : c.forward,
+      }));
+    }
+    byCtx.set(key, out);
+    return out;
+  }
+
+  /** Is every document valid under `a` valid under `b`? */
+  subset(a: Loc, b: Loc, ctx: Ctx): Verdict {
+    return worst(this.compare(a, b, ctx).map((c) => c.backward));
+  }
+
+  /** The context for in-place branches of this pair (allOf, anyOf, oneOf, $ref, then, else, ...). */
+  inPlace(pair: Pair): Ctx {
+    return {
+      policy: pair.ctx.policy,
+      encA: this.model.enclosing(pair.old.view) ?? pair.ctx.encA,
+      encB: this.model.enclosing(pair.new.view) ?? pair.ctx.encB,
+    };
+  }
+
+  /** The context for a different instance (a property value, an item). */
+  nested(pair: Pair): Ctx {
+    return { policy: pair.ctx.policy };
+  }
+
+  /** The same comparison seen from the other schema: used to judge the forward direction. */
+  swapped(ctx: Ctx): Ctx {
+    return { policy: ctx.policy, encA: ctx.encB, encB: ctx.encA };
+  }
+
+  trueAt(loc: Loc, ...segments: string[]): Loc {
+    return {
+      node: true,
+      ptr: `${loc.ptr}${segments.map((s) => `/${escapePointer(s)}`).join("")}`,
+      doc: loc.doc,
+    };
+  }
+
+  falseAt(loc: Loc, ...segments: string[]): Loc {
+    return {
+      node: false,
+      ptr: `${loc.ptr}${segments.map((s) => `/${escapePointer(s)}`).join("")}`,
+      doc: loc.doc,
+    };
+  }
+
+  private side(loc: Loc): Side {
+    return { loc, view: this.model.view(loc), types: this.model.types(loc), values: this.model.values(loc) };
+  }
+
+  private booleans(a: Loc, b: Loc): Change[] {
+    if (a.node === false && b.node === false) return [];
+    if (b.node === false) {
+      if (this.model.rejectsAll(a)) return [];
+      return [
+        mk("false-schema-added", at(b), "breaks", "ok", "NEW is `false` here and rejects every document"),
+      ];
+    }
+    if (this.model.rejectsAll(b)) return [];
+    return [
+      mk("false-schema-removed", at(b), "ok", "breaks", "OLD was `false` here and rejected every document"),
+    ];
+  }
+
+  private id(value: object | undefined): number {
+    if (value === undefined) return 0;
+    let id = this.ids.get(value);
+    if (id === undefined) this.ids.set(value, (id = this.nextId++));
+    return id;
+  }
+}

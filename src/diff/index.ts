@@ -1,0 +1,152 @@
+import { arrays } from "./arrays.js";
+import { combinators } from "./combinators.js";
+import { dialectOf } from "./dialect.js";
+import { isObject, Space, type Loc } from "./document.js";
+import { Engine, mk, worst, type Family } from "./engine.js";
+import { logic } from "./logic.js";
+import { members } from "./members.js";
+import { Model } from "./model.js";
+import { numbers } from "./numbers.js";
+import { objects } from "./objects.js";
+import { annotations, enums, typeKeyword } from "./scalars.js";
+import { strings } from "./strings.js";
+import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verdict } from "./types.js";
+import { deepEqual } from "./values.js";
+
+export type { Dialect } from "./dialect.js";
+export { dialectOf, DIALECTS } from "./dialect.js";
+export { CHANGE_KINDS, isAnnotationKind, type ChangeFamily, type ChangeKind } from "./kinds.js";
+export type * from "./types.js";
+
+const FAMILIES: readonly Family[] = [
+  annotations,
+  typeKeyword,
+  enums,
+  numbers,
+  strings,
+  arrays,
+  objects,
+  members,
+  combinators,
+  logic,
+];
+
+function rootChanges(oldSchema: unknown, newSchema: unknown, oldRoot: Loc, newRoot: Loc): Change[] {
+  const out: Change[] = [];
+  const field = (schema: unknown, key: string): unknown => (isObject(schema) ? schema[key] : undefined);
+  const oldId = field(oldSchema, oldRoot.doc.dialect === "draft-04" ? "id" : "$id");
+  const newId = field(newSchema, newRoot.doc.dialect === "draft-04" ? "id" : "$id");
+  if (!deepEqual(oldId, newId)) {
+    const reason = `$id ${JSON.stringify(oldId ?? null)} -> ${JSON.stringify(newId ?? null)}`;
+    out.push(mk("id-changed", newId === undefined ? "/$id" : "/$id", "ok", "ok", reason));
+  }
+  const oldDeclared = field(oldSchema, "$schema");
+  const newDeclared = field(newSchema, "$schema");
+  if (!deepEqual(oldDeclared, newDeclared)) {
+    const dialects = `${oldRoot.doc.dialect} -> ${newRoot.doc.dialect}`;
+    const reason = `dialect ${dialects}; each side is read under its own`;
+    out.push(mk("dialect-changed", "/$schema", "ok", "ok", reason));
+  }
+  return out;
+}
+
+function dedupe(changes: readonly Change[]): Change[] {
+  const seen = new Set<string>();
+  return changes.filter((c) => {
+    const key = `${c.kind}\u0000${c.path}\u0000${c.backward}\u0000${c.forward}\u0000${c.reason}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function notOk(change: Change | undefined): boolean {
+  return change !== undefined && (change.backward !== "ok" || change.forward !== "ok");
+}
+
+/** Pairs each change with its counterpart in the other policy's run to say which policy objects to it. */
+function withPolicies(
+  chosen: readonly Change[],
+  strict: readonly Change[],
+  lenient: readonly Change[],
+): Change[] {
+  const index = (changes: readonly Change[]) => {
+    const map = new Map<string, Change[]>();
+    for (const c of changes) {
+      const key = `${c.kind}\u0000${c.path}`;
+      map.set(key, [...(map.get(key) ?? []), c]);
+    }
+    return map;
+  };
+  const strictIndex = index(strict);
+  const lenientIndex = index(lenient);
+  const seen = new Map<string, number>();
+  return chosen.map((c) => {
+    const key = `${c.kind}\u0000${c.path}`;
+    const nth = seen.get(key) ?? 0;
+    seen.set(key, nth + 1);
+    const inStrict = strictIndex.get(key)?.[nth] ?? c;
+    const inLenient = lenientIndex.get(key)?.[nth] ?? c;
+    const breaksUnder = notOk(inLenient) ? "both" : notOk(inStrict) ? "strict" : undefined;
+    return breaksUnder ? { ...c, breaksUnder } : c;
+  });
+}
+
+function compatibilityOf(backward: Verdict, forward: Verdict): Compatibility {
+  if (backward === "ok") return forward === "ok" ? "FULL" : "BACKWARD";
+  return forward === "ok" ? "FORWARD" : "NONE";
+}
+
+/**
+ * Classifies every difference between two versions of a JSON Schema, in both directions, without
+ * documents. Backward breaks: a document valid under OLD can fail NEW; forward breaks: a document valid
+ * under NEW can fail OLD. `undecided` never counts as compatible and forces a major bump.
+ *
+ * Throws a SchemawatchError (SCHEMA_INVALID) for an unsupported `$schema` or a `$ref` that resolves to
+ * nothing.
+ */
+export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffOptions = {}): DiffResult {
+  // Nodes are tracked by identity; copies keep a caller's shared sub-objects from meeting on both sides.
+  const oldSchema: unknown = structuredClone(oldInput);
+  const newSchema: unknown = structuredClone(newInput);
+  const policy: Policy = options.policy ?? "strict";
+  const oldName = options.oldName ?? "OLD";
+  const newName = options.newName ?? "NEW";
+  const oldDialect = options.oldDialect ?? dialectOf(oldSchema, oldName);
+  const newDialect = options.newDialect ?? dialectOf(newSchema, newName);
+  const oldRoot = new Space(oldName, options.resolveExternal).load(
+    oldSchema,
+    oldDialect,
+    "https://schemawatch.invalid/old",
+  );
+  const newRoot = new Space(newName, options.resolveExternal).load(
+    newSchema,
+    newDialect,
+    "https://schemawatch.invalid/new",
+  );
+  const model = new Model();
+  const head = rootChanges(oldSchema, newSchema, oldRoot, newRoot);
+  const run = (p: Policy): Change[] => {
+    const changes = dedupe([
+      ...head,
+      ...new Engine(model, FAMILIES).compare(oldRoot, newRoot, { policy: p }),
+    ]);
+    if (changes.length === 0 && !deepEqual(oldSchema, newSchema)) {
+      changes.push(
+        mk("equivalent-rewrite", "", "ok", "ok", "the documents differ but accept the same instances"),
+      );
+    }
+    return changes;
+  };
+  const strict = run("strict");
+  const lenient = run("lenient");
+  const chosen = policy === "strict" ? strict : lenient;
+  const changes = withPolicies(chosen, strict, lenient);
+  const backward = worst(changes.map((c) => c.backward));
+  const forward = worst(changes.map((c) => c.forward));
+  let bump: Bump;
+  if (changes.length === 0) bump = "none";
+  else if (strict.every((c) => c.backward === "ok" && c.forward === "ok")) bump = "patch";
+  else bump = backward === "ok" ? "minor" : "major";
+  return { policy, compatibility: compatibilityOf(backward, forward), backward, forward, bump, changes };
+}

@@ -1,0 +1,56 @@
+import { at, mk, tighter, type Pair } from "./engine.js";
+import type { ChangeKind } from "./kinds.js";
+import type { Change } from "./types.js";
+
+/**
+ * A numeric limit such as `minLength` or `maxItems`. `measure` gives the size of a value the limit
+ * applies to (undefined for values of other types), so finite value sets can settle the verdict.
+ */
+export interface LimitSpec {
+  readonly kind:
+    | "min-length"
+    | "max-length"
+    | "min-items"
+    | "max-items"
+    | "min-properties"
+    | "max-properties"
+    | "min-contains"
+    | "max-contains";
+  readonly keyword: string;
+  readonly family: number;
+  readonly isMin: boolean;
+  readonly measure: (value: unknown) => number | undefined;
+  /** Value meaning "no limit" for a minimum (0, or 1 for minContains); maxima have none. */
+  readonly neutral?: number;
+}
+
+function within(spec: LimitSpec, limit: number | undefined, value: unknown): boolean {
+  const size = spec.measure(value);
+  if (size === undefined || limit === undefined) return true;
+  return spec.isMin ? size >= limit : size <= limit;
+}
+
+export function limit(pair: Pair, out: Change[], spec: LimitSpec, before?: number, after?: number): void {
+  const neutral = spec.isMin ? (spec.neutral ?? 0) : undefined;
+  const a = before === neutral ? undefined : before;
+  const b = after === neutral ? undefined : after;
+  if (a === b) return;
+  const oldLimit = a ?? (spec.isMin ? (spec.neutral ?? 0) : Infinity);
+  const newLimit = b ?? (spec.isMin ? (spec.neutral ?? 0) : Infinity);
+  const tightened = spec.isMin ? newLimit > oldLimit : newLimit < oldLimit;
+  const suffix =
+    a === undefined ? "added" : b === undefined ? "removed" : newLimit > oldLimit ? "increased" : "decreased";
+  const kind = `${spec.kind}-${suffix}` as ChangeKind;
+  const path = b === undefined ? at(pair.old.view.loc, spec.keyword) : at(pair.new.view.loc, spec.keyword);
+  const from = a === undefined ? "none" : String(a);
+  const to = b === undefined ? "none" : String(b);
+  if (tightened) {
+    const backward = tighter(pair.old, spec.family, (v) => within(spec, b, v));
+    const reason = `${spec.keyword} ${from} -> ${to}: a tighter limit rejects some documents OLD accepted`;
+    out.push(mk(kind, path, backward, "ok", reason));
+  } else {
+    const forward = tighter(pair.new, spec.family, (v) => within(spec, a, v));
+    const reason = `${spec.keyword} ${from} -> ${to}: a looser limit accepts documents OLD rejected`;
+    out.push(mk(kind, path, "ok", forward, reason));
+  }
+}

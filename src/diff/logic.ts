@@ -1,0 +1,129 @@
+import { at, mk, type Engine, type Family, type Pair } from "./engine.js";
+import { disjoint } from "./disjoint.js";
+import { isObject, type Loc } from "./document.js";
+import type { Model } from "./model.js";
+import type { Change, Verdict } from "./types.js";
+import { passesLocal } from "./values.js";
+
+/** A scalar that passes every keyword of a node that has no branches and no format is valid there. */
+function certainlyValid(model: Model, loc: Loc, value: unknown): boolean {
+  if (typeof value === "object" && value !== null) return false;
+  const target = model.deref(loc);
+  if (target.node === true) return true;
+  if (!isObject(target.node)) return false;
+  const view = model.view(target);
+  return !view.hasApplicators && !view.not && view.format === undefined && passesLocal(view, value);
+}
+
+/** Adding `not X` is harmless when no document of the other side can match X. */
+function excluded(engine: Engine, source: Loc, negated: Loc): Verdict {
+  const model = engine.model;
+  if (disjoint(model, source, negated)) return "ok";
+  if (model.acceptsAll(negated)) return "breaks";
+  const forbidden = model.values(negated) ?? [];
+  if (forbidden.some((v) => certainlyValid(model, negated, v) && certainlyValid(model, source, v)))
+    return "breaks";
+  return "undecided";
+}
+
+function negation(engine: Engine, pair: Pair, out: Change[]): void {
+  const a = pair.old.view.not;
+  const b = pair.new.view.not;
+  if (a && b) {
+    // not A ⊆ not B exactly when B ⊆ A: the inner comparison runs with its directions swapped, and
+    // strictly, since producers' habits say nothing about what `not` excludes.
+    for (const change of engine.compare(a, b, { policy: "strict" })) {
+      out.push({
+        ...change,
+        backward: change.forward,
+        forward: change.backward,
+        reason: `inside not, so the directions swap: ${change.reason}`,
+      });
+    }
+  } else if (b) {
+    const backward = excluded(engine, pair.old.loc, b);
+    out.push(
+      mk(
+        "not-added",
+        at(pair.new.view.loc, "not"),
+        backward,
+        "ok",
+        "NEW rejects documents matching its `not`",
+      ),
+    );
+  } else if (a) {
+    const forward = excluded(engine, pair.new.loc, a);
+    out.push(
+      mk(
+        "not-removed",
+        at(pair.old.view.loc, "not"),
+        "ok",
+        forward,
+        "NEW accepts documents OLD's `not` rejected",
+      ),
+    );
+  }
+}
+
+function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "else", guarded: boolean): void {
+  const o = pair.old.view;
+  const n = pair.new.view;
+  const a = o[keyword];
+  const b = n[keyword];
+  const ctx = engine.inPlace(pair);
+  const model = engine.model;
+  // then applies to documents passing `if`: the merge of the node with `if` bounds them from above.
+  const scope = (view: typeof o): Loc =>
+    guarded && keyword === "then" && view.if ? model.merge(view, view.if) : view.loc;
+  if (a && b) out.push(...engine.compare(a, b, ctx));
+  else if (b && !model.acceptsAll(b)) {
+    const backward = engine.subset(scope(o), b, pair.ctx) === "ok" ? "ok" : "breaks";
+    out.push(
+      mk(`${keyword}-added`, at(n.loc, keyword), backward, "ok", `NEW adds a \`${keyword}\` constraint`),
+    );
+  } else if (a && !model.acceptsAll(a)) {
+    const forward = engine.subset(scope(n), a, engine.swapped(pair.ctx)) === "ok" ? "ok" : "breaks";
+    out.push(
+      mk(
+        `${keyword}-removed`,
+        at(o.loc, keyword),
+        "ok",
+        forward,
+        `NEW drops OLD's \`${keyword}\` constraint`,
+      ),
+    );
+  }
+}
+
+function conditional(engine: Engine, pair: Pair, out: Change[]): void {
+  const o = pair.old.view;
+  const n = pair.new.view;
+  const model = engine.model;
+  const trivial = (view: typeof o): boolean =>
+    (!view.then || model.acceptsAll(view.then)) && (!view.else || model.acceptsAll(view.else));
+  if (!o.if && !n.if) return;
+  if (o.if && n.if) {
+    const condition = engine.compare(o.if, n.if, { policy: "strict" });
+    if (condition.every((c) => c.backward === "ok" && c.forward === "ok")) {
+      out.push(...condition);
+      branch(engine, pair, out, "then", true);
+      branch(engine, pair, out, "else", true);
+      return;
+    }
+    const verdict: Verdict = trivial(o) && trivial(n) ? "ok" : "undecided";
+    const reason = "the `if` condition changed, so documents move between `then` and `else`";
+    out.push(mk("if-changed", at(n.loc, "if"), verdict, verdict, reason));
+  } else if (n.if) {
+    const backward: Verdict = trivial(n) ? "ok" : "undecided";
+    out.push(mk("if-added", at(n.loc, "if"), backward, "ok", "NEW adds an if/then/else condition"));
+  } else if (o.if) {
+    const forward: Verdict = trivial(o) ? "ok" : "undecided";
+    out.push(mk("if-removed", at(o.loc, "if"), "ok", forward, "NEW drops OLD's if/then/else condition"));
+  }
+}
+
+/** `not` and `if`/`then`/`else`. */
+export const logic: Family = (engine, pair, out) => {
+  negation(engine, pair, out);
+  conditional(engine, pair, out);
+};

@@ -1,0 +1,98 @@
+import { isObject, type Loc } from "./document.js";
+import { isInert } from "./keywords.js";
+import type { Model } from "./model.js";
+import { ALL, BOOLEAN, FRACTION, INTEGER, maskOfType, NULL } from "./typeset.js";
+import type { View } from "./view.js";
+
+/**
+ * A node at least as permissive as `base` AND `branch`: the branch's keywords plus the base's keywords
+ * that do not interact with them. Proving the merge a subset of something proves the conjunction is.
+ */
+export function mergeBranch(
+  model: Model,
+  cache: WeakMap<object, WeakMap<object, Loc>>,
+  base: View,
+  branch: Loc,
+): Loc {
+  const target = model.deref(branch);
+  if (!isObject(target.node) || target.doc !== base.loc.doc) return target;
+  const own = Object.keys(base.raw).filter((key) => !isInert(key, base) && !COMBINATORS.has(key));
+  if (own.length === 0) return target;
+  let byBranch = cache.get(base.raw);
+  if (!byBranch) cache.set(base.raw, (byBranch = new WeakMap()));
+  const cached = byBranch.get(target.node);
+  if (cached) return cached;
+  const branchNode = target.node;
+  const taken = new Set(Object.keys(branchNode).map(groupOf));
+  const merged: Record<string, unknown> = {};
+  for (const key of own) {
+    if (!taken.has(groupOf(key)) || key === "required" || key === "type") merged[key] = base.raw[key];
+  }
+  for (const [key, value] of Object.entries(branchNode)) {
+    if (key === "required" && Array.isArray(merged[key]) && Array.isArray(value)) {
+      merged[key] = [...new Set([...(merged[key] as unknown[]), ...value])];
+    } else if (key === "type" && merged[key] !== undefined) {
+      merged[key] = typeNames((maskOfType(merged[key]) ?? ALL) & (maskOfType(value) ?? ALL));
+    } else merged[key] = value;
+  }
+  target.doc.pointers.set(merged, target.ptr);
+  target.doc.bases.set(merged, target.doc.bases.get(branchNode) ?? target.doc.uri);
+  const loc: Loc = { node: merged, ptr: target.ptr, doc: target.doc };
+  byBranch.set(target.node, loc);
+  return loc;
+}
+
+const COMBINATORS = new Set([
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "$ref",
+  "$recursiveRef",
+  "$dynamicRef",
+  "dependentSchemas",
+  "dependencies",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+]);
+
+// Keywords that read each other (a tuple and its rest, properties and additionalProperties, draft-04's
+// boolean exclusive bounds) must come from one side of a merge.
+const GROUPS: Readonly<Record<string, string>> = {
+  properties: "object",
+  patternProperties: "object",
+  additionalProperties: "object",
+  items: "array",
+  prefixItems: "array",
+  additionalItems: "array",
+  contains: "contains",
+  minContains: "contains",
+  maxContains: "contains",
+  maximum: "max",
+  exclusiveMaximum: "max",
+  minimum: "min",
+  exclusiveMinimum: "min",
+};
+
+function groupOf(key: string): string {
+  return GROUPS[key] ?? key;
+}
+
+function typeNames(mask: number): string[] {
+  const names: string[] = [];
+  for (const [name, bit] of [
+    ["null", NULL],
+    ["boolean", BOOLEAN],
+    ["object", 4],
+    ["array", 8],
+    ["string", 16],
+  ] as const) {
+    if (mask & bit) names.push(name);
+  }
+  if (mask & FRACTION) names.push("number");
+  else if (mask & INTEGER) names.push("integer");
+  return names;
+}

@@ -1,0 +1,226 @@
+import { refReplacesSiblings } from "./dialect.js";
+import { isObject, type Json, type Loc } from "./document.js";
+import { ALL, BOOLEAN, maskOfType, maskOfValue, NULL } from "./typeset.js";
+import { declaredValues, passesLocal, passesType } from "./values.js";
+import { isInert } from "./keywords.js";
+import { mergeBranch } from "./merge.js";
+import { buildView, type View } from "./view.js";
+
+/** A schema an object gives a property; see `Model.declarations`. */
+export interface Declaration {
+  readonly loc: Loc;
+  readonly conjunctive: boolean;
+}
+
+/** What validates the keys a branch leaves open: the enclosing object's properties, patterns and rest. */
+export interface Enclosing {
+  readonly declarations: ReadonlyMap<string, readonly Declaration[]>;
+  readonly patterns: ReadonlyMap<string, Loc>;
+  readonly rest: Loc;
+}
+
+const REF_KEYS = ["$ref", "$recursiveRef", "$dynamicRef"] as const;
+const IN_PROGRESS = -1;
+
+function refOf(node: Json): string | undefined {
+  for (const key of REF_KEYS) if (typeof node[key] === "string") return node[key];
+  return undefined;
+}
+
+/**
+ * Facts about schema nodes that do not depend on the policy: dereferencing, views, the set of instance
+ * types a node can accept and its finite value set. Both policy runs share one model.
+ */
+export class Model {
+  private readonly views = new WeakMap<object, View>();
+  private readonly typeCache = new WeakMap<object, number>();
+  private readonly valueCache = new WeakMap<object, readonly unknown[] | null>();
+  private readonly enclosings = new WeakMap<object, Enclosing | null>();
+  private readonly merges = new WeakMap<object, WeakMap<object, Loc>>();
+  private readonly declared = new WeakMap<object, ReadonlyMap<string, readonly Declaration[]>>();
+
+  /** Follows `$ref` while it replaces its node: always before 2019-09, later only when it stands alone. */
+  deref(loc: Loc): Loc {
+    let current = loc;
+    const seen = new Set<unknown>();
+    while (isObject(current.node)) {
+      const node = current.node;
+      const ref = refOf(node);
+      if (ref === undefined) break;
+      const pure = Object.keys(node).every(
+        (key) => (REF_KEYS as readonly string[]).includes(key) || isInert(key, current),
+      );
+      if (!refReplacesSiblings(current.doc.dialect) && !pure) break;
+      // A cycle of references that never reaches a real schema constrains nothing.
+      if (seen.has(node)) return { node: true, ptr: current.ptr, doc: current.doc };
+      seen.add(node);
+      current = current.doc.space.resolve(current, ref);
+    }
+    return current;
+  }
+
+  view(loc: Loc): View {
+    const node = loc.node;
+    if (!isObject(node)) return buildView(loc, undefined);
+    const cached = this.views.get(node);
+    if (cached) return cached;
+    const ref = refOf(node);
+    const view = buildView(loc, ref === undefined ? undefined : loc.doc.space.resolve(loc, ref));
+    this.views.set(node, view);
+    return view;
+  }
+
+  /** The instance types a node can accept at all, as far as its keywords and branches tell. */
+  types(input: Loc): number {
+    const loc = this.deref(input);
+    const node = loc.node;
+    if (node === false) return 0;
+    if (!isObject(node)) return ALL;
+    const cached = this.typeCache.get(node);
+    if (cached === IN_PROGRESS) return ALL;
+    if (cached !== undefined) return cached;
+    this.typeCache.set(node, IN_PROGRESS);
+    const view = this.view(loc);
+    let mask = maskOfType(view.type) ?? ALL;
+    const values = declaredValues(view);
+    if (values) mask &= values.reduce<number>((m, v) => (passesType(view, v) ? m | maskOfValue(v) : m), 0);
+    for (const branch of view.ref ? [...view.allOf, view.ref] : view.allOf) mask &= this.types(branch);
+    for (const list of [view.anyOf, view.oneOf]) {
+      if (list) mask &= list.reduce((m, branch) => m | this.types(branch), 0);
+    }
+    if (view.then && view.else) mask &= this.types(view.then) | this.types(view.else);
+    if (view.not) {
+      const negated = this.deref(view.not);
+      if (this.acceptsAll(negated)) mask = 0;
+      else if (
+        isObject(negated.node) &&
+        Object.keys(negated.node).every((k) => k === "type" || isInert(k, negated))
+      ) {
+        mask &= ~(maskOfType(negated.node["type"]) ?? 0);
+      }
+    }
+    this.typeCache.set(node, mask);
+    return mask;
+  }
+
+  /**
+   * The finite set of values a node accepts (enum, const, or a null/boolean-only type), already filtered
+   * by the node's own keywords; undefined when the set is not finite.
+   */
+  values(input: Loc): readonly unknown[] | undefined {
+    const loc = this.deref(input);
+    const node = loc.node;
+    if (node === false) return [];
+    if (!isObject(node)) return undefined;
+    const cached = this.valueCache.get(node);
+    if (cached !== undefined) return cached ?? undefined;
+    const view = this.view(loc);
+    const types = this.types(loc);
+    let values = declaredValues(view);
+    if (values === undefined && (types & ~(NULL | BOOLEAN)) === 0) values = [null, true, false];
+    const result = values?.filter((v) => (maskOfValue(v) & types) !== 0 && passesLocal(view, v));
+    this.valueCache.set(node, result ?? null);
+    return result;
+  }
+
+  /** True for `true`, `{}` and nodes made only of annotations and unknown keywords. */
+  acceptsAll(input: Loc): boolean {
+    const loc = this.deref(input);
+    if (loc.node === true) return true;
+    if (!isObject(loc.node)) return loc.node !== false;
+    return Object.keys(loc.node).every((key) => isInert(key, loc));
+  }
+
+  rejectsAll(loc: Loc): boolean {
+    return this.types(loc) === 0;
+  }
+
+  /**
+   * Every schema a node gives a property, itself or through in-place branches. `conjunctive` says the
+   * schema applies whenever the property is present (own, allOf, $ref); otherwise (anyOf, oneOf, then,
+   * else, dependentSchemas) it applies only when its branch does.
+   */
+  declarations(view: View): ReadonlyMap<string, readonly Declaration[]> {
+    let found = this.declared.get(view.raw);
+    if (!found) this.declared.set(view.raw, (found = this.collect(view, new Map(), new Set(), true)));
+    return found;
+  }
+
+  private collect(
+    view: View,
+    into: Map<string, Declaration[]>,
+    seen: Set<unknown>,
+    conjunctive: boolean,
+  ): Map<string, Declaration[]> {
+    if (seen.has(view.raw) || seen.size > 64) return into;
+    seen.add(view.raw);
+    for (const [name, loc] of view.properties)
+      into.set(name, [...(into.get(name) ?? []), { loc, conjunctive }]);
+    const strong = view.ref ? [...view.allOf, view.ref] : view.allOf;
+    const weak = [...(view.anyOf ?? []), ...(view.oneOf ?? [])];
+    if (view.then) weak.push(view.then);
+    if (view.else) weak.push(view.else);
+    for (const dependent of view.dependentSchemas.values()) weak.push(dependent.value);
+    for (const [branches, kind] of [
+      [strong, conjunctive],
+      [weak, false],
+    ] as const) {
+      for (const branch of branches) {
+        const target = this.deref(branch);
+        if (isObject(target.node)) this.collect(this.view(target), into, seen, kind);
+      }
+    }
+    return into;
+  }
+
+  /** A synthetic `allOf`/`anyOf` of existing nodes, for probes only (its changes are never reported). */
+  combine(keyword: "allOf" | "anyOf", locs: readonly [Loc, ...Loc[]]): Loc {
+    const first = locs[0];
+    if (locs.length === 1) return first;
+    const node = { [keyword]: locs.map((loc) => loc.node) };
+    first.doc.pointers.set(node, first.ptr);
+    return { node, ptr: first.ptr, doc: first.doc };
+  }
+
+  /** Names every document must carry: `required` here and in conjunctive branches. */
+  flatRequired(view: View, into = new Set<string>(), seen = new Set<unknown>()): Set<string> {
+    if (seen.has(view.raw) || seen.size > 64) return into;
+    seen.add(view.raw);
+    for (const name of view.required) into.add(name);
+    for (const branch of view.ref ? [...view.allOf, view.ref] : view.allOf) {
+      const target = this.deref(branch);
+      if (isObject(target.node)) this.flatRequired(this.view(target), into, seen);
+    }
+    return into;
+  }
+
+  /**
+   * How an object constrains keys that its in-place branches leave open: `additionalProperties` sees only
+   * the node's own properties; `unevaluatedProperties` sees everything the branches declare.
+   */
+  enclosing(view: View): Enclosing | undefined {
+    const cached = this.enclosings.get(view.raw);
+    if (cached !== undefined) return cached ?? undefined;
+    let result: Enclosing | undefined;
+    if (view.additionalProperties) {
+      const own = new Map([...view.properties].map(([name, loc]) => [name, [{ loc, conjunctive: true }]]));
+      result = { declarations: own, patterns: view.patternProperties, rest: view.additionalProperties };
+    } else if (view.unevaluatedProperties) {
+      result = {
+        declarations: this.declarations(view),
+        patterns: view.patternProperties,
+        rest: view.unevaluatedProperties,
+      };
+    }
+    this.enclosings.set(view.raw, result ?? null);
+    return result;
+  }
+
+  /**
+   * A node at least as permissive as `base` AND `branch`: the branch's keywords plus the base's keywords
+   * that do not interact with them. Proving the merge a subset of something proves the conjunction is.
+   */
+  merge(base: View, branch: Loc): Loc {
+    return mergeBranch(this, this.merges, base, branch);
+  }
+}

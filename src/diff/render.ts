@@ -1,0 +1,86 @@
+import type { Evidence } from "./release.js";
+import type { Bump, Change, DiffResult, Verdict } from "./types.js";
+
+/** The release a comparison is judged against; `declared` is undefined when no version could be read. */
+export interface Release {
+  readonly declared?: Bump | "downgrade";
+  /** Where the declared bump came from: "1.0.0 -> 1.1.0", or "--expect". */
+  readonly source?: string;
+  readonly ok: boolean;
+}
+
+/** The machine-readable form `--format json` prints for one comparison. */
+export function toJson(
+  result: DiffResult,
+  names: { readonly old: string; readonly new: string },
+  release: Release,
+  evidence?: Evidence,
+): Record<string, unknown> {
+  return {
+    old: names.old,
+    new: names.new,
+    policy: result.policy,
+    compatibility: result.compatibility,
+    backward: result.backward,
+    forward: result.forward,
+    bump: result.bump,
+    declared: release.declared ?? null,
+    ok: release.ok,
+    changes: result.changes.map((c) => ({
+      kind: c.kind,
+      path: c.path,
+      backward: c.backward,
+      forward: c.forward,
+      reason: c.reason,
+      ...(c.breaksUnder ? { breaksUnder: c.breaksUnder } : {}),
+    })),
+    ...(evidence ? { documents: evidence } : {}),
+  };
+}
+
+const word = (verdict: Verdict): string => (verdict === "ok" ? "ok" : verdict.toUpperCase());
+
+function changeLines(change: Change): string[] {
+  const where = change.path === "" ? "the root" : change.path;
+  const strictOnly = change.breaksUnder === "strict" && (change.backward !== "ok" || change.forward !== "ok");
+  const verdicts = `${word(change.backward).padEnd(10)}${word(change.forward).padEnd(10)}`;
+  const head = `  ${verdicts}${change.kind} at ${where}`;
+  return [strictOnly ? `${head} (strict only)` : head, `${" ".repeat(22)}${change.reason}`];
+}
+
+const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
+  FULL: "FULL: safe to deploy in any order",
+  BACKWARD: "BACKWARD: upgrade consumers first; old consumers reject some new documents",
+  FORWARD: "FORWARD: upgrade producers first; the new schema rejects some old documents",
+  NONE: "NONE: needs a coordinated release or a new major version side by side",
+};
+
+/** The text people read: one block per change, then the verdict and the release check. */
+export function toText(
+  result: DiffResult,
+  names: { readonly old: string; readonly new: string },
+  release: Release,
+  evidence?: Evidence,
+): string {
+  const lines = [`${names.old} -> ${names.new} (policy ${result.policy})`];
+  if (result.changes.length === 0) lines.push("  no changes");
+  else {
+    lines.push(`  ${"backward".padEnd(10)}${"forward".padEnd(10)}change`);
+    for (const change of result.changes) lines.push(...changeLines(change));
+  }
+  if (evidence) {
+    lines.push(`documents: ${evidence.checked} checked; they settle the directions structure left undecided`);
+    lines.push(`  pass OLD, fail NEW (backward): ${evidence.backward.join(", ") || "none"}`);
+    lines.push(`  pass NEW, fail OLD (forward):  ${evidence.forward.join(", ") || "none"}`);
+  }
+  lines.push(`compatibility ${SUMMARY[result.compatibility]}`);
+  lines.push(`backward ${result.backward}, forward ${result.forward}; needs a ${result.bump} bump`);
+  if (release.declared === undefined) {
+    const fallback = release.ok ? "ok" : "FAIL: a change that can break OLD documents";
+    lines.push(`no declared version (give $id or file names a semver, or pass --expect): ${fallback}`);
+  } else {
+    const verdict = release.ok ? "ok" : "FAIL: the release number understates the change";
+    lines.push(`declared ${release.declared} (${release.source ?? "?"}): ${verdict}`);
+  }
+  return `${lines.join("\n")}\n`;
+}

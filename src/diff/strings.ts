@@ -1,0 +1,75 @@
+import { at, mk, tighter, type Family } from "./engine.js";
+import { limit } from "./limits.js";
+import { NUMBER, STRING } from "./typeset.js";
+import { stringLength, testPattern } from "./values.js";
+
+const length = (v: unknown): number | undefined => (typeof v === "string" ? stringLength(v) : undefined);
+
+// Patterns that match every string; adding one changes nothing.
+const EVERYTHING = new Set(["", ".*", "^.*", ".*$", "[\\s\\S]*", "^[\\s\\S]*$"]);
+
+const matches =
+  (pattern: string) =>
+  (v: unknown): boolean | undefined =>
+    typeof v !== "string" ? true : testPattern(pattern, v);
+
+/** minLength, maxLength, pattern, format. A changed pattern or format is undecided. */
+export const strings: Family = (_engine, pair, out) => {
+  const o = pair.old.view;
+  const n = pair.new.view;
+  const common = { family: STRING, measure: length };
+  limit(
+    pair,
+    out,
+    { ...common, kind: "min-length", keyword: "minLength", isMin: true },
+    o.minLength,
+    n.minLength,
+  );
+  limit(
+    pair,
+    out,
+    { ...common, kind: "max-length", keyword: "maxLength", isMin: false },
+    o.maxLength,
+    n.maxLength,
+  );
+
+  const a = o.pattern;
+  const b = n.pattern;
+  if (a !== b) {
+    if (a === undefined && b !== undefined) {
+      const backward = EVERYTHING.has(b) ? "ok" : tighter(pair.old, STRING, matches(b));
+      out.push(
+        mk("pattern-added", at(n.loc, "pattern"), backward, "ok", `NEW requires strings to match /${b}/`),
+      );
+    } else if (a !== undefined && b === undefined) {
+      const forward = EVERYTHING.has(a) ? "ok" : tighter(pair.new, STRING, matches(a));
+      out.push(
+        mk("pattern-removed", at(o.loc, "pattern"), "ok", forward, `OLD required strings to match /${a}/`),
+      );
+    } else if (a !== undefined && b !== undefined) {
+      const backward = EVERYTHING.has(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
+      const forward = EVERYTHING.has(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
+      const reason = `pattern /${a}/ -> /${b}/: regular expressions are not compared for inclusion`;
+      out.push(mk("pattern-changed", at(n.loc, "pattern"), backward, forward, reason));
+    }
+  }
+
+  // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers.
+  const family = STRING | NUMBER;
+  const f = o.format;
+  const g = n.format;
+  if (f === g) return;
+  const unknown = (): undefined => undefined;
+  if (f === undefined) {
+    const backward = tighter(pair.old, family, unknown);
+    out.push(mk("format-added", at(n.loc, "format"), backward, "ok", `NEW asserts format ${g}`));
+  } else if (g === undefined) {
+    const forward = tighter(pair.new, family, unknown);
+    out.push(mk("format-removed", at(o.loc, "format"), "ok", forward, `OLD asserted format ${f}`));
+  } else {
+    const backward = tighter(pair.old, family, unknown, "undecided");
+    const forward = tighter(pair.new, family, unknown, "undecided");
+    const reason = `format ${f} -> ${g}: formats are not compared structurally`;
+    out.push(mk("format-changed", at(n.loc, "format"), backward, forward, reason));
+  }
+};

@@ -1,0 +1,59 @@
+import type { Dialect } from "./dialect.js";
+import type { ChangeKind } from "./kinds.js";
+
+/**
+ * `strict` (the schema registries' rule): an object that is open for a key may already receive that key
+ * with any value. `lenient` (the article's rule): producers only send the properties their version
+ * declares, so adding an optional property to an open object is backward compatible.
+ */
+export type Policy = "strict" | "lenient";
+
+/** `undecided` means structure alone cannot tell; it never counts as compatible. */
+export type Verdict = "ok" | "breaks" | "undecided";
+
+export type Compatibility = "FULL" | "BACKWARD" | "FORWARD" | "NONE";
+
+export type Bump = "none" | "patch" | "minor" | "major";
+
+/** One difference between two schema versions, judged in both directions. */
+export interface Change {
+  readonly kind: ChangeKind;
+  /**
+   * JSON Pointer to the keyword: into NEW for what NEW has, into OLD for what only OLD had. Through a
+   * `$ref` it points where the referenced schema lives. External documents are prefixed `URI#`.
+   */
+  readonly path: string;
+  /** Can a document valid under OLD fail NEW because of this change? */
+  readonly backward: Verdict;
+  /** Can a document valid under NEW fail OLD because of this change? */
+  readonly forward: Verdict;
+  readonly reason: string;
+  /**
+   * The policies under which this change is not `ok` in some direction: `both`, or `strict` when only the
+   * strict policy objects to it. Absent when the change is `ok` both ways under both policies.
+   */
+  readonly breaksUnder?: "strict" | "both";
+}
+
+export interface DiffOptions {
+  /** Default `strict`. */
+  readonly policy?: Policy;
+  /** Override the dialect named by OLD's `$schema` (2020-12 when it names none). */
+  readonly oldDialect?: Dialect;
+  readonly newDialect?: Dialect;
+  /** Returns the schema document for an absolute URI that a `$ref` names outside the schema itself. */
+  readonly resolveExternal?: (uri: string) => unknown;
+  /** Names OLD and NEW in error messages (file names, for instance). */
+  readonly oldName?: string;
+  readonly newName?: string;
+}
+
+export interface DiffResult {
+  readonly policy: Policy;
+  readonly compatibility: Compatibility;
+  readonly backward: Verdict;
+  readonly forward: Verdict;
+  /** The least semver bump the change needs. */
+  readonly bump: Bump;
+  readonly changes: readonly Change[];
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import { diffSchemas, type Change } from "../../src/diff/index.js";
+import { isSchemawatchError } from "../../src/errors.js";
+
+const find = (changes: readonly Change[], kind: string) => changes.find((c) => c.kind === kind);
+
+describe("diffSchemas paths", () => {
+  it("points into NEW for what NEW has and into OLD for what only OLD had", () => {
+    const before = {
+      properties: { a: { type: "string" }, gone: { type: "integer" } },
+      additionalProperties: false,
+    };
+    const after = {
+      properties: { a: { type: "string", maxLength: 3 }, fresh: { type: "integer" } },
+      additionalProperties: false,
+    };
+    const { changes } = diffSchemas(before, after);
+    expect(find(changes, "max-length-added")?.path).toBe("/properties/a/maxLength");
+    expect(find(changes, "property-added-closed")?.path).toBe("/properties/fresh");
+    expect(find(changes, "property-removed-closed")?.path).toBe("/properties/gone");
+  });
+
+  it("follows $ref to where the referenced schema lives", () => {
+    const schema = (max: number) => ({
+      properties: { home: { $ref: "#/$defs/address" } },
+      $defs: { address: { properties: { zip: { type: "string", maxLength: max } } } },
+    });
+    const { changes } = diffSchemas(schema(10), schema(5));
+    expect(changes.map((c) => c.path)).toEqual(["/$defs/address/properties/zip/maxLength"]);
+  });
+
+  it("escapes JSON Pointer characters in property names", () => {
+    const { changes } = diffSchemas(
+      { properties: { "a/b~c": { type: "string" } } },
+      { properties: { "a/b~c": { type: "integer" } } },
+    );
+    expect(changes[0]?.path).toBe("/properties/a~1b~0c/type");
+  });
+
+  it("uses the empty pointer for the root", () => {
+    expect(diffSchemas(true, false).changes[0]?.path).toBe("");
+  });
+});
+
+describe("diffSchemas policies", () => {
+  const before = { type: "object", properties: { id: { type: "integer" } } };
+  const after = { type: "object", properties: { id: { type: "integer" }, amount: { type: "number" } } };
+
+  it("strict is the default and names strict as the policy that objects", () => {
+    const result = diffSchemas(before, after);
+    expect(result.policy).toBe("strict");
+    expect(result.compatibility).toBe("FORWARD");
+    expect(find(result.changes, "property-added-open")).toMatchObject({
+      backward: "breaks",
+      breaksUnder: "strict",
+    });
+  });
+
+  it("lenient accepts the same change and still says strict would object", () => {
+    const result = diffSchemas(before, after, { policy: "lenient" });
+    expect(result).toMatchObject({ compatibility: "FULL", bump: "minor" });
+    expect(find(result.changes, "property-added-open")).toMatchObject({
+      backward: "ok",
+      breaksUnder: "strict",
+    });
+  });
+
+  it("marks changes that break under both policies", () => {
+    const result = diffSchemas({ type: "string" }, { type: "integer" }, { policy: "lenient" });
+    expect(result.changes[0]?.breaksUnder).toBe("both");
+  });
+
+  it("leaves breaksUnder out of harmless changes", () => {
+    const result = diffSchemas({ title: "a" }, { title: "b" });
+    expect(result.changes[0]).not.toHaveProperty("breaksUnder");
+  });
+});
+
+describe("diffSchemas bump", () => {
+  it("is none for identical schemas, patch for annotations, minor for forward-only, major otherwise", () => {
+    expect(diffSchemas({ type: "string" }, { type: "string" }).bump).toBe("none");
+    expect(diffSchemas({ type: "string" }, { type: "string", description: "x" }).bump).toBe("patch");
+    expect(diffSchemas({ enum: ["a"] }, { enum: ["a", "b"] }).bump).toBe("minor");
+    expect(diffSchemas({ enum: ["a", "b"] }, { enum: ["a"] }).bump).toBe("major");
+  });
+
+  it("forces major when backward is undecided", () => {
+    const result = diffSchemas({ type: "string", pattern: "^a" }, { type: "string", pattern: "^b" });
+    expect(result).toMatchObject({ backward: "undecided", compatibility: "NONE", bump: "major" });
+  });
+});
+
+describe("diffSchemas references and dialects", () => {
+  it("resolves external references through resolveExternal", () => {
+    const external = (max: number) => ({ type: "string", maxLength: max });
+    const schema = { $id: "https://example.com/event.json", properties: { name: { $ref: "name.json" } } };
+    const result = diffSchemas(schema, schema, {
+      resolveExternal: (uri) => (uri === "https://example.com/name.json" ? external(10) : undefined),
+    });
+    expect(result.changes).toEqual([]);
+    let calls = 0;
+    const changed = diffSchemas(schema, schema, {
+      resolveExternal: () => external(calls++ === 0 ? 10 : 5),
+    });
+    expect(changed.changes[0]).toMatchObject({
+      kind: "max-length-decreased",
+      path: "https://example.com/name.json#/maxLength",
+    });
+  });
+
+  it("throws SCHEMA_INVALID for a reference that resolves to nothing", () => {
+    const attempt = () => diffSchemas({ $ref: "#/$defs/missing" }, {}, { oldName: "v1.json" });
+    expect(attempt).toThrow(/v1\.json: \$ref "#\/\$defs\/missing" at #.*points to nothing/);
+    try {
+      attempt();
+    } catch (error) {
+      expect(isSchemawatchError(error) && error.code).toBe("SCHEMA_INVALID");
+    }
+  });
+
+  it("throws SCHEMA_INVALID for an unsupported $schema", () => {
+    expect(() =>
+      diffSchemas({ $schema: "http://json-schema.org/draft-03/schema#" }, {}, { oldName: "old.json" }),
+    ).toThrow(/old\.json: unsupported \$schema/);
+  });
+
+  it("lets the caller override the dialect", () => {
+    const before = { type: "number", maximum: 10, exclusiveMaximum: true };
+    const result = diffSchemas(
+      before,
+      { type: "number", maximum: 10 },
+      { oldDialect: "draft-04", newDialect: "draft-04" },
+    );
+    expect(result.changes.map((c) => c.kind)).toEqual(["exclusive-maximum-removed"]);
+  });
+
+  it("terminates on deep and wide recursive schemas", () => {
+    const props: Record<string, unknown> = {};
+    for (let i = 0; i < 200; i++) props[`p${i}`] = { $ref: i % 2 ? "#" : "#/$defs/leaf" };
+    const schema = (max: number) => ({
+      type: "object",
+      properties: props,
+      $defs: { leaf: { type: "integer", maximum: max } },
+    });
+    const started = Date.now();
+    const result = diffSchemas(schema(5), schema(4));
+    expect(result.backward).toBe("breaks");
+    expect(result.changes).toHaveLength(1);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+});
