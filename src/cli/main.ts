@@ -1,6 +1,8 @@
 import { isSchemawatchError, messageOf } from "../errors.js";
 import type { Command, CommandContext } from "./command.js";
 import { checkCommand } from "./commands/check.js";
+import { demoProduceCommand } from "./commands/demo-produce.js";
+import { diffCommand } from "./commands/diff.js";
 import { matrixCommand } from "./commands/matrix.js";
 import { readinessCommand } from "./commands/readiness.js";
 import { reportCommand } from "./commands/report.js";
@@ -14,6 +16,8 @@ const COMMANDS: readonly Command[] = [
   readinessCommand,
   checkCommand,
   matrixCommand,
+  diffCommand,
+  demoProduceCommand,
 ];
 
 function topLevelHelp(): string {

@@ -60,6 +60,24 @@ export interface Target {
   readonly labels: Readonly<Record<string, string>>;
 }
 
+export interface Rule {
+  readonly name: string;
+  /** the rule's expression as Prometheus parsed it */
+  readonly query: string;
+  readonly type: "alerting" | "recording";
+  /** "err" when the last evaluation failed: such an alert can never fire */
+  readonly health: "ok" | "err" | "unknown";
+  readonly lastError?: string;
+  /** alerting rules: the `for:` duration in seconds */
+  readonly duration?: number;
+}
+
+export interface RuleGroup {
+  readonly name: string;
+  readonly file: string;
+  readonly rules: readonly Rule[];
+}
+
 export interface RunningPrometheus {
   /** e.g. http://127.0.0.1:41234 */
   readonly url: string;
@@ -68,6 +86,8 @@ export interface RunningPrometheus {
   /** Pending and firing alerts. */
   alerts(): Promise<Alert[]>;
   targets(): Promise<Target[]>;
+  /** The loaded rule groups with each rule's health, as /api/v1/rules reports them. */
+  rules(): Promise<RuleGroup[]>;
   /** Values of one label over the series that `match` selects, as Grafana's label_values() asks. */
   labelValues(label: string, match?: string): Promise<string[]>;
   /** Polls `probe` until it returns something other than undefined, or fails naming `what`. */
@@ -181,6 +201,9 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
     },
     async targets() {
       return (await api<{ activeTargets: Target[] }>("/api/v1/targets?state=active")).activeTargets;
+    },
+    async rules() {
+      return (await api<{ groups: RuleGroup[] }>("/api/v1/rules")).groups;
     },
     async labelValues(label, match) {
       const query = match === undefined ? "" : `?match[]=${encodeURIComponent(match)}`;
