@@ -17,6 +17,14 @@ export default tseslint.config(
   },
   {
     files: ["**/*.js"],
-    languageOptions: { globals: { process: "readonly", console: "readonly" } },
+    languageOptions: {
+      globals: {
+        process: "readonly",
+        console: "readonly",
+        setTimeout: "readonly",
+        fetch: "readonly",
+        globalThis: "readonly",
+      },
+    },
   },
 );

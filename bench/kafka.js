@@ -7,6 +7,49 @@ import { KafkaSource } from "../dist/kafka/source.js";
 import { Health } from "../dist/monitor/health.js";
 import { Pipeline } from "../dist/monitor/pipeline.js";
 import { createLogger } from "../dist/log.js";
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+/** Peak resident memory (VmHWM) of the real `schemawatch run` reading the whole topic. */
+async function monitorMemory(brokers, topic) {
+  const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-"));
+  const config = join(dir, "config.yaml");
+  await writeFile(
+    config,
+    `kafka:\n  brokers: [${brokers.join(", ")}]\n  groupId: bench-run-${randomUUID()}\n  fromBeginning: true\nlogLevel: warn\nhttp:\n  port: 0\nsubjects:\n  - name: event\n    topics: [${topic}]\n    schemas: ${resolve("examples/catalog/event")}\n    sampling:\n      maxPerSecond: 1000000000\n`,
+  );
+  const port = 19000 + Math.floor(Math.random() * 500);
+  const child = spawn(
+    process.execPath,
+    ["bin/schemawatch.js", "run", "--config", config, "--port", String(port)],
+    {
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
+  const start = performance.now();
+  let peakMb;
+  try {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 500));
+      const status = await readFile(`/proc/${child.pid}/status`, "utf8");
+      peakMb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+      const body = await fetch(`http://127.0.0.1:${port}/api/status`).then(
+        (r) => r.json(),
+        () => undefined,
+      );
+      if (body?.subjects?.[0]?.records >= RECORDS) break;
+      if (performance.now() - start > 300_000)
+        throw new Error("schemawatch run did not read the topic within 300 s");
+    }
+    return { peakMb, rate: RECORDS / ((performance.now() - start) / 1000) };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    await rm(dir, { recursive: true, force: true });
+  }
+}
 
 const RECORDS = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
 const PARTITIONS = 4;
@@ -134,32 +177,46 @@ export async function kafkaBench(brokers, catalog, config) {
   console.log(
     `\nKafka: ${RECORDS.toLocaleString("en-US")} records of ${filled.bytesPerRecord.toFixed(0)} bytes (key + value + headers) on ${PARTITIONS} partitions, filled in ${filled.seconds.toFixed(1)} s`,
   );
-  const rows = [];
-  const bareRun = await bare(kafka, topic);
-  rows.push(["bare kafkajs consumer (eachBatch, does nothing)", bareRun.rate, 1]);
-  const full = await schemawatch(brokers, topic, catalog, config, 1);
-  rows.push([
-    `schemawatch, sample ratio 1 (${full.validated.toLocaleString("en-US")} validations)`,
-    full.rate,
-    full.rate / bareRun.rate,
-  ]);
-  const sampled = await schemawatch(brokers, topic, catalog, config, 0.01);
-  rows.push([
-    `schemawatch, sample ratio 0.01 (${sampled.validated.toLocaleString("en-US")} validations)`,
-    sampled.rate,
-    sampled.rate / bareRun.rate,
-  ]);
+  // Two interleaved rounds, best of each: the broker's page cache and the JIT warm up during the
+  // first consumer, which would otherwise flatter whichever runs later.
+  const best = { bare: 0, full: 0, sampled: 0 };
+  let validations = { full: 0, sampled: 0 };
+  for (let round = 0; round < 2; round++) {
+    best.bare = Math.max(best.bare, (await bare(kafka, topic)).rate);
+    const full = await schemawatch(brokers, topic, catalog, config, 1);
+    best.full = Math.max(best.full, full.rate);
+    const sampled = await schemawatch(brokers, topic, catalog, config, 0.01);
+    best.sampled = Math.max(best.sampled, sampled.rate);
+    validations = { full: full.validated, sampled: sampled.validated };
+  }
+  const rows = [
+    ["bare kafkajs consumer (eachBatch, does nothing)", best.bare, 1],
+    [
+      `schemawatch, sample ratio 1 (${validations.full.toLocaleString("en-US")} validations)`,
+      best.full,
+      best.full / best.bare,
+    ],
+    [
+      `schemawatch, sample ratio 0.01 (${validations.sampled.toLocaleString("en-US")} validations)`,
+      best.sampled,
+      best.sampled / best.bare,
+    ],
+  ];
   console.log("| consumer | records/s | vs bare |");
   console.log("| --- | ---: | ---: |");
   for (const [name, rate, ratio] of rows)
     console.log(`| ${name} | ${Math.round(rate).toLocaleString("en-US")} | ${ratio.toFixed(2)} |`);
-  const r1 = full.rate / bareRun.rate;
-  const r2 = sampled.rate / bareRun.rate;
+  const r1 = best.full / best.bare;
+  const r2 = best.sampled / best.bare;
   console.log(`ratio 1: ${(r1 * 100).toFixed(0)}% of bare (target ≥ 80%) ${r1 >= 0.8 ? "PASS" : "MISS"}`);
   console.log(`ratio 0.01: ${(r2 * 100).toFixed(0)}% of bare (target ≥ 95%) ${r2 >= 0.95 ? "PASS" : "MISS"}`);
+  const memory = await monitorMemory(brokers, topic);
+  console.log(
+    `schemawatch run (its own process, ratio 1, ${RECORDS.toLocaleString("en-US")} records): peak resident memory ${memory.peakMb.toFixed(0)} MB (target < 200 MB) ${memory.peakMb < 200 ? "PASS" : "MISS"}, ${Math.round(memory.rate).toLocaleString("en-US")} records/s including start-up`,
+  );
   const admin = kafka.admin();
   await admin.connect();
   await admin.deleteTopics({ topics: [topic] });
   await admin.disconnect();
-  return { bare: bareRun.rate, full: full.rate, sampled: sampled.rate };
+  return best;
 }

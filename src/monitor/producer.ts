@@ -1,6 +1,6 @@
 import type { ProducerConfig } from "../config/types.js";
 import { compilePointer, readPointer, type Pointer } from "./pointer.js";
-import { headerText, type SourceRecord } from "./record.js";
+import { HeaderDecoder, type SourceRecord } from "./record.js";
 
 export const UNKNOWN_PRODUCER = "unknown";
 export const OTHER_PRODUCER = "other";
@@ -14,7 +14,7 @@ const PRINTABLE = /^[\x21-\x7e]+$/;
  * `other`, and each such record is counted as an overflow.
  */
 export class ProducerResolver {
-  readonly #header: string | undefined;
+  readonly #header: HeaderDecoder | undefined;
   readonly #keyPattern: RegExp | undefined;
   readonly #pointer: Pointer | undefined;
   readonly #allow: ReadonlySet<string> | undefined;
@@ -25,7 +25,7 @@ export class ProducerResolver {
   overflow = 0;
 
   constructor(config: ProducerConfig) {
-    this.#header = config.header;
+    this.#header = config.header === undefined ? undefined : new HeaderDecoder(config.header);
     this.#keyPattern = config.keyPattern === undefined ? undefined : new RegExp(config.keyPattern);
     this.#pointer = config.pointer === undefined ? undefined : compilePointer(config.pointer);
     this.#allow = config.allow ? new Set(config.allow) : undefined;
@@ -45,7 +45,7 @@ export class ProducerResolver {
 
   #raw(record: SourceRecord, document: unknown): string | undefined {
     if (this.#header !== undefined) {
-      const value = headerText(record.headers, this.#header);
+      const value = this.#header.text(record.headers);
       if (value !== undefined) return value;
     }
     if (this.#keyPattern && record.key) {

@@ -57,3 +57,38 @@ export function headerBytes(headers: SourceRecord["headers"], name: string): Buf
   if (first === undefined) return undefined;
   return typeof first === "string" ? Buffer.from(first, "utf8") : first;
 }
+
+const MEMO_SIZE = 8;
+
+/**
+ * Decodes header values, remembering the last few distinct ones: producers repeat a handful of
+ * values endlessly, and comparing a few bytes is cheaper than allocating a new string per record.
+ */
+export class HeaderDecoder {
+  readonly #name: string;
+  readonly #bytes: Buffer[] = [];
+  readonly #texts: string[] = [];
+  #next = 0;
+
+  constructor(name: string) {
+    this.#name = name;
+  }
+
+  text(headers: SourceRecord["headers"]): string | undefined {
+    const value = headers?.[this.#name];
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first === undefined) return undefined;
+    if (typeof first === "string") return first;
+    const bytes = this.#bytes;
+    for (let i = 0; i < bytes.length; i++) {
+      const known = bytes[i]!;
+      if (known.length === first.length && known.equals(first)) return this.#texts[i];
+    }
+    const text = first.toString("utf8");
+    // Copy: kafkajs may reuse the memory behind the header buffer.
+    this.#bytes[this.#next] = Buffer.from(first);
+    this.#texts[this.#next] = text;
+    this.#next = (this.#next + 1) % MEMO_SIZE;
+    return text;
+  }
+}

@@ -3,7 +3,7 @@ import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.j
 import { tryParseVersion } from "../catalog/version.js";
 import type { WriterConfig } from "../config/types.js";
 import { compilePointer, readPointer, type Pointer } from "./pointer.js";
-import { headerBytes, headerText, type DecodeReason, type SourceRecord } from "./record.js";
+import { HeaderDecoder, headerBytes, type DecodeReason, type SourceRecord } from "./record.js";
 
 /** The Confluent header that carries a schema GUID: a magic byte 1 followed by 16 bytes. */
 export const GUID_HEADER = "__value_schema_id";
@@ -26,7 +26,7 @@ export interface WriterResult {
  */
 export class WriterResolver {
   readonly #sources: WriterConfig["sources"];
-  readonly #header: string;
+  readonly #header: HeaderDecoder;
   readonly #pointer: Pointer;
   readonly #subject: CatalogSubject;
   readonly #catalog: Catalog;
@@ -38,7 +38,7 @@ export class WriterResolver {
     this.#subject = subject;
     this.#catalog = catalog;
     this.#sources = config.sources;
-    this.#header = config.header;
+    this.#header = new HeaderDecoder(config.header);
     this.#pointer = compilePointer(config.pointer);
     this.needsPayload = config.sources.includes("pointer");
   }
@@ -87,7 +87,7 @@ export class WriterResolver {
           return true;
         }
         case "header": {
-          const text = headerText(record.headers, this.#header);
+          const text = this.#header.text(record.headers);
           if (text === undefined) break;
           this.#fromText(text, out);
           return true;
