@@ -1,6 +1,7 @@
 import { isSchemawatchError, messageOf } from "../errors.js";
 import type { Command, CommandContext } from "./command.js";
 import { checkCommand } from "./commands/check.js";
+import { corpusCommand } from "./commands/corpus.js";
 import { demoProduceCommand } from "./commands/demo-produce.js";
 import { diffCommand } from "./commands/diff.js";
 import { matrixCommand } from "./commands/matrix.js";
@@ -17,6 +18,7 @@ const COMMANDS: readonly Command[] = [
   checkCommand,
   matrixCommand,
   diffCommand,
+  corpusCommand,
   demoProduceCommand,
 ];
 

@@ -26,6 +26,8 @@ export interface LifecycleState {
   readonly partitions: PartitionCoverage[];
   readonly versions: Record<string, Record<string, VersionEvidence>>;
   readonly candidates: Record<string, Record<string, CandidateEvidence>>;
+  /** The corpus of real shapes, when it is enabled (its own JSON form, see src/corpus). */
+  readonly corpus?: unknown;
 }
 
 /**

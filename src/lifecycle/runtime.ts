@@ -45,6 +45,9 @@ export class LifecycleRuntime {
   #verdicts = new Map<string, Verdict>();
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
+  /** Extra state saved alongside the evidence (the corpus), and what was restored of it. */
+  extraState: (() => unknown) | undefined;
+  restoredExtra: unknown;
 
   constructor(options: LifecycleRuntimeOptions) {
     this.#pipeline = options.pipeline;
@@ -69,6 +72,7 @@ export class LifecycleRuntime {
       const state = await loadState(this.#statePath);
       if (state) {
         this.lifecycle.restore(state);
+        this.restoredExtra = state.corpus;
         this.#log.info(
           { path: this.#statePath, partitions: state.partitions.length },
           "lifecycle state restored",
@@ -161,7 +165,11 @@ export class LifecycleRuntime {
   async save(): Promise<void> {
     if (!this.#statePath) return;
     try {
-      await saveState(this.#statePath, this.lifecycle.toState());
+      const extra = this.extraState?.();
+      await saveState(this.#statePath, {
+        ...this.lifecycle.toState(),
+        ...(extra === undefined ? {} : { corpus: extra }),
+      });
     } catch (error) {
       this.#log.error({ path: this.#statePath, problem: messageOf(error) }, "could not save lifecycle state");
     }

@@ -13,6 +13,8 @@ import { replayFile, type FileSourceSummary } from "../source/file.js";
 import { LifecycleRuntime, lifecycleSubjects } from "../lifecycle/runtime.js";
 import { buildReport, type Report } from "../lifecycle/report.js";
 import { watchCatalog } from "./reload.js";
+import { Corpus } from "../corpus/corpus.js";
+import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
 import { Health } from "./health.js";
 import { Pipeline } from "./pipeline.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
@@ -76,6 +78,13 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     ...(live && config.state.file ? { statePath: config.state.file } : {}),
   });
   await lifecycle.load();
+  const corpus = config.corpus.enabled
+    ? restoreCorpus(config, () => catalog, lifecycle.restoredExtra, logger)
+    : undefined;
+  if (corpus) {
+    attachCorpus(pipeline, corpus);
+    lifecycle.extraState = () => corpus.toJSON();
+  }
   const registry = createRegistry({
     pipeline,
     health,
@@ -89,7 +98,16 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     registry,
     health,
     status,
-    routes: { "/api/report": report },
+    routes: {
+      "/api/report": report,
+      // Kept examples are redacted, but they are still real documents: served only when asked for.
+      "/api/corpus": () => {
+        if (!corpus) throw httpError(404, "the corpus is off: set corpus.enabled in the config");
+        if (!config.corpus.serve)
+          throw httpError(404, "the corpus is not served: set corpus.serve in the config");
+        return corpus.toJSON();
+      },
+    },
     logger: logger.child({ component: "http" }),
   });
   const reloadLog = logger.child({ component: "catalog" });
@@ -226,4 +244,27 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         await server.close();
       })()),
   };
+}
+
+function httpError(statusCode: number, message: string): Error & { statusCode: number } {
+  return Object.assign(new Error(message), { statusCode });
+}
+
+/** The corpus, restored from the state when it was saved there; bad saved content starts it afresh. */
+function restoreCorpus(config: Config, catalog: () => Catalog, saved: unknown, logger: Logger): Corpus {
+  const options = { maxShapes: config.corpus.maxShapes, redact: config.corpus.redact };
+  if (saved === undefined) return new Corpus(options);
+  try {
+    return Corpus.fromJSON(saved as Parameters<typeof Corpus.fromJSON>[0], {
+      ...options,
+      schemaFor: (subjectName, writer) => {
+        const subject = catalog().subjects.get(subjectName);
+        if (!subject) return undefined;
+        return (subject.byVersion.get(writer) ?? fallbackVersion(subject))?.file.json;
+      },
+    });
+  } catch (error) {
+    logger.error({ problem: messageOf(error) }, "the saved corpus is unreadable; starting an empty one");
+    return new Corpus(options);
+  }
 }
