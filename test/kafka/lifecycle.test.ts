@@ -1,8 +1,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
+import { describe, expect, it } from "vitest";
+import type { RunningMonitor } from "../../src/monitor/assemble.js";
+import { countedRecords, startLiveMonitor } from "../helpers/live.js";
 import { writeTree } from "../helpers/files.js";
 import {
   createTopic,
@@ -16,18 +16,6 @@ import {
 } from "../helpers/kafka.js";
 
 // Windows of a few seconds stand in for the default 7 days; the rules are the same.
-const TUNING = {
-  sessionTimeout: 6_000,
-  rebalanceTimeout: 6_000,
-  heartbeatInterval: 500,
-  maxWaitTimeInMs: 200,
-  stopTimeoutMs: 10_000,
-};
-const running: RunningMonitor[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.stop()));
-});
 
 async function setup(partitions: number, window = "4s") {
   const brokers = await kafkaBrokers();
@@ -56,16 +44,7 @@ subjects:
 }
 
 async function start(configPath: string): Promise<RunningMonitor> {
-  const monitor = await startMonitor({
-    configPath,
-    source: "kafka",
-    port: 0,
-    env: {},
-    version: "test",
-    logger: createLogger("silent"),
-    tuning: TUNING,
-  });
-  running.push(monitor);
+  const monitor = await startLiveMonitor(configPath);
   await waitFor(() => monitor.health.ready, "partitions to be assigned", 30_000);
   return monitor;
 }
@@ -86,8 +65,7 @@ function verdictOf(monitor: RunningMonitor, version: string) {
   return entry.verdict!;
 }
 
-const counted = (monitor: RunningMonitor) =>
-  monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
+const counted = countedRecords;
 
 describe("lifecycle verdicts through a real broker", () => {
   it("a restart in the middle of the drain window keeps the window; the version drains after it", async () => {
@@ -165,16 +143,7 @@ describe("lifecycle verdicts through a real broker", () => {
     const other = `${dir}replica-b.yaml`;
     await writeFile(other, (await readFile(configPath, "utf8")) + "state:\n  file: replica-b-state.json\n");
     const a = await start(configPath);
-    const b = await startMonitor({
-      configPath: other,
-      source: "kafka",
-      port: 0,
-      env: {},
-      version: "test",
-      logger: createLogger("silent"),
-      tuning: TUNING,
-    });
-    running.push(b);
+    const b = await startLiveMonitor(other);
     await waitFor(
       () => a.health.assignedPartitions === 1 && b.health.assignedPartitions === 1,
       "one partition each",

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
-import { createLogger } from "../../src/log.js";
+import { describe, expect, it } from "vitest";
+import type { RunningMonitor } from "../../src/monitor/assemble.js";
+import { countedRecords, metricValue, startLiveMonitor } from "../helpers/live.js";
 import type { MonitorStatus } from "../../src/monitor/status.js";
 import { writeTree } from "../helpers/files.js";
 import {
@@ -13,19 +13,6 @@ import {
   waitFor,
   type TestMessage,
 } from "../helpers/kafka.js";
-
-const TUNING = {
-  sessionTimeout: 6_000,
-  rebalanceTimeout: 6_000,
-  heartbeatInterval: 500,
-  maxWaitTimeInMs: 200,
-  stopTimeoutMs: 10_000,
-};
-const running: RunningMonitor[] = [];
-
-afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.stop()));
-});
 
 async function configFor(topic: string, groupId: string, brokers: string[]): Promise<string> {
   const dir = await writeTree({
@@ -49,20 +36,7 @@ subjects:
   return `${dir}/config.yaml`;
 }
 
-async function start(configPath: string): Promise<RunningMonitor> {
-  const monitor = await startMonitor({
-    configPath,
-    source: "kafka",
-    port: 0,
-    host: "127.0.0.1",
-    env: {},
-    version: "0.0.0-test",
-    logger: createLogger("silent"),
-    tuning: TUNING,
-  });
-  running.push(monitor);
-  return monitor;
-}
+const start = startLiveMonitor;
 
 function wire(id: number, document: unknown): Buffer {
   const prefix = Buffer.alloc(5);
@@ -79,14 +53,8 @@ async function scrape(monitor: RunningMonitor): Promise<string> {
   return (await fetch(`${monitor.address}/metrics`)).text();
 }
 
-function value(text: string, series: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(series + " "));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
-}
-
-function totalRecords(monitor: RunningMonitor): number {
-  return monitor.pipeline.tallies.records.reduce((sum, c) => sum + c.value, 0);
-}
+const value = metricValue;
+const totalRecords = countedRecords;
 
 describe("the live monitor against a real broker", () => {
   it("counts every record and validates each in both directions, with exact figures on /metrics and /api/status", async () => {

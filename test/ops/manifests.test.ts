@@ -22,6 +22,7 @@ interface Container {
   name: string;
   image?: string;
   args?: string[];
+  env?: { name: string; value?: string }[];
   ports?: { name?: string; containerPort: number }[];
   resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
   livenessProbe?: Probe;

@@ -1,0 +1,45 @@
+import { afterEach } from "vitest";
+import { createLogger } from "../../src/log.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
+
+/** Consumer timings short enough for tests: rebalances and stops take a second, not thirty. */
+export const TEST_TUNING = {
+  sessionTimeout: 6_000,
+  rebalanceTimeout: 6_000,
+  heartbeatInterval: 500,
+  maxWaitTimeInMs: 200,
+  stopTimeoutMs: 10_000,
+};
+
+const running: RunningMonitor[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((m) => m.stop()));
+});
+
+/** Starts the live monitor in-process on a free port against Kafka; it is stopped after the test. */
+export async function startLiveMonitor(configPath: string): Promise<RunningMonitor> {
+  const monitor = await startMonitor({
+    configPath,
+    source: "kafka",
+    port: 0,
+    host: "127.0.0.1",
+    env: {},
+    version: "0.0.0-test",
+    logger: createLogger("silent"),
+    tuning: TEST_TUNING,
+  });
+  running.push(monitor);
+  return monitor;
+}
+
+/** The value of one series in an exposition text (`name{labels}`), or undefined when absent. */
+export function metricValue(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(series + " "));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+/** Records counted by a monitor, all series together. */
+export function countedRecords(monitor: RunningMonitor): number {
+  return monitor.pipeline.tallies.records.reduce((sum, c) => sum + c.value, 0);
+}
