@@ -34,7 +34,10 @@ export class Health {
   }
 }
 
-/** Where sources deliver records: the monitor's pipeline. Processing is synchronous and never throws. */
+/**
+ * Where sources deliver records: the monitor's pipeline. Processing is synchronous and never throws,
+ * and a sink never keeps the record object after `process` returns: sources reuse it.
+ */
 export interface RecordSink {
   process(record: SourceRecord): void;
 }

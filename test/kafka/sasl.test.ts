@@ -76,7 +76,7 @@ function capture(): { text: () => string; logger: Logger } {
 
 function source(topic: string, sasl: SaslConfig, env: Record<string, string>, logger?: Logger) {
   const records: SourceRecord[] = [];
-  const sink: RecordSink = { process: (record) => void records.push(record) };
+  const sink: RecordSink = { process: (record) => void records.push({ ...record }) };
   const health = new Health();
   const s = new KafkaSource({
     kafka: {

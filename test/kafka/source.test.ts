@@ -55,7 +55,8 @@ afterEach(async () => {
 class RecordingSink implements RecordSink {
   readonly records: SourceRecord[] = [];
   process(record: SourceRecord): void {
-    this.records.push(record);
+    // Sources reuse the record object (the RecordSink contract): keep a copy.
+    this.records.push({ ...record });
   }
 }
 
