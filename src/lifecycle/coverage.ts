@@ -33,6 +33,15 @@ const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 export class Coverage {
   readonly #partitions = new Map<string, PartitionCoverage>();
   readonly #assigned = new Set<string>();
+  /** Assigned partitions with a batch processed since the assignment. */
+  readonly #batched = new Set<string>();
+  /** Entries another replica owns, learned from the shared state topic: its last published observedUntil. */
+  readonly #shared = new Map<string, number>();
+  /**
+   * How long another replica's published entry counts as observed after its last publish (it publishes
+   * every judge interval). Past it, the owner is presumed gone and "not observed since" applies.
+   */
+  sharedSlackMs = 25_000;
   readonly gaps: Gap[] = [];
   /** Gaps per topic since start, for the metric. */
   readonly gapCounts = new Map<string, number>();
@@ -71,6 +80,7 @@ export class Coverage {
     for (const [topic, partitions] of assignment) {
       for (const partition of partitions) {
         this.#assigned.add(key(topic, partition));
+        this.#shared.delete(key(topic, partition));
         const entry = this.#partitions.get(key(topic, partition));
         if (!entry)
           this.#gap(topic, partition, "first-observation", now, "no earlier observation of this partition");
@@ -89,6 +99,49 @@ export class Coverage {
       if (entry) entry.observedUntil = now;
     }
     this.#assigned.clear();
+    this.#batched.clear();
+  }
+
+  /** The entries of the partitions this member reads: the ones it publishes to the shared state topic. */
+  owned(): PartitionCoverage[] {
+    return [...this.#assigned].flatMap((k) => {
+      const entry = this.#partitions.get(k);
+      return entry ? [entry] : [];
+    });
+  }
+
+  isShared(topic: string, partition: number): boolean {
+    return this.#shared.has(key(topic, partition));
+  }
+
+  /**
+   * Another replica's published coverage of a partition. A gap this member noticed is kept (coveredSince
+   * only moves forward). For a partition just assigned here, a previous owner's last publish may arrive
+   * after the handover: until the first batch here, a later offset from it is still the better history.
+   */
+  shared(entry: PartitionCoverage, now: number): void {
+    const k = key(entry.topic, entry.partition);
+    const existing = this.#partitions.get(k);
+    if (this.#assigned.has(k)) {
+      if (!existing || this.#batched.has(k) || entry.lastOffset === null) return;
+      if (existing.lastOffset !== null && BigInt(entry.lastOffset) <= BigInt(existing.lastOffset)) return;
+      existing.lastOffset = entry.lastOffset;
+      existing.coveredSince = Math.max(existing.coveredSince, entry.coveredSince);
+      return;
+    }
+    this.#partitions.set(k, {
+      topic: entry.topic,
+      partition: entry.partition,
+      coveredSince: Math.max(existing?.coveredSince ?? 0, entry.coveredSince),
+      lastOffset: entry.lastOffset,
+      observedUntil: Math.min(entry.observedUntil, now),
+    });
+    this.#shared.set(k, entry.observedUntil);
+  }
+
+  /** A partition whose state could not be read (a corrupt record in the state topic) restarts its window. */
+  unreadable(topic: string, partition: number, now: number, detail: string): void {
+    this.#gap(topic, partition, "state-unreadable", now, detail);
   }
 
   isAssigned(topic: string, partition: number): boolean {
@@ -117,6 +170,7 @@ export class Coverage {
     }
     entry.lastOffset = last;
     entry.observedUntil = now;
+    this.#batched.add(key(topic, partition));
   }
 
   /** Assigned partitions are observed up to now. */
@@ -124,6 +178,12 @@ export class Coverage {
     for (const k of this.#assigned) {
       const entry = this.#partitions.get(k);
       if (entry && entry.observedUntil < now) entry.observedUntil = now;
+    }
+    // Another replica's partition counts as observed while its owner keeps publishing; once it stops,
+    // the entry falls back to the owner's last word, and the verdicts' "not observed since" rule applies.
+    for (const [k, published] of this.#shared) {
+      const entry = this.#partitions.get(k);
+      if (entry) entry.observedUntil = now - published <= this.sharedSlackMs ? now : published;
     }
   }
 

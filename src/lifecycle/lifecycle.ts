@@ -46,6 +46,9 @@ export class Lifecycle {
   /** Partitions of each topic as the brokers report them (all of them, not only this member's). */
   readonly knownPartitions = new Map<string, Set<number>>();
   startedAt: number;
+  /** With a shared state topic: this replica's candidate evidence merged with the other replicas'. */
+  candidateView:
+    ((subject: string, version: string, own: CandidateEvidence) => CandidateEvidence) | undefined;
 
   constructor(subjects: readonly LifecycleSubject[], logger: Logger, now: () => number) {
     this.#log = logger;
@@ -175,10 +178,11 @@ export class Lifecycle {
             now,
           );
         } else if (version.status === "candidate") {
+          const own = this.candidate(s.subject.name, version.version.text);
           verdict = judgeCandidate(
             s,
             version,
-            this.candidate(s.subject.name, version.version.text),
+            this.candidateView?.(s.subject.name, version.version.text, own) ?? own,
             this,
             now,
           );

@@ -5,6 +5,7 @@ import type { SourceRecord } from "../monitor/record.js";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import { Lifecycle, type LifecycleSubject } from "./lifecycle.js";
 import { loadState, saveState } from "./state-file.js";
+import type { StateTopic } from "./state-topic.js";
 import type { Verdict } from "./verdicts.js";
 
 export interface LifecycleRuntimeOptions {
@@ -14,6 +15,8 @@ export interface LifecycleRuntimeOptions {
   /** Live: the monitor's clock. Replay: the records' own timestamps. */
   readonly clock: "live" | "records";
   readonly statePath?: string;
+  /** Several replicas: the shared, compacted state topic instead of the file. */
+  readonly stateTopic?: StateTopic;
   /** Milliseconds between verdicts (and state saves). */
   readonly judgeInterval?: number;
 }
@@ -38,10 +41,12 @@ export class LifecycleRuntime {
   readonly #health: Health;
   readonly #log: Logger;
   readonly #statePath: string | undefined;
+  readonly #stateTopic: StateTopic | undefined;
   readonly #interval: number;
   #eventClock = 0;
   #timer: NodeJS.Timeout | undefined;
   #lastJudged = 0;
+  #lastShared = 0;
   #verdicts = new Map<string, Verdict>();
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
@@ -54,9 +59,12 @@ export class LifecycleRuntime {
     this.#health = options.health;
     this.#log = options.logger;
     this.#statePath = options.statePath;
+    this.#stateTopic = options.stateTopic;
     this.#interval = options.judgeInterval ?? 10_000;
     const now = options.clock === "live" ? () => Date.now() : () => this.#eventClock;
     this.lifecycle = new Lifecycle(lifecycleSubjects(options.pipeline), options.logger, now);
+    // Other replicas publish every interval: two missed publishes (and 5 s for the broker) mean gone.
+    this.lifecycle.coverage.sharedSlackMs = 2 * this.#interval + 5_000;
     if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
     const previous = this.#pipeline.onValidated;
     this.#pipeline.onValidated = (subject, producer, record, document, writer) => {
@@ -67,6 +75,21 @@ export class LifecycleRuntime {
 
   /** Loads the state file; unreadable state is reported and becomes a coverage gap, never zero traffic. */
   async load(): Promise<void> {
+    if (this.#stateTopic) {
+      try {
+        const records = await this.#stateTopic.start(this.lifecycle, (problem) => {
+          this.stateProblem = problem;
+          this.#log.error({ problem }, "lifecycle state record unreadable: treated as a coverage gap");
+        });
+        this.#log.info(
+          { records, replica: this.#stateTopic.replica },
+          "lifecycle state read from the state topic",
+        );
+      } catch (error) {
+        this.#unreadable(error);
+      }
+      return;
+    }
     if (!this.#statePath) return;
     try {
       const state = await loadState(this.#statePath);
@@ -79,14 +102,15 @@ export class LifecycleRuntime {
         );
       }
     } catch (error) {
-      this.stateProblem = isSchemawatchError(error) ? error.message : messageOf(error);
-      this.#log.error(
-        { problem: this.stateProblem },
-        "lifecycle state unreadable: every window restarts now",
-      );
-      const topics = [...this.#pipeline.subjects.values()].flatMap((s) => [...s.subject.topics]);
-      this.lifecycle.coverage.invalidateAll(this.lifecycle.now(), this.stateProblem, topics);
+      this.#unreadable(error);
     }
+  }
+
+  #unreadable(error: unknown): void {
+    this.stateProblem = isSchemawatchError(error) ? error.message : messageOf(error);
+    this.#log.error({ problem: this.stateProblem }, "lifecycle state unreadable: every window restarts now");
+    const topics = [...this.#pipeline.subjects.values()].flatMap((s) => [...s.subject.topics]);
+    this.lifecycle.coverage.invalidateAll(this.lifecycle.now(), this.stateProblem, topics);
   }
 
   /** Live sources: tick the coarse clock every 250 ms and judge every `judgeInterval`. */
@@ -109,6 +133,12 @@ export class LifecycleRuntime {
       this.#lastJudged = now;
       this.verdicts();
       void this.save();
+    } else if (this.#stateTopic && now - this.#lastShared >= 1_000) {
+      this.#lastShared = now;
+      this.#foldDeclared();
+      this.#stateTopic.publishVersions(this.lifecycle).catch((error: unknown) => {
+        this.#log.error({ problem: messageOf(error) }, "could not publish version evidence");
+      });
     }
   }
 
@@ -116,7 +146,14 @@ export class LifecycleRuntime {
   readonly hooks = {
     onAssigned: (assignment: Map<string, number[]>) =>
       this.lifecycle.coverage.assigned(assignment, this.lifecycle.now()),
-    onRevoked: () => this.lifecycle.coverage.revoked(this.lifecycle.now()),
+    onRevoked: () => {
+      const owned = this.lifecycle.coverage.owned();
+      this.lifecycle.coverage.revoked(this.lifecycle.now());
+      // The next owner continues from this last word on the offsets, as after a restart.
+      this.#stateTopic?.publishCoverage(owned).catch((error: unknown) => {
+        this.#log.error({ problem: messageOf(error) }, "could not publish coverage on revocation");
+      });
+    },
     onBatchEnd: (topic: string, partition: number, first: string, last: string) =>
       this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now()),
   };
@@ -149,13 +186,17 @@ export class LifecycleRuntime {
 
   /** Current verdicts, after folding in what the tallies know about declared versions. */
   verdicts(): Map<string, Verdict> {
+    this.#foldDeclared();
+    this.#verdicts = this.lifecycle.judge();
+    return this.#verdicts;
+  }
+
+  #foldDeclared(): void {
     for (const series of this.#pipeline.tallies.allSeries) {
       if (!series.writer || series.lastObservedMs === 0) continue;
       const labels = series.count.labels;
       this.lifecycle.declared(labels.subject, labels.writer_version, labels.producer, series.lastObservedMs);
     }
-    this.#verdicts = this.lifecycle.judge();
-    return this.#verdicts;
   }
 
   verdict(subject: string, version: string): Verdict | undefined {
@@ -163,6 +204,14 @@ export class LifecycleRuntime {
   }
 
   async save(): Promise<void> {
+    if (this.#stateTopic) {
+      try {
+        await this.#stateTopic.publish(this.lifecycle, this.lifecycle.coverage.owned());
+      } catch (error) {
+        this.#log.error({ problem: messageOf(error) }, "could not publish lifecycle state");
+      }
+      return;
+    }
     if (!this.#statePath) return;
     try {
       const extra = this.extraState?.();
@@ -179,5 +228,6 @@ export class LifecycleRuntime {
     if (this.#timer) clearInterval(this.#timer);
     this.verdicts();
     await this.save();
+    await this.#stateTopic?.stop();
   }
 }

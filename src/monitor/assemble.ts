@@ -69,13 +69,23 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   health.catalogLoaded = true;
   const pipeline = new Pipeline(catalog, config);
   const live = options.source === "kafka";
+  // Several replicas share the evidence through the state topic (loaded only then: it needs kafkajs).
+  const stateTopic =
+    live && config.state.topic
+      ? new (await import("../lifecycle/state-topic.js")).StateTopic({
+          kafka: config.kafka,
+          env: options.env,
+          logger: logger.child({ component: "state-topic" }),
+          topic: config.state.topic,
+        })
+      : undefined;
   const lifecycle = new LifecycleRuntime({
     pipeline,
     health,
     logger: logger.child({ component: "lifecycle" }),
     clock: live ? "live" : "records",
     // A replayed capture is judged on its own; it neither reads nor overwrites the live evidence.
-    ...(live && config.state.file ? { statePath: config.state.file } : {}),
+    ...(stateTopic ? { stateTopic } : live && config.state.file ? { statePath: config.state.file } : {}),
   });
   await lifecycle.load();
   const corpus = config.corpus.enabled

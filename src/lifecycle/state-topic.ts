@@ -1,0 +1,364 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
+import { Kafka, type Consumer, type Message, type Producer } from "kafkajs";
+import type { Logger } from "pino";
+import type { KafkaConfig } from "../config/types.js";
+import { SchemawatchError, messageOf } from "../errors.js";
+import { buildKafkaConfig, type Env } from "../kafka/connection.js";
+import type { PartitionCoverage } from "./coverage.js";
+import type { CandidateEvidence, CandidateProducer, VersionEvidence } from "./evidence.js";
+import type { Lifecycle, LifecycleState } from "./lifecycle.js";
+
+export interface StateTopicOptions {
+  readonly kafka: KafkaConfig;
+  readonly env: Env;
+  readonly logger: Logger;
+  readonly topic: string;
+  /** How long the first read of the topic to its end may take, ms. */
+  readonly loadTimeoutMs?: number;
+}
+
+/**
+ * The replica id names this replica's candidate records. `SCHEMAWATCH_REPLICA_ID`, else the host
+ * name: stable across restarts of a pod or host, so a restarted replica resumes its own records.
+ */
+export function replicaId(env: Env): string {
+  return env["SCHEMAWATCH_REPLICA_ID"] || hostname();
+}
+
+const enc = encodeURIComponent;
+const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+const str = (v: unknown): v is string => typeof v === "string";
+const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
+
+/**
+ * Evidence shared by replicas in a compacted topic (keys in docs/lifecycle.md). Coverage is published
+ * by the partition's current owner only; version evidence merges by max, so a record any replica saw
+ * keeps the version in use; candidate evidence is kept per replica and merged conservatively.
+ */
+export class StateTopic {
+  readonly replica: string;
+  readonly #options: StateTopicOptions;
+  readonly #log: Logger;
+  readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
+  #producer: Producer | undefined;
+  #consumer: Consumer | undefined;
+  #lifecycle: Lifecycle | undefined;
+  #onProblem: (problem: string) => void = () => {};
+  #loading = true;
+  #pending: Promise<void> = Promise.resolve();
+  /** What was last published of each version's evidence, to send only what changed in between. */
+  readonly #sentVersions = new Map<string, string>();
+
+  constructor(options: StateTopicOptions) {
+    this.#options = options;
+    this.#log = options.logger;
+    this.replica = replicaId(options.env);
+  }
+
+  /** Creates the topic if missing, reads it to the end into the lifecycle, then keeps following it. */
+  async start(lifecycle: Lifecycle, onProblem: (problem: string) => void): Promise<number> {
+    this.#lifecycle = lifecycle;
+    this.#onProblem = onProblem;
+    lifecycle.candidateView = (subject, version, own) =>
+      mergeCandidates([own, ...(this.#candidates.get(`${subject}\u0000${version}`)?.values() ?? [])]);
+    const { topic } = this.#options;
+    const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
+    const admin = kafka.admin();
+    let high = 0n;
+    try {
+      await admin.connect();
+      if (!(await admin.listTopics()).includes(topic)) {
+        // Only the state topic is ever created; the monitored topics never are.
+        await admin.createTopics({
+          topics: [
+            { topic, numPartitions: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] },
+          ],
+          waitForLeaders: true,
+        });
+        this.#log.info({ topic }, "state topic created");
+      }
+      const offsets = await admin.fetchTopicOffsets(topic);
+      high = BigInt(offsets.find((o) => o.partition === 0)?.high ?? "0");
+    } catch (error) {
+      throw new SchemawatchError("STATE_INVALID", `state topic ${topic}: ${messageOf(error)}`, {
+        cause: error,
+      });
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+    this.#producer = kafka.producer({ allowAutoTopicCreation: false });
+    // A throwaway group: every start reads the topic whole; nothing is committed.
+    const consumer = kafka.consumer({
+      groupId: `schemawatch-state-${randomUUID()}`,
+      // Other replicas' news that a version is still in use must arrive within about a second.
+      maxWaitTimeInMs: 500,
+      allowAutoTopicCreation: false,
+    });
+    this.#consumer = consumer;
+    let read = 0;
+    let caughtUp: () => void = () => {};
+    const done = new Promise<void>((resolve) => (caughtUp = resolve));
+    if (high === 0n) caughtUp();
+    await this.#producer.connect();
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic], fromBeginning: true });
+    await consumer.run({
+      autoCommit: false,
+      eachMessage: async ({ message }) => {
+        read++;
+        this.#apply(message);
+        if (BigInt(message.offset) + 1n >= high) caughtUp();
+      },
+    });
+    const timeout = this.#options.loadTimeoutMs ?? 30_000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        done,
+        new Promise((_, reject) => {
+          timer = setTimeout(
+            () =>
+              reject(
+                new SchemawatchError(
+                  "STATE_INVALID",
+                  `state topic ${topic}: not read to its end in ${timeout} ms`,
+                ),
+              ),
+            timeout,
+          );
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      this.#loading = false;
+    }
+    return read;
+  }
+
+  #problem(key: string, what: string, partitions: ReadonlyArray<[string, number]> | "all"): void {
+    const lifecycle = this.#lifecycle!;
+    const problem = `state topic ${this.#options.topic}: record ${key} ${what}`;
+    this.#onProblem(problem);
+    const now = lifecycle.now();
+    if (partitions === "all") {
+      const topics = [...lifecycle.subjects].flatMap((s) => [...s.subject.topics]);
+      lifecycle.coverage.invalidateAll(now, problem, topics);
+      return;
+    }
+    for (const [topic, partition] of partitions)
+      lifecycle.coverage.unreadable(topic, partition, now, problem);
+  }
+
+  /** One record of the topic. Never logs values: they may name producers, and they are not ours to echo. */
+  #apply(message: Message): void {
+    const lifecycle = this.#lifecycle!;
+    const key = message.key?.toString("utf8") ?? "";
+    if (message.value === null) return; // a tombstone
+    const parts = key.split("/").map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return "\u0000";
+      }
+    });
+    let value: unknown;
+    try {
+      value = JSON.parse(message.value.toString("utf8"));
+    } catch {
+      value = undefined;
+    }
+    const [kind, a, b, c] = parts;
+    if (kind === "coverage" && parts.length === 3 && a && b !== undefined && /^\d+$/.test(b)) {
+      const partition = Number(b);
+      const entry = obj(value) && obj(value["coverage"]) ? value["coverage"] : undefined;
+      if (
+        !obj(value) ||
+        !str(value["owner"]) ||
+        !entry ||
+        entry["topic"] !== a ||
+        entry["partition"] !== partition ||
+        !num(entry["coveredSince"]) ||
+        !num(entry["observedUntil"]) ||
+        !(entry["lastOffset"] === null || (str(entry["lastOffset"]) && /^\d+$/.test(entry["lastOffset"])))
+      ) {
+        return this.#problem(key, "is unreadable: treated as a coverage gap", [[a, partition]]);
+      }
+      // Our own publish coming back tells nothing new, except on start (a previous run of this replica).
+      if (value["owner"] === this.replica && !this.#loading) return;
+      lifecycle.coverage.shared(entry as unknown as PartitionCoverage, lifecycle.now());
+      return;
+    }
+    if ((kind === "version" && parts.length === 3) || (kind === "candidate" && parts.length === 4)) {
+      const subject = [...lifecycle.subjects].find((s) => s.subject.name === a);
+      if (!subject || !b) return; // a subject this monitor does not watch
+      const topics = subject.subject.topics.flatMap((t): Array<[string, number]> => {
+        const known = new Set(lifecycle.knownPartitions.get(t) ?? []);
+        for (const p of lifecycle.coverage.partitions) if (p.topic === t) known.add(p.partition);
+        return [...known].map((p) => [t, p]);
+      });
+      if (kind === "version") {
+        if (!isVersionEvidence(value))
+          return this.#problem(
+            key,
+            "is unreadable: treated as a coverage gap",
+            topics.length ? topics : "all",
+          );
+        const local = lifecycle.version(a!, b);
+        if (value.lastDeclaredAt > local.lastDeclaredAt) {
+          local.lastDeclaredAt = value.lastDeclaredAt;
+          local.lastDeclaredBy = value.lastDeclaredBy;
+        }
+        local.lastUndeclaredAt = Math.max(local.lastUndeclaredAt, value.lastUndeclaredAt);
+        local.undeclaredDependents = Math.max(local.undeclaredDependents, value.undeclaredDependents);
+        return;
+      }
+      if (!isCandidateEvidence(value) || !c)
+        return this.#problem(key, "is unreadable: treated as a coverage gap", topics.length ? topics : "all");
+      if (c === this.replica) {
+        if (this.#loading) Object.assign(lifecycle.candidate(a!, b), structuredClone(value));
+        return;
+      }
+      const id = `${a!}\u0000${b}`;
+      let perReplica = this.#candidates.get(id);
+      if (!perReplica) this.#candidates.set(id, (perReplica = new Map()));
+      perReplica.set(c, value);
+      return;
+    }
+    if (kind === "meta") return;
+    this.#problem(key || "(no key)", "has a key this version does not know: every window restarts", "all");
+  }
+
+  /** This replica's evidence: coverage of the partitions it owns, its version view and its candidates. */
+  async publish(lifecycle: Lifecycle, owned: readonly PartitionCoverage[]): Promise<void> {
+    const state = lifecycle.toState();
+    const messages: Message[] = this.#coverageMessages(owned);
+    messages.push(...this.#versionMessages(state.versions, false));
+    for (const [subject, candidates] of Object.entries(state.candidates))
+      for (const [version, evidence] of Object.entries(candidates))
+        messages.push({
+          key: `candidate/${enc(subject)}/${enc(version)}/${enc(this.replica)}`,
+          value: JSON.stringify(evidence),
+        });
+    messages.push({
+      key: `meta/started/${enc(this.replica)}`,
+      value: JSON.stringify({ startedAt: state.startedAt }),
+    });
+    await this.#send(messages);
+  }
+
+  /**
+   * Between full publishes: the versions whose evidence changed, so that a record one replica saw keeps
+   * the version in use on every replica within about a second, not only after the next full publish.
+   */
+  publishVersions(lifecycle: Lifecycle): Promise<void> {
+    return this.#send(this.#versionMessages(lifecycle.toState().versions, true));
+  }
+
+  #versionMessages(versions: LifecycleState["versions"], changedOnly: boolean): Message[] {
+    const messages: Message[] = [];
+    for (const [subject, map] of Object.entries(versions))
+      for (const [version, evidence] of Object.entries(map)) {
+        const key = `version/${enc(subject)}/${enc(version)}`;
+        const value = JSON.stringify(evidence);
+        if (changedOnly && this.#sentVersions.get(key) === value) continue;
+        this.#sentVersions.set(key, value);
+        messages.push({ key, value });
+      }
+    return messages;
+  }
+
+  /** On revocation: the last word on the partitions this replica gives up, for the next owner. */
+  publishCoverage(owned: readonly PartitionCoverage[]): Promise<void> {
+    return this.#send(this.#coverageMessages(owned));
+  }
+
+  #coverageMessages(owned: readonly PartitionCoverage[]): Message[] {
+    return owned.map((entry) => ({
+      key: `coverage/${enc(entry.topic)}/${entry.partition}`,
+      value: JSON.stringify({ owner: this.replica, coverage: { ...entry } }),
+    }));
+  }
+
+  #send(messages: Message[]): Promise<void> {
+    const producer = this.#producer;
+    if (!producer)
+      return Promise.reject(new SchemawatchError("STATE_INVALID", "the state topic was never opened"));
+    const topic = this.#options.topic;
+    const sent = this.#pending.then(async () => {
+      if (messages.length > 0) await producer.send({ topic, messages, acks: -1 });
+    });
+    this.#pending = sent.catch(() => undefined);
+    return sent;
+  }
+
+  async stop(): Promise<void> {
+    await this.#pending;
+    await this.#consumer?.disconnect().catch(() => undefined);
+    await this.#producer?.disconnect().catch(() => undefined);
+  }
+}
+
+/**
+ * The candidate evidence of several replicas judged as one. Samples and failures add up. Samples
+ * since the last failure: a replica's samples cannot be ordered against another replica's failure,
+ * so after a failure only the failing replica's own later samples count (the fewest, conservatively).
+ */
+export function mergeCandidates(views: readonly CandidateEvidence[]): CandidateEvidence {
+  const producers = new Map<string, CandidateProducer[]>();
+  for (const view of views)
+    for (const [name, p] of Object.entries(view.producers)) {
+      const list = producers.get(name) ?? [];
+      list.push(p);
+      producers.set(name, list);
+    }
+  const merged = mergeCounts(views);
+  return {
+    ...merged,
+    producers: Object.fromEntries(
+      [...producers].map(([name, list]) => {
+        const latest = list.reduce((x, y) => (y.lastFailureAt > x.lastFailureAt ? y : x));
+        return [name, { ...mergeCounts(list), keyword: latest.keyword, instancePath: latest.instancePath }];
+      }),
+    ),
+  };
+}
+
+function mergeCounts(
+  views: ReadonlyArray<Omit<CandidateProducer, "keyword" | "instancePath">>,
+): Omit<CandidateProducer, "keyword" | "instancePath"> {
+  const lastFailureAt = Math.max(0, ...views.map((v) => v.lastFailureAt));
+  const sinceFailure =
+    lastFailureAt === 0 && views.every((v) => v.failures === 0)
+      ? views.reduce((s, v) => s + v.samplesSinceFailure, 0)
+      : Math.min(...views.filter((v) => v.lastFailureAt === lastFailureAt).map((v) => v.samplesSinceFailure));
+  return {
+    samples: views.reduce((s, v) => s + v.samples, 0),
+    failures: views.reduce((s, v) => s + v.failures, 0),
+    samplesSinceFailure: sinceFailure,
+    lastFailureAt,
+  };
+}
+
+function isVersionEvidence(v: unknown): v is VersionEvidence {
+  return (
+    obj(v) &&
+    num(v["lastDeclaredAt"]) &&
+    (v["lastDeclaredBy"] === null || str(v["lastDeclaredBy"])) &&
+    num(v["undeclaredDependents"]) &&
+    num(v["lastUndeclaredAt"])
+  );
+}
+
+function isCandidateEvidence(v: unknown): v is CandidateEvidence {
+  if (!obj(v) || !num(v["samples"]) || !num(v["failures"]) || !num(v["samplesSinceFailure"])) return false;
+  if (!num(v["lastFailureAt"]) || !obj(v["producers"])) return false;
+  return Object.values(v["producers"]).every(
+    (p) =>
+      obj(p) &&
+      num(p["samples"]) &&
+      num(p["failures"]) &&
+      num(p["samplesSinceFailure"]) &&
+      num(p["lastFailureAt"]),
+  );
+}

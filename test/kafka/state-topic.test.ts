@@ -1,0 +1,171 @@
+import { resolve } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createLogger } from "../../src/log.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
+import { writeTree } from "../helpers/files.js";
+import {
+  createTopic,
+  freshGroupId,
+  freshTopic,
+  kafkaBrokers,
+  produce,
+  waitFor,
+  withAdmin,
+  type TestMessage,
+} from "../helpers/kafka.js";
+
+// Windows of a few seconds stand in for the default 7 days. Replicas publish every 10 s (the judge
+// interval), so learning another replica's evidence takes up to that long.
+const TUNING = {
+  sessionTimeout: 6_000,
+  rebalanceTimeout: 6_000,
+  heartbeatInterval: 500,
+  maxWaitTimeInMs: 200,
+  stopTimeoutMs: 10_000,
+};
+const running: RunningMonitor[] = [];
+const topics: string[] = [];
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((m) => m.stop()));
+  const brokers = await kafkaBrokers();
+  const created = topics.splice(0);
+  await withAdmin(brokers, (admin) => admin.deleteTopics({ topics: created })).catch(() => undefined);
+});
+
+async function setup(partitions: number, window = "3s") {
+  const brokers = await kafkaBrokers();
+  const topic = freshTopic("sw-shared");
+  const stateTopic = freshTopic("sw-state");
+  topics.push(topic, stateTopic);
+  await createTopic(brokers, topic, partitions);
+  const dir = await writeTree({
+    "config.yaml": `kafka:
+  brokers: [${brokers.join(", ")}]
+  groupId: ${freshGroupId()}
+  lagInterval: 500ms
+logLevel: silent
+state:
+  topic: ${stateTopic}
+subjects:
+  - name: event
+    topics: [${topic}]
+    schemas: ${resolve("examples/catalog/event")}
+    versions:
+      "1.0.0": { status: deprecated }
+      "1.1.0": { status: active }
+    drainWindow: ${window}
+    readyWindow: ${window}
+    minSamples: 10
+`,
+  });
+  return { brokers, topic, stateTopic, configPath: `${dir}/config.yaml` };
+}
+
+async function start(configPath: string, replica: string): Promise<RunningMonitor> {
+  const monitor = await startMonitor({
+    configPath,
+    source: "kafka",
+    port: 0,
+    env: { SCHEMAWATCH_REPLICA_ID: replica },
+    version: "test",
+    logger: createLogger("silent"),
+    tuning: TUNING,
+  });
+  running.push(monitor);
+  return monitor;
+}
+
+async function pair(configPath: string): Promise<[RunningMonitor, RunningMonitor]> {
+  const a = await start(configPath, "replica-a");
+  const b = await start(configPath, "replica-b");
+  await waitFor(
+    () => a.health.assignedPartitions === 1 && b.health.assignedPartitions === 1,
+    "one partition each",
+    30_000,
+  );
+  return [a, b];
+}
+
+const message = (version: "1.0" | "1.1", partition: number, producer = "web"): TestMessage => ({
+  value: JSON.stringify(version === "1.1" ? { id: 1, event: "buy", amount: 3 } : { id: 1, event: "view" }),
+  headers: { producer, "schema-version": `event/${version}` },
+  partition,
+});
+
+const drained = (monitor: RunningMonitor) =>
+  monitor.report().subjects[0]!.versions.find((v) => v.version === "1.0.0")!.verdict!;
+const counted = (monitor: RunningMonitor) =>
+  monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
+const mine = (monitor: RunningMonitor, topic: string) => [...monitor.health.assigned.get(topic)!][0]!;
+
+describe("the shared state topic", () => {
+  it("two replicas splitting the partitions agree that 1.0.0 is drained, and that traffic brings it back", async () => {
+    const { brokers, topic, configPath } = await setup(2);
+    const [a, b] = await pair(configPath);
+    await produce(brokers, topic, [message("1.1", 0), message("1.1", 1)]);
+    await waitFor(() => counted(a) + counted(b) === 2, "2 records between them");
+    await waitFor(() => drained(a).yes && drained(b).yes, "both replicas to call 1.0.0 drained", 40_000);
+    for (const replica of [a, b]) {
+      const text = await (await fetch(`${replica.address}/metrics`)).text();
+      expect(text).toContain('schemawatch_version_removable{subject="event",version="1.0.0"} 1');
+    }
+
+    // One 1.0 record on one partition: its owner sees it, the other replica learns it from the topic.
+    await produce(brokers, topic, [message("1.0", mine(a, topic), "batch-job")]);
+    await waitFor(() => !drained(a).yes, "the owner to take 1.0.0 back", 10_000);
+    await waitFor(() => !drained(b).yes, "the other replica to take 1.0.0 back", 30_000);
+    expect(drained(b).reasons[0]).toMatch(/ from producer batch-job$/);
+  }, 120_000);
+
+  it("a replica that takes a partition over inherits its coverage", async () => {
+    const { brokers, topic, configPath } = await setup(2);
+    const [a, b] = await pair(configPath);
+    const theirs = mine(b, topic);
+    await produce(brokers, topic, [message("1.1", 0), message("1.1", 1)]);
+    await waitFor(() => counted(a) + counted(b) === 2, "2 records between them");
+    const published = () => a.lifecycle.lifecycle.coverage.get(topic, theirs);
+    const own = () => b.lifecycle.lifecycle.coverage.get(topic, theirs)!;
+    await waitFor(
+      () => published()?.lastOffset === own().lastOffset && published()?.coveredSince === own().coveredSince,
+      "b's coverage to reach a through the state topic",
+      30_000,
+    );
+    const coveredSince = own().coveredSince;
+    expect(a.lifecycle.lifecycle.coverage.isShared(topic, theirs)).toBe(true);
+
+    const handover = Date.now();
+    await b.stop();
+    await waitFor(() => a.health.assignedPartitions === 2, "a to take both partitions", 30_000);
+    await produce(brokers, topic, [message("1.1", theirs)]);
+    await waitFor(() => counted(a) === 2, "the record on the partition taken over");
+    expect(a.lifecycle.lifecycle.coverage.get(topic, theirs)!.coveredSince).toBe(coveredSince);
+    const gaps = a.lifecycle.lifecycle.coverage.gaps.filter(
+      (g) => g.partition === theirs && g.at >= handover,
+    );
+    expect(gaps).toEqual([]);
+    expect(a.lifecycle.lifecycle.coverage.isShared(topic, theirs)).toBe(false);
+  }, 120_000);
+
+  it("a corrupt record in the state topic is reported and restarts the window, never reads as no traffic", async () => {
+    const { brokers, topic, stateTopic, configPath } = await setup(1, "2s");
+    const monitor = await start(configPath, "replica-a");
+    await waitFor(() => monitor.health.ready, "the partition to be assigned", 30_000);
+    await produce(brokers, topic, [message("1.1", 0)]);
+    await waitFor(() => drained(monitor).yes, "1.0.0 to drain", 20_000);
+
+    await produce(brokers, stateTopic, [{ key: `coverage/${topic}/0`, value: "{not json" }]);
+    await waitFor(() => monitor.lifecycle.stateProblem !== undefined, "the problem to be reported", 10_000);
+    expect(monitor.lifecycle.stateProblem).toBe(
+      `state topic ${stateTopic}: record coverage/${topic}/0 is unreadable: treated as a coverage gap`,
+    );
+    const verdict = drained(monitor);
+    expect(verdict.yes).toBe(false);
+    expect(verdict.reasons).toEqual([
+      expect.stringMatching(new RegExp(`^coverage gap on ${topic}/0 until `)),
+    ]);
+    const report = monitor.report();
+    expect(report.stateProblem).toBe(monitor.lifecycle.stateProblem);
+    expect(report.subjects[0]!.recentGaps.map((g) => g.reason)).toContain("state-unreadable");
+  }, 60_000);
+});
