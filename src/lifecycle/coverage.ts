@@ -110,10 +110,6 @@ export class Coverage {
     });
   }
 
-  isShared(topic: string, partition: number): boolean {
-    return this.#shared.has(key(topic, partition));
-  }
-
   /**
    * Another replica's published coverage of a partition. A gap this member noticed is kept (coveredSince
    * only moves forward). For a partition just assigned here, a previous owner's last publish may arrive
@@ -142,6 +138,30 @@ export class Coverage {
   /** A partition whose state could not be read (a corrupt record in the state topic) restarts its window. */
   unreadable(topic: string, partition: number, now: number, detail: string): void {
     this.#gap(topic, partition, "state-unreadable", now, detail);
+  }
+
+  /** Whether another replica's published entry stands for this partition (it owns it). */
+  isShared(topic: string, partition: number): boolean {
+    return this.#shared.has(key(topic, partition));
+  }
+
+  /**
+   * Until when a partition counts as observed: now while this member reads it, or while another
+   * replica that owns it keeps publishing (within `sharedSlackMs`); otherwise its last observation.
+   */
+  observedThrough(entry: PartitionCoverage, now: number): number {
+    const k = key(entry.topic, entry.partition);
+    if (this.#assigned.has(k)) return now;
+    const published = this.#shared.get(k);
+    if (published !== undefined && now - published <= this.sharedSlackMs) return now;
+    return entry.observedUntil;
+  }
+
+  /** The partitions of a topic this coverage knows of, beside those the brokers report. */
+  partitionsOf(topic: string, reported: Iterable<number> = []): number[] {
+    const known = new Set(reported);
+    for (const entry of this.#partitions.values()) if (entry.topic === topic) known.add(entry.partition);
+    return [...known].sort((a, b) => a - b);
   }
 
   isAssigned(topic: string, partition: number): boolean {
@@ -178,12 +198,6 @@ export class Coverage {
     for (const k of this.#assigned) {
       const entry = this.#partitions.get(k);
       if (entry && entry.observedUntil < now) entry.observedUntil = now;
-    }
-    // Another replica's partition counts as observed while its owner keeps publishing; once it stops,
-    // the entry falls back to the owner's last word, and the verdicts' "not observed since" rule applies.
-    for (const [k, published] of this.#shared) {
-      const entry = this.#partitions.get(k);
-      if (entry) entry.observedUntil = now - published <= this.sharedSlackMs ? now : published;
     }
   }
 

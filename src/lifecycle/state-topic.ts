@@ -6,8 +6,16 @@ import type { KafkaConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
 import type { PartitionCoverage } from "./coverage.js";
-import type { CandidateEvidence, CandidateProducer, VersionEvidence } from "./evidence.js";
+import type { CandidateEvidence } from "./evidence.js";
 import type { Lifecycle, LifecycleState } from "./lifecycle.js";
+import {
+  isCandidateEvidence,
+  isVersionEvidence,
+  mergeCandidates,
+  mergeVersionEvidence,
+  readCoverageRecord,
+  stateKey,
+} from "./state-records.js";
 
 export interface StateTopicOptions {
   readonly kafka: KafkaConfig;
@@ -25,11 +33,6 @@ export interface StateTopicOptions {
 export function replicaId(env: Env): string {
   return env["SCHEMAWATCH_REPLICA_ID"] || hostname();
 }
-
-const enc = encodeURIComponent;
-const num = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
-const str = (v: unknown): v is string => typeof v === "string";
-const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 /**
  * Evidence shared by replicas in a compacted topic (keys in docs/lifecycle.md). Coverage is published
@@ -170,33 +173,19 @@ export class StateTopic {
     }
     const [kind, a, b, c] = parts;
     if (kind === "coverage" && parts.length === 3 && a && b !== undefined && /^\d+$/.test(b)) {
-      const partition = Number(b);
-      const entry = obj(value) && obj(value["coverage"]) ? value["coverage"] : undefined;
-      if (
-        !obj(value) ||
-        !str(value["owner"]) ||
-        !entry ||
-        entry["topic"] !== a ||
-        entry["partition"] !== partition ||
-        !num(entry["coveredSince"]) ||
-        !num(entry["observedUntil"]) ||
-        !(entry["lastOffset"] === null || (str(entry["lastOffset"]) && /^\d+$/.test(entry["lastOffset"])))
-      ) {
-        return this.#problem(key, "is unreadable: treated as a coverage gap", [[a, partition]]);
-      }
+      const record = readCoverageRecord(value, a, Number(b));
+      if (!record) return this.#problem(key, "is unreadable: treated as a coverage gap", [[a, Number(b)]]);
       // Our own publish coming back tells nothing new, except on start (a previous run of this replica).
-      if (value["owner"] === this.replica && !this.#loading) return;
-      lifecycle.coverage.shared(entry as unknown as PartitionCoverage, lifecycle.now());
+      if (record.owner === this.replica && !this.#loading) return;
+      lifecycle.coverage.shared(record.coverage, lifecycle.now());
       return;
     }
     if ((kind === "version" && parts.length === 3) || (kind === "candidate" && parts.length === 4)) {
       const subject = [...lifecycle.subjects].find((s) => s.subject.name === a);
       if (!subject || !b) return; // a subject this monitor does not watch
-      const topics = subject.subject.topics.flatMap((t): Array<[string, number]> => {
-        const known = new Set(lifecycle.knownPartitions.get(t) ?? []);
-        for (const p of lifecycle.coverage.partitions) if (p.topic === t) known.add(p.partition);
-        return [...known].map((p) => [t, p]);
-      });
+      const topics = subject.subject.topics.flatMap((t): Array<[string, number]> =>
+        lifecycle.coverage.partitionsOf(t, lifecycle.knownPartitions.get(t)).map((p) => [t, p]),
+      );
       if (kind === "version") {
         if (!isVersionEvidence(value))
           return this.#problem(
@@ -204,13 +193,7 @@ export class StateTopic {
             "is unreadable: treated as a coverage gap",
             topics.length ? topics : "all",
           );
-        const local = lifecycle.version(a!, b);
-        if (value.lastDeclaredAt > local.lastDeclaredAt) {
-          local.lastDeclaredAt = value.lastDeclaredAt;
-          local.lastDeclaredBy = value.lastDeclaredBy;
-        }
-        local.lastUndeclaredAt = Math.max(local.lastUndeclaredAt, value.lastUndeclaredAt);
-        local.undeclaredDependents = Math.max(local.undeclaredDependents, value.undeclaredDependents);
+        mergeVersionEvidence(lifecycle.version(a!, b), value);
         return;
       }
       if (!isCandidateEvidence(value) || !c)
@@ -237,11 +220,11 @@ export class StateTopic {
     for (const [subject, candidates] of Object.entries(state.candidates))
       for (const [version, evidence] of Object.entries(candidates))
         messages.push({
-          key: `candidate/${enc(subject)}/${enc(version)}/${enc(this.replica)}`,
+          key: stateKey("candidate", subject, version, this.replica),
           value: JSON.stringify(evidence),
         });
     messages.push({
-      key: `meta/started/${enc(this.replica)}`,
+      key: stateKey("meta", "started", this.replica),
       value: JSON.stringify({ startedAt: state.startedAt }),
     });
     await this.#send(messages);
@@ -259,7 +242,7 @@ export class StateTopic {
     const messages: Message[] = [];
     for (const [subject, map] of Object.entries(versions))
       for (const [version, evidence] of Object.entries(map)) {
-        const key = `version/${enc(subject)}/${enc(version)}`;
+        const key = stateKey("version", subject, version);
         const value = JSON.stringify(evidence);
         if (changedOnly && this.#sentVersions.get(key) === value) continue;
         this.#sentVersions.set(key, value);
@@ -275,7 +258,7 @@ export class StateTopic {
 
   #coverageMessages(owned: readonly PartitionCoverage[]): Message[] {
     return owned.map((entry) => ({
-      key: `coverage/${enc(entry.topic)}/${entry.partition}`,
+      key: stateKey("coverage", entry.topic, entry.partition),
       value: JSON.stringify({ owner: this.replica, coverage: { ...entry } }),
     }));
   }
@@ -297,68 +280,4 @@ export class StateTopic {
     await this.#consumer?.disconnect().catch(() => undefined);
     await this.#producer?.disconnect().catch(() => undefined);
   }
-}
-
-/**
- * The candidate evidence of several replicas judged as one. Samples and failures add up. Samples
- * since the last failure: a replica's samples cannot be ordered against another replica's failure,
- * so after a failure only the failing replica's own later samples count (the fewest, conservatively).
- */
-export function mergeCandidates(views: readonly CandidateEvidence[]): CandidateEvidence {
-  const producers = new Map<string, CandidateProducer[]>();
-  for (const view of views)
-    for (const [name, p] of Object.entries(view.producers)) {
-      const list = producers.get(name) ?? [];
-      list.push(p);
-      producers.set(name, list);
-    }
-  const merged = mergeCounts(views);
-  return {
-    ...merged,
-    producers: Object.fromEntries(
-      [...producers].map(([name, list]) => {
-        const latest = list.reduce((x, y) => (y.lastFailureAt > x.lastFailureAt ? y : x));
-        return [name, { ...mergeCounts(list), keyword: latest.keyword, instancePath: latest.instancePath }];
-      }),
-    ),
-  };
-}
-
-function mergeCounts(
-  views: ReadonlyArray<Omit<CandidateProducer, "keyword" | "instancePath">>,
-): Omit<CandidateProducer, "keyword" | "instancePath"> {
-  const lastFailureAt = Math.max(0, ...views.map((v) => v.lastFailureAt));
-  const sinceFailure =
-    lastFailureAt === 0 && views.every((v) => v.failures === 0)
-      ? views.reduce((s, v) => s + v.samplesSinceFailure, 0)
-      : Math.min(...views.filter((v) => v.lastFailureAt === lastFailureAt).map((v) => v.samplesSinceFailure));
-  return {
-    samples: views.reduce((s, v) => s + v.samples, 0),
-    failures: views.reduce((s, v) => s + v.failures, 0),
-    samplesSinceFailure: sinceFailure,
-    lastFailureAt,
-  };
-}
-
-function isVersionEvidence(v: unknown): v is VersionEvidence {
-  return (
-    obj(v) &&
-    num(v["lastDeclaredAt"]) &&
-    (v["lastDeclaredBy"] === null || str(v["lastDeclaredBy"])) &&
-    num(v["undeclaredDependents"]) &&
-    num(v["lastUndeclaredAt"])
-  );
-}
-
-function isCandidateEvidence(v: unknown): v is CandidateEvidence {
-  if (!obj(v) || !num(v["samples"]) || !num(v["failures"]) || !num(v["samplesSinceFailure"])) return false;
-  if (!num(v["lastFailureAt"]) || !obj(v["producers"])) return false;
-  return Object.values(v["producers"]).every(
-    (p) =>
-      obj(p) &&
-      num(p["samples"]) &&
-      num(p["failures"]) &&
-      num(p["samplesSinceFailure"]) &&
-      num(p["lastFailureAt"]),
-  );
 }

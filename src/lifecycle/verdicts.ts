@@ -36,13 +36,12 @@ export function coverageFor(
   let coveredSince: number | null = null;
   let partitions = 0;
   for (const topic of s.subject.topics) {
-    const known = new Set(lifecycle.knownPartitions.get(topic) ?? []);
-    for (const entry of lifecycle.coverage.partitions) if (entry.topic === topic) known.add(entry.partition);
-    if (known.size === 0) {
+    const known = lifecycle.coverage.partitionsOf(topic, lifecycle.knownPartitions.get(topic));
+    if (known.length === 0) {
       reasons.push(`no partition of ${topic} observed yet`);
       continue;
     }
-    for (const partition of [...known].sort((a, b) => a - b)) {
+    for (const partition of known) {
       partitions++;
       const entry = lifecycle.coverage.get(topic, partition);
       if (!entry) {
@@ -52,13 +51,11 @@ export function coverageFor(
         continue;
       }
       coveredSince = coveredSince === null ? entry.coveredSince : Math.max(coveredSince, entry.coveredSince);
+      const observedThrough = lifecycle.coverage.observedThrough(entry, now);
       if (entry.coveredSince > now - windowMs) {
         reasons.push(`coverage gap on ${topic}/${partition} until ${iso(entry.coveredSince + windowMs)}`);
-      } else if (
-        now - entry.observedUntil > OBSERVATION_SLACK_MS &&
-        !lifecycle.coverage.isAssigned(topic, partition)
-      ) {
-        reasons.push(`partition ${topic}/${partition} not observed since ${iso(entry.observedUntil)}`);
+      } else if (now - observedThrough > OBSERVATION_SLACK_MS) {
+        reasons.push(`partition ${topic}/${partition} not observed since ${iso(observedThrough)}`);
       }
     }
   }

@@ -3,9 +3,7 @@ import type { AddressInfo } from "node:net";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { corpusCommand } from "../../src/cli/commands/corpus.js";
 import { Corpus } from "../../src/corpus/corpus.js";
-import { isSchemawatchError } from "../../src/errors.js";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import { writeTree } from "../helpers/files.js";
 
@@ -15,25 +13,7 @@ const WEB = "1.0.0-web-274fb235a7e5.json";
 const MOBILE = "1.1.0-mobile-1f5bd3bd1a8a.json";
 const BILLING = "1.1.0-billing-4a41c22baf98.json";
 
-/** Runs `schemawatch corpus` the way main() does, until main registers it (then runCli will do). */
-async function corpus(args: readonly string[]): Promise<CliResult> {
-  let stdout = "";
-  let stderr = "";
-  const context = {
-    stdout: { write: (chunk: string) => (stdout += chunk) },
-    stderr: { write: (chunk: string) => (stderr += chunk) },
-    env: {},
-    cwd: process.cwd(),
-    stopSignal: new AbortController().signal,
-  };
-  try {
-    return { code: await corpusCommand.run(args, context), stdout, stderr };
-  } catch (error) {
-    if (!isSchemawatchError(error)) throw error;
-    stderr += `schemawatch corpus: ${error.message.replace(/^schemawatch \S+: /, "")}\n`;
-    return { code: 2, stdout, stderr };
-  }
-}
+const corpus = (args: readonly string[]): Promise<CliResult> => runCli(["corpus", ...args]);
 
 async function files(dir: string): Promise<string[]> {
   return (await readdir(dir, { recursive: true, withFileTypes: true }))

@@ -18,13 +18,16 @@ afterEach(async () => {
 });
 
 /** Starts the live monitor in-process on a free port against Kafka; it is stopped after the test. */
-export async function startLiveMonitor(configPath: string): Promise<RunningMonitor> {
+export async function startLiveMonitor(
+  configPath: string,
+  env: Readonly<Record<string, string>> = {},
+): Promise<RunningMonitor> {
   const monitor = await startMonitor({
     configPath,
     source: "kafka",
     port: 0,
     host: "127.0.0.1",
-    env: {},
+    env,
     version: "0.0.0-test",
     logger: createLogger("silent"),
     tuning: TEST_TUNING,

@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../src/monitor/assemble.js";
 import { countedRecords, metricValue, startLiveMonitor } from "../helpers/live.js";
+import { wire } from "../helpers/monitor.js";
 import type { MonitorStatus } from "../../src/monitor/status.js";
 import { writeTree } from "../helpers/files.js";
 import {
@@ -37,12 +38,6 @@ subjects:
 }
 
 const start = startLiveMonitor;
-
-function wire(id: number, document: unknown): Buffer {
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(id, 1);
-  return Buffer.concat([prefix, Buffer.from(JSON.stringify(document))]);
-}
 
 const header = (producer: string, version?: string) => ({
   producer,

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger } from "../../src/log.js";
-import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
+import type { RunningMonitor } from "../../src/monitor/assemble.js";
+import { countedRecords, startLiveMonitor } from "../helpers/live.js";
 import { writeTree } from "../helpers/files.js";
 import {
   createTopic,
@@ -16,18 +16,9 @@ import {
 
 // Windows of a few seconds stand in for the default 7 days. Replicas publish every 10 s (the judge
 // interval), so learning another replica's evidence takes up to that long.
-const TUNING = {
-  sessionTimeout: 6_000,
-  rebalanceTimeout: 6_000,
-  heartbeatInterval: 500,
-  maxWaitTimeInMs: 200,
-  stopTimeoutMs: 10_000,
-};
-const running: RunningMonitor[] = [];
 const topics: string[] = [];
 
 afterEach(async () => {
-  await Promise.all(running.splice(0).map((m) => m.stop()));
   const brokers = await kafkaBrokers();
   const created = topics.splice(0);
   await withAdmin(brokers, (admin) => admin.deleteTopics({ topics: created })).catch(() => undefined);
@@ -62,19 +53,8 @@ subjects:
   return { brokers, topic, stateTopic, configPath: `${dir}/config.yaml` };
 }
 
-async function start(configPath: string, replica: string): Promise<RunningMonitor> {
-  const monitor = await startMonitor({
-    configPath,
-    source: "kafka",
-    port: 0,
-    env: { SCHEMAWATCH_REPLICA_ID: replica },
-    version: "test",
-    logger: createLogger("silent"),
-    tuning: TUNING,
-  });
-  running.push(monitor);
-  return monitor;
-}
+const start = (configPath: string, replica: string): Promise<RunningMonitor> =>
+  startLiveMonitor(configPath, { SCHEMAWATCH_REPLICA_ID: replica });
 
 async function pair(configPath: string): Promise<[RunningMonitor, RunningMonitor]> {
   const a = await start(configPath, "replica-a");
@@ -95,8 +75,7 @@ const message = (version: "1.0" | "1.1", partition: number, producer = "web"): T
 
 const drained = (monitor: RunningMonitor) =>
   monitor.report().subjects[0]!.versions.find((v) => v.version === "1.0.0")!.verdict!;
-const counted = (monitor: RunningMonitor) =>
-  monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
+const counted = countedRecords;
 const mine = (monitor: RunningMonitor, topic: string) => [...monitor.health.assigned.get(topic)!][0]!;
 
 describe("the shared state topic", () => {

@@ -206,7 +206,7 @@ describe("ready", () => {
     ]);
   });
 
-  it("readiness exits 0 when ready and 1 when not, offline from a capture", async () => {
+  it("readiness exits 0 for a ready candidate, and 2 for a version that has no verdict, offline from a capture", async () => {
     const lines: Line[] = [];
     for (let t = 0; t <= 100; t++) lines.push({ t, producer: "mobile", version: "1.1", value: paid(t) });
     const { dir } = await replay(lines);

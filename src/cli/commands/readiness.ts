@@ -3,7 +3,7 @@ import { SchemawatchError } from "../../errors.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
 import { DEFAULT_URL } from "../http-client.js";
-import { obtainReport } from "./report.js";
+import { REPORT_SOURCE_OPTIONS, obtainReport } from "./report.js";
 
 const help = `Usage: schemawatch readiness --subject NAME --version V [--url URL] [--format text|json]
        schemawatch readiness --subject NAME --version V --config FILE --source file:PATH
@@ -33,10 +33,7 @@ export const readinessCommand: Command = {
     const { values, positionals } = parseCommandArgs("readiness", args, {
       subject: { type: "string" },
       version: { type: "string" },
-      url: { type: "string" },
-      config: { type: "string" },
-      source: { type: "string" },
-      format: { type: "string" },
+      ...REPORT_SOURCE_OPTIONS,
     });
     if (values.help) {
       context.stdout.write(help);

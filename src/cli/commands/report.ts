@@ -23,6 +23,14 @@ Options:
 Exit status: 0 the report was printed; 2 no monitor answered, or bad input.
 `;
 
+/** Where a report comes from: a monitor's URL, or a capture replayed with a config. */
+export const REPORT_SOURCE_OPTIONS = {
+  url: { type: "string" },
+  config: { type: "string" },
+  source: { type: "string" },
+  format: { type: "string" },
+} as const;
+
 /** A report from a running monitor, or from replaying a capture through the same engine. */
 export async function obtainReport(
   command: string,
@@ -56,12 +64,7 @@ export const reportCommand: Command = {
   summary: "print the deprecation report: version mix, would-fail rates, drained and ready verdicts",
   help,
   async run(args, context) {
-    const { values, positionals } = parseCommandArgs("report", args, {
-      url: { type: "string" },
-      config: { type: "string" },
-      source: { type: "string" },
-      format: { type: "string" },
-    });
+    const { values, positionals } = parseCommandArgs("report", args, REPORT_SOURCE_OPTIONS);
     if (values.help) {
       context.stdout.write(help);
       return 0;
