@@ -2,7 +2,7 @@ import { defineConfig } from "vitest/config";
 
 // Tests that need a real broker or a real Prometheus; everything else is a unit test.
 const INTEGRATION = [
-  "test/kafka/!(connection).test.ts",
+  "test/kafka/!(connection|decode-guard).test.ts",
   "test/e2e/**/*.test.ts",
   "test/ops/prometheus.test.ts",
 ];

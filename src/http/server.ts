@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import type { Health } from "../monitor/health.js";
+import { describeProblems, type Health } from "../monitor/health.js";
 
 export interface ServerDependencies {
   readonly registry: Registry;
@@ -31,8 +31,11 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     const reason = deps.health.reasonNotReady();
-    if (reason) return reply.code(503).send({ status: "not ready", reason });
-    return { status: "ready" };
+    // Problems (an undecodable batch, a missing topic) leave the monitor ready, and are named here.
+    const problems = describeProblems(deps.health);
+    const extra = problems.length > 0 ? { problems } : {};
+    if (reason) return reply.code(503).send({ status: "not ready", reason, ...extra });
+    return { status: "ready", ...extra };
   });
   app.get("/api/status", async () => deps.status());
   for (const [path, handler] of Object.entries(deps.routes ?? {})) app.get(path, async () => handler());

@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 
 import type { KafkaConfig, SaslConfig, TlsConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
+import { installDecodeGuard } from "./decode-guard.js";
 
 /** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -37,6 +38,8 @@ export async function buildKafkaConfig(
   logger: Logger,
   options: BuildOptions = {},
 ): Promise<KafkaJsConfig> {
+  // Every kafkajs client of schemawatch is built here, so this runs before any of them fetches.
+  installDecodeGuard();
   const ssl = config.tls?.enabled === true ? await tlsOptions(config.tls) : undefined;
   const sasl = config.sasl ? await saslOptions(config.sasl, env) : undefined;
   return {

@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import type { KafkaConfig } from "../config/types.js";
 import type { Health, RecordSink } from "../monitor/health.js";
 import type { Env } from "./connection.js";
+import type { UndecodableBatch } from "./decode-guard.js";
 
 /** Timings of the consumer; the defaults suit production, tests shorten them. */
 export interface ConsumerTuning {
@@ -15,6 +16,10 @@ export interface ConsumerTuning {
   readonly reconnectMaxMs: number;
   /** How long stop() waits for kafkajs to finish the batch, leave the group and close connections. */
   readonly stopTimeoutMs: number;
+  /** How old kafkajs's topic metadata may get: partitions added to a topic are read within this. */
+  readonly metadataMaxAge: number;
+  /** A problem that repeats (Kafka unreachable, undecodable batches) is logged once per this, with a count. */
+  readonly logRepeatMs: number;
 }
 
 export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
@@ -24,6 +29,8 @@ export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
   maxWaitTimeInMs: 1_000,
   reconnectMaxMs: 30_000,
   stopTimeoutMs: 15_000,
+  metadataMaxAge: 10_000,
+  logRepeatMs: 60_000,
 };
 
 /** Called after a batch's records went to the sink and before their offsets are committed. */
@@ -33,6 +40,9 @@ export type BatchEndHook = (
   firstOffset: string,
   lastOffset: string,
 ) => void;
+
+/** Called for a record batch that could not be decoded, before the offsets move past it. */
+export type UndecodableHook = (topic: string, partition: number, batch: UndecodableBatch) => void;
 
 export interface KafkaSourceOptions {
   readonly kafka: KafkaConfig;
@@ -46,5 +56,6 @@ export interface KafkaSourceOptions {
   /** Called when this member loses its partitions: rebalance, crash, disconnect or stop. */
   readonly onRevoked?: () => void;
   readonly onBatchEnd?: BatchEndHook;
+  readonly onUndecodable?: UndecodableHook;
   readonly tuning?: Partial<ConsumerTuning>;
 }

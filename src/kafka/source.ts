@@ -3,9 +3,12 @@ import type { Consumer } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
+import { RepeatLog } from "../log.js";
+import type { UndecodableBatch } from "./decode-guard.js";
 import { SharedAdmin, connectAdmin } from "./admin.js";
 import { batchHandler } from "./batch.js";
-import { buildKafkaConfig } from "./connection.js";
+import { KAFKA_RETRY, buildKafkaConfig } from "./connection.js";
+import { describeTopics, isMissingTopicError, sameTopics } from "./topics.js";
 import {
   measureGroupLag,
   uncommittedStarts,
@@ -43,11 +46,17 @@ export class KafkaSource {
   #failures = 0;
   #cancelStart = false;
   #pendingStarts: PartitionOffsets = new Map();
+  /** The topics the current consumer is subscribed to: those of the monitored topics that exist. */
+  #subscribed: readonly string[] = [];
+  /** Topics last found missing, reported once each until they appear. */
+  #missing = new Set<string>();
+  readonly #repeats: RepeatLog;
 
   constructor(options: KafkaSourceOptions) {
     this.#options = options;
     this.#tuning = { ...DEFAULT_TUNING, ...options.tuning };
     this.#log = options.logger;
+    this.#repeats = new RepeatLog(options.logger, this.#tuning.logRepeatMs);
   }
 
   /**
@@ -84,11 +93,9 @@ export class KafkaSource {
     const shared = session !== undefined && !session.closing;
     const admin = shared ? await session.admin.get() : await connectAdmin(await this.#client());
     try {
-      const lag = await measureGroupLag(
-        admin,
-        this.#options.kafka.groupId,
-        this.#options.topics,
-        (topic, e) => this.#log.debug({ topic, error: messageOf(e) }, "cannot measure the lag of a topic"),
+      const { present } = await describeTopics(admin, this.#options.topics);
+      const lag = await measureGroupLag(admin, this.#options.kafka.groupId, present, (topic, e) =>
+        this.#log.debug({ topic, error: messageOf(e) }, "cannot measure the lag of a topic"),
       );
       for (const [topic, partitions] of lag) this.#options.health.lag.set(topic, partitions);
       return lag;
@@ -117,7 +124,7 @@ export class KafkaSource {
     const session: Session = { kafka, admin: new SharedAdmin(kafka), closing: false };
     this.#session = session;
     this.#failures = 0;
-    this.#scheduleLag(session, 0);
+    this.#scheduleWatch(session, this.#options.kafka.lagInterval);
     await this.#connect(session);
   }
 
@@ -130,8 +137,14 @@ export class KafkaSource {
       rebalanceTimeout: t.rebalanceTimeout,
       heartbeatInterval: t.heartbeatInterval,
       maxWaitTimeInMs: t.maxWaitTimeInMs,
+      // kafkajs notices partitions added to a subscribed topic only when its metadata expires; its
+      // default, 5 minutes, would leave a new partition unread (and unobserved) for that long.
+      metadataMaxAge: t.metadataMaxAge,
       // A monitor must never create the topics it watches.
       allowAutoTopicCreation: false,
+      // Restarts are this class's job, with its backoff and its one log line; kafkajs's own restart
+      // loop retried every few hundred milliseconds and logged each time.
+      retry: { ...KAFKA_RETRY, restartOnFailure: async () => false },
     });
     this.#consumer = consumer;
     this.#listen(session, consumer);
@@ -145,14 +158,23 @@ export class KafkaSource {
     try {
       await consumer.connect();
       if (await abandoned()) return;
-      this.#pendingStarts = await this.#startOffsets(session);
+      const topics = await this.#presentTopics(session);
       if (await abandoned()) return;
-      step = `subscribing to ${this.#options.topics.join(", ")}`;
+      if (topics.length === 0) {
+        // Nothing to read yet; the topic watch reconnects when a monitored topic appears.
+        this.#subscribed = [];
+        await consumer.disconnect().catch(() => undefined);
+        return;
+      }
+      this.#pendingStarts = await this.#startOffsets(session, topics);
+      if (await abandoned()) return;
+      step = `subscribing to ${topics.join(", ")}`;
       // Where a group has no offset yet, the start is seeked explicitly (latest, or earliest with
       // fromBeginning). kafkajs applies this flag only when a committed offset fell off retention:
       // resuming at the earliest retained record then observes all that is left, and the skipped
       // offsets show up as a coverage gap, whereas "latest" would silently skip the survivors too.
-      await consumer.subscribe({ topics: [...this.#options.topics], fromBeginning: true });
+      await consumer.subscribe({ topics: [...topics], fromBeginning: true });
+      this.#subscribed = topics;
       // Commits: autoCommit makes kafkajs commit the *resolved* offsets after every batch, before a
       // rebalance and on an eachBatch error. With eachBatchAutoResolve off, an offset is resolved
       // only after the sink has tallied its record, so a commit never runs ahead of the tallies. The
@@ -162,7 +184,10 @@ export class KafkaSource {
         autoCommit: true,
         autoCommitInterval: 5_000,
         eachBatchAutoResolve: false,
-        eachBatch: batchHandler(this.#options.sink, this.#log, this.#options.onBatchEnd),
+        eachBatch: batchHandler(this.#options.sink, this.#log, {
+          onBatchEnd: this.#options.onBatchEnd,
+          onUndecodable: (topic, partition, batch) => this.#undecodable(topic, partition, batch),
+        }),
       });
       await abandoned();
     } catch (error) {
@@ -186,6 +211,13 @@ export class KafkaSource {
       if (!mine()) return;
       health.brokerUp = true;
       health.lastError = undefined;
+      if (this.#failures > 0) {
+        const suppressed = this.#repeats.reset("unreachable");
+        this.#log.info(
+          { failedAttempts: this.#failures, suppressedLines: suppressed },
+          "Kafka reachable again: consuming",
+        );
+      }
       this.#failures = 0;
       this.#assign(consumer, payload.memberAssignment);
     });
@@ -199,8 +231,8 @@ export class KafkaSource {
       if (!mine()) return;
       this.#revoke();
       this.#down(payload.error);
-      // restart: true means kafkajs rejoins by itself; otherwise it gave up and disconnected.
-      if (!payload.restart) this.#reconnectLater(session, consumer);
+      // kafkajs never restarts by itself (restartOnFailure), so every crash comes back here.
+      this.#reconnectLater(session, consumer);
     });
   }
 
@@ -240,9 +272,16 @@ export class KafkaSource {
   }
 
   #down(error: unknown, step?: string): void {
-    // Every failed attempt counts as unreachable, whatever failed, so that /readyz shows the reason.
+    const message = step === undefined ? messageOf(error) : `${step}: ${messageOf(error)}`;
+    if (isMissingTopicError(error)) {
+      // A topic (or partition) went away, not the broker: the reconnect subscribes to what is left.
+      this.#options.health.lastError = undefined;
+      this.#options.health.problem("topic-changed", `a monitored topic or partition is gone: ${message}`);
+      return;
+    }
+    // Every other failed attempt counts as unreachable, whatever failed, so that /readyz shows why.
     this.#options.health.brokerUp = false;
-    this.#options.health.lastError = step === undefined ? messageOf(error) : `${step}: ${messageOf(error)}`;
+    this.#options.health.lastError = message;
   }
 
   #reconnectLater(session: Session, consumer: Consumer): void {
@@ -250,14 +289,80 @@ export class KafkaSource {
     const base = Math.min(this.#tuning.reconnectMaxMs, RECONNECT_INITIAL_MS * 2 ** this.#failures);
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.#failures++;
-    this.#log.warn(
-      { delayMs: delay, error: this.#options.health.lastError },
-      "Kafka unavailable; reconnecting",
-    );
+    const { health } = this.#options;
+    if (health.lastError !== undefined) {
+      // One clear line when Kafka goes away, then a summary a minute, not a line per retry.
+      this.#repeats.log(
+        "warn",
+        "unreachable",
+        {
+          brokers: this.#options.kafka.brokers,
+          error: health.lastError,
+          attempts: this.#failures,
+          nextAttemptMs: delay,
+        },
+        `Kafka unreachable (${health.lastError}); retrying with backoff, up to every ${Math.round(this.#tuning.reconnectMaxMs / 1000)} s`,
+      );
+    }
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
       void this.#connect(session);
     }, delay);
+  }
+
+  /** A batch the decode guard could not decode: said once per partition and problem, then summarised. */
+  #undecodable(topic: string, partition: number, batch: UndecodableBatch): void {
+    const where = `${topic}/${partition}`;
+    const problem = this.#options.health.problem(
+      `undecodable:${where}`,
+      `${where}: a batch of ${batch.records} records at offsets ${batch.firstOffset}..${batch.lastOffset} could not be decoded (${batch.problem}); its records count as unknown and the partition's coverage restarts`,
+    );
+    this.#repeats.log(
+      "error",
+      `undecodable:${where}:${batch.codec}`,
+      {
+        topic,
+        partition,
+        firstOffset: batch.firstOffset,
+        lastOffset: batch.lastOffset,
+        records: batch.records,
+        codec: batch.codec,
+        problem: batch.problem,
+        batches: problem.count,
+      },
+      "record batch could not be decoded: skipped, counted as undecodable_batch, coverage restarted",
+    );
+    this.#options.onUndecodable?.(topic, partition, batch);
+  }
+
+  /** The monitored topics that exist now; the missing ones are reported (once) and left out. */
+  async #presentTopics(session: Session): Promise<string[]> {
+    const { health, topics } = this.#options;
+    let presence;
+    try {
+      presence = await describeTopics(await session.admin.get(), topics);
+    } catch (error) {
+      session.admin.drop();
+      // Unknown: subscribe to all and let the consumer's own errors tell.
+      this.#log.debug({ error: messageOf(error) }, "cannot list the topics");
+      return [...topics];
+    }
+    for (const topic of presence.missing) {
+      health.problem(
+        `topic-missing:${topic}`,
+        `topic ${topic} does not exist (never created, or deleted); it is read once it exists`,
+      );
+      if (!this.#missing.has(topic))
+        this.#log.error({ topic }, "a monitored topic does not exist: the other topics are read meanwhile");
+    }
+    for (const topic of this.#missing) {
+      if (presence.missing.includes(topic)) continue;
+      health.resolve(`topic-missing:${topic}`);
+      this.#log.info({ topic }, "a monitored topic exists again: reading it");
+    }
+    this.#missing = new Set(presence.missing);
+    if (presence.missing.length === 0) health.resolve("topic-changed");
+    return presence.present;
   }
 
   #hook(name: string, call: () => void): void {
@@ -268,11 +373,11 @@ export class KafkaSource {
     }
   }
 
-  async #startOffsets(session: Session): Promise<PartitionOffsets> {
+  async #startOffsets(session: Session, topics: readonly string[]): Promise<PartitionOffsets> {
     const { groupId, fromBeginning } = this.#options.kafka;
     try {
       const admin = await session.admin.get();
-      return await uncommittedStarts(admin, groupId, this.#options.topics, fromBeginning, (topic, e) =>
+      return await uncommittedStarts(admin, groupId, topics, fromBeginning, (topic, e) =>
         this.#log.debug({ topic, error: messageOf(e) }, "cannot read the offsets of a topic"),
       );
     } catch (error) {
@@ -282,16 +387,35 @@ export class KafkaSource {
     }
   }
 
-  #scheduleLag(session: Session, delay: number): void {
+  /**
+   * Every lag interval: notices monitored topics that appeared or disappeared (the consumer is then
+   * restarted on the topics that exist) and measures the lag.
+   */
+  #scheduleWatch(session: Session, delay: number): void {
     if (session.closing) return;
     this.#lagTimer = setTimeout(() => {
-      void this.measureLag()
-        .then(
-          () => undefined,
-          (error: unknown) => this.#log.debug({ error: messageOf(error) }, "lag measurement failed"),
-        )
-        .finally(() => this.#scheduleLag(session, this.#options.kafka.lagInterval));
+      void this.#watch(session).finally(() => this.#scheduleWatch(session, this.#options.kafka.lagInterval));
     }, delay);
+  }
+
+  async #watch(session: Session): Promise<void> {
+    try {
+      const present = await this.#presentTopics(session);
+      const consumer = this.#consumer;
+      const waiting = this.#reconnectTimer !== undefined;
+      if (!session.closing && !waiting && !sameTopics(present, this.#subscribed)) {
+        this.#log.info(
+          { topics: present, before: this.#subscribed },
+          "the monitored topics changed: resubscribing",
+        );
+        this.#subscribed = present;
+        await consumer?.disconnect().catch(() => undefined);
+        if (!session.closing && consumer === this.#consumer) await this.#connect(session);
+      }
+      await this.measureLag();
+    } catch (error) {
+      this.#log.debug({ error: messageOf(error) }, "lag measurement failed");
+    }
   }
 
   async #stop(session: Session): Promise<void> {

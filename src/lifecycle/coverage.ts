@@ -1,5 +1,6 @@
 /** Why observation of a partition (re)started: each restarts the drain and ready windows. */
-export type GapReason = "first-observation" | "offsets-skipped" | "state-unreadable" | "not-assigned";
+export type GapReason =
+  "first-observation" | "offsets-skipped" | "state-unreadable" | "not-assigned" | "undecodable-batch";
 
 export interface Gap {
   readonly topic: string;
@@ -190,6 +191,29 @@ export class Coverage {
     }
     entry.lastOffset = last;
     entry.observedUntil = now;
+    this.#batched.add(key(topic, partition));
+  }
+
+  /**
+   * A batch of offsets first..last could not be decoded: its records were not seen, so the partition's
+   * window restarts, and observation continues after the batch.
+   */
+  undecodable(
+    topic: string,
+    partition: number,
+    first: string,
+    last: string,
+    now: number,
+    detail: string,
+  ): void {
+    const entry = this.#gap(
+      topic,
+      partition,
+      "undecodable-batch",
+      now,
+      `offsets ${first}..${last}: ${detail}`,
+    );
+    entry.lastOffset = last;
     this.#batched.add(key(topic, partition));
   }
 

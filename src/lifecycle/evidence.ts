@@ -46,3 +46,38 @@ export function emptyCandidateEvidence(): CandidateEvidence {
 export function zeroFailureUpperBound(samples: number): number {
   return samples === 0 ? 1 : 1 - Math.pow(0.05, 1 / samples);
 }
+
+/**
+ * Records of one partition whose writer version could not be read, for one reason: evidence of
+ * unknown use. While any arrived within the drain window, no deprecated version of the subject is
+ * drained, since any of them may be what those records carry.
+ */
+export interface UnreadableEvidence {
+  readonly topic: string;
+  readonly partition: number;
+  /** The decode reason (too_large, not_json, unknown_schema_id, undecodable_batch, …). */
+  readonly reason: string;
+  records: number;
+  /** The first and last such record, by the monitor's clock (ms). */
+  firstAt: number;
+  lastAt: number;
+}
+
+/** The unreadable records of several views (replicas) as one: counts add up, times widen. */
+export function mergeUnreadable(views: ReadonlyArray<readonly UnreadableEvidence[]>): UnreadableEvidence[] {
+  const merged = new Map<string, UnreadableEvidence>();
+  for (const view of views)
+    for (const entry of view) {
+      const key = `${entry.topic}\u0000${entry.partition}\u0000${entry.reason}`;
+      const existing = merged.get(key);
+      if (!existing) merged.set(key, { ...entry });
+      else {
+        existing.records += entry.records;
+        existing.firstAt = Math.min(existing.firstAt, entry.firstAt);
+        existing.lastAt = Math.max(existing.lastAt, entry.lastAt);
+      }
+    }
+  return [...merged.values()].sort(
+    (a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition || a.reason.localeCompare(b.reason),
+  );
+}

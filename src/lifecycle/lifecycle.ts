@@ -5,7 +5,9 @@ import { Coverage, type PartitionCoverage } from "./coverage.js";
 import {
   emptyCandidateEvidence,
   emptyVersionEvidence,
+  mergeUnreadable,
   type CandidateEvidence,
+  type UnreadableEvidence,
   type VersionEvidence,
 } from "./evidence.js";
 import { judgeCandidate, judgeDeprecated, type Verdict } from "./verdicts.js";
@@ -26,6 +28,8 @@ export interface LifecycleState {
   readonly partitions: PartitionCoverage[];
   readonly versions: Record<string, Record<string, VersionEvidence>>;
   readonly candidates: Record<string, Record<string, CandidateEvidence>>;
+  /** Per subject, the records whose version could not be read (absent in state of older versions). */
+  readonly unreadable?: Record<string, UnreadableEvidence[]>;
   /** The corpus of real shapes, when it is enabled (its own JSON form, see src/corpus). */
   readonly corpus?: unknown;
 }
@@ -40,6 +44,8 @@ export class Lifecycle {
   readonly #subjects = new Map<string, LifecycleSubject>();
   readonly #versions = new Map<string, Map<string, VersionEvidence>>();
   readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
+  /** Per subject, keyed by topic, partition and reason. */
+  readonly #unreadable = new Map<string, Map<string, UnreadableEvidence>>();
   readonly #verdicts = new Map<string, Verdict>();
   readonly #log: Logger;
   readonly #now: () => number;
@@ -49,6 +55,8 @@ export class Lifecycle {
   /** With a shared state topic: this replica's candidate evidence merged with the other replicas'. */
   candidateView:
     ((subject: string, version: string, own: CandidateEvidence) => CandidateEvidence) | undefined;
+  /** With a shared state topic: this replica's unreadable records merged with the other replicas'. */
+  unreadableView: ((subject: string, own: UnreadableEvidence[]) => UnreadableEvidence[]) | undefined;
 
   constructor(subjects: readonly LifecycleSubject[], logger: Logger, now: () => number) {
     this.#log = logger;
@@ -125,6 +133,43 @@ export class Lifecycle {
     }
   }
 
+  /** Records of a partition whose version could not be read (one record, or a whole undecodable batch). */
+  unreadable(
+    subject: string,
+    topic: string,
+    partition: number,
+    reason: string,
+    records: number,
+    at: number,
+  ): void {
+    let entries = this.#unreadable.get(subject);
+    if (!entries) this.#unreadable.set(subject, (entries = new Map()));
+    const key = `${topic}\u0000${partition}\u0000${reason}`;
+    const entry = entries.get(key);
+    if (!entry) entries.set(key, { topic, partition, reason, records, firstAt: at, lastAt: at });
+    else {
+      entry.records += records;
+      if (at > entry.lastAt) entry.lastAt = at;
+      if (at < entry.firstAt) entry.firstAt = at;
+    }
+  }
+
+  hasSubject(name: string): boolean {
+    return this.#subjects.has(name);
+  }
+
+  /** Takes a saved list of a subject's unreadable records as this monitor's own. */
+  restoreUnreadable(subject: string, entries: readonly UnreadableEvidence[]): void {
+    const map = new Map<string, UnreadableEvidence>();
+    for (const e of entries) map.set(`${e.topic}\u0000${e.partition}\u0000${e.reason}`, { ...e });
+    this.#unreadable.set(subject, map);
+  }
+
+  /** This monitor's own unreadable records of a subject. */
+  unreadableOf(subject: string): UnreadableEvidence[] {
+    return mergeUnreadable([[...(this.#unreadable.get(subject)?.values() ?? [])]]);
+  }
+
   /** One validation of a candidate (live, or from the reservoir after a reload). */
   candidateResult(
     subject: string,
@@ -170,10 +215,12 @@ export class Lifecycle {
       for (const version of s.subject.versions) {
         let verdict: Verdict | undefined;
         if (version.status === "deprecated") {
+          const own = this.unreadableOf(s.subject.name);
           verdict = judgeDeprecated(
             s,
             version,
             this.version(s.subject.name, version.version.text),
+            this.unreadableView?.(s.subject.name, own) ?? own,
             this,
             now,
           );
@@ -226,6 +273,9 @@ export class Lifecycle {
     for (const [subject, map] of this.#versions) versions[subject] = Object.fromEntries(map);
     const candidates: LifecycleState["candidates"] = {};
     for (const [subject, map] of this.#candidates) candidates[subject] = Object.fromEntries(map);
+    const unreadable: Record<string, UnreadableEvidence[]> = {};
+    for (const [subject, map] of this.#unreadable)
+      unreadable[subject] = [...map.values()].map((e) => ({ ...e }));
     return {
       format: 1,
       savedAt: this.#now(),
@@ -233,6 +283,7 @@ export class Lifecycle {
       partitions: [...this.coverage.partitions].map((p) => ({ ...p })),
       versions,
       candidates,
+      unreadable,
     };
   }
 
@@ -245,5 +296,7 @@ export class Lifecycle {
     for (const [subject, map] of Object.entries(state.candidates)) {
       this.#candidates.set(subject, new Map(Object.entries(map).map(([k, v]) => [k, structuredClone(v)])));
     }
+    for (const [subject, entries] of Object.entries(state.unreadable ?? {}))
+      this.restoreUnreadable(subject, entries);
   }
 }

@@ -18,11 +18,24 @@ export interface ReportVersion {
 export interface Report {
   generatedAt: string;
   stateProblem: string | null;
+  /** Conditions that leave the monitor running (an undecodable batch, a missing topic). */
+  problems: MonitorStatus["problems"];
   subjects: Array<{
     subject: string;
     topics: string[];
     records: number;
     undeclared: number;
+    /** Records whose writer version could not be read, counted as writer version `unknown`. */
+    unreadable: number;
+    /** Where and why, since the evidence began: what keeps the deprecated versions from draining. */
+    unknownUse: Array<{
+      topic: string;
+      partition: number;
+      reason: string;
+      records: number;
+      first: string;
+      last: string;
+    }>;
     versions: ReportVersion[];
     coverage: Array<{
       topic: string;
@@ -44,11 +57,21 @@ export function buildReport(status: MonitorStatus, runtime: LifecycleRuntime | u
   return {
     generatedAt: iso(lifecycle?.now() ?? Date.now()),
     stateProblem: runtime?.stateProblem ?? null,
+    problems: status.problems,
     subjects: status.subjects.map((s) => ({
       subject: s.subject,
       topics: s.topics,
       records: s.records,
       undeclared: s.undeclared,
+      unreadable: s.unreadable,
+      unknownUse: (lifecycle?.unreadableOf(s.subject) ?? []).map((e) => ({
+        topic: e.topic,
+        partition: e.partition,
+        reason: e.reason,
+        records: e.records,
+        first: iso(e.firstAt),
+        last: iso(e.lastAt),
+      })),
       versions: s.versions.map((v) => {
         const producers: ReportVersion["producers"] = {};
         for (const p of s.producers) {

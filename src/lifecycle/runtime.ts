@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import type { UndecodableBatch } from "../kafka/decode-guard.js";
 import type { Health, RecordSink } from "../monitor/health.js";
 import type { Pipeline } from "../monitor/pipeline.js";
 import type { SourceRecord } from "../monitor/record.js";
@@ -71,6 +72,8 @@ export class LifecycleRuntime {
       previous?.(subject, producer, record, document, writer);
       this.lifecycle.validated(subject, producer, writer, this.#pipeline.observedAt ?? record.timestamp);
     };
+    this.#pipeline.onUnreadable = (subject, topic, partition, reason, records, at) =>
+      this.lifecycle.unreadable(subject.subject.name, topic, partition, reason, records, at);
   }
 
   /** Loads the state file; unreadable state is reported and becomes a coverage gap, never zero traffic. */
@@ -156,6 +159,17 @@ export class LifecycleRuntime {
     },
     onBatchEnd: (topic: string, partition: number, first: string, last: string) =>
       this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now()),
+    onUndecodable: (topic: string, partition: number, batch: UndecodableBatch) => {
+      this.lifecycle.coverage.undecodable(
+        topic,
+        partition,
+        batch.firstOffset,
+        batch.lastOffset,
+        this.lifecycle.now(),
+        batch.problem,
+      );
+      this.#pipeline.undecodableBatch(topic, partition, batch.records);
+    },
   };
 
   /** A sink for replayed captures: the records' timestamps are the clock, each record its own batch. */

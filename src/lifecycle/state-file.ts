@@ -2,6 +2,7 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { LifecycleState } from "./lifecycle.js";
+import { isUnreadableList } from "./state-records.js";
 
 /**
  * The single-process home of the evidence: a JSON file replaced atomically (written beside, then
@@ -57,6 +58,10 @@ function isState(value: unknown): value is LifecycleState {
     typeof v["versions"] === "object" &&
     v["versions"] !== null &&
     typeof v["candidates"] === "object" &&
-    v["candidates"] !== null
+    v["candidates"] !== null &&
+    (v["unreadable"] === undefined ||
+      (typeof v["unreadable"] === "object" &&
+        v["unreadable"] !== null &&
+        Object.values(v["unreadable"]).every(isUnreadableList)))
   );
 }

@@ -1,5 +1,10 @@
 import type { PartitionCoverage } from "./coverage.js";
-import type { CandidateEvidence, CandidateProducer, VersionEvidence } from "./evidence.js";
+import type {
+  CandidateEvidence,
+  CandidateProducer,
+  UnreadableEvidence,
+  VersionEvidence,
+} from "./evidence.js";
 
 // The records of the shared state topic: their keys, what a readable value looks like, and how the
 // views of several replicas merge. No I/O here; state-topic.ts reads and writes them.
@@ -10,7 +15,7 @@ const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" 
 
 /** A record key: `kind/part/part…`, each part URI-encoded so that names may hold slashes. */
 export function stateKey(
-  kind: "coverage" | "version" | "candidate" | "meta",
+  kind: "coverage" | "version" | "candidate" | "unreadable" | "meta",
   ...parts: Array<string | number>
 ): string {
   return [kind, ...parts.map((p) => encodeURIComponent(String(p)))].join("/");
@@ -104,5 +109,22 @@ export function isCandidateEvidence(v: unknown): v is CandidateEvidence {
       num(p["failures"]) &&
       num(p["samplesSinceFailure"]) &&
       num(p["lastFailureAt"]),
+  );
+}
+
+/** A list of unreadable-record evidence, as saved in the state file and the state topic. */
+export function isUnreadableList(v: unknown): v is UnreadableEvidence[] {
+  return (
+    Array.isArray(v) &&
+    v.every(
+      (e) =>
+        obj(e) &&
+        str(e["topic"]) &&
+        num(e["partition"]) &&
+        str(e["reason"]) &&
+        num(e["records"]) &&
+        num(e["firstAt"]) &&
+        num(e["lastAt"]),
+    )
   );
 }

@@ -6,10 +6,11 @@ import type { KafkaConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
 import type { PartitionCoverage } from "./coverage.js";
-import type { CandidateEvidence } from "./evidence.js";
+import { mergeUnreadable, type CandidateEvidence, type UnreadableEvidence } from "./evidence.js";
 import type { Lifecycle, LifecycleState } from "./lifecycle.js";
 import {
   isCandidateEvidence,
+  isUnreadableList,
   isVersionEvidence,
   mergeCandidates,
   mergeVersionEvidence,
@@ -44,6 +45,8 @@ export class StateTopic {
   readonly #options: StateTopicOptions;
   readonly #log: Logger;
   readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
+  /** Other replicas' unreadable records, per subject and replica. */
+  readonly #unreadable = new Map<string, Map<string, UnreadableEvidence[]>>();
   #producer: Producer | undefined;
   #consumer: Consumer | undefined;
   #lifecycle: Lifecycle | undefined;
@@ -65,6 +68,8 @@ export class StateTopic {
     this.#onProblem = onProblem;
     lifecycle.candidateView = (subject, version, own) =>
       mergeCandidates([own, ...(this.#candidates.get(`${subject}\u0000${version}`)?.values() ?? [])]);
+    lifecycle.unreadableView = (subject, own) =>
+      mergeUnreadable([own, ...(this.#unreadable.get(subject)?.values() ?? [])]);
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
     const admin = kafka.admin();
@@ -208,6 +213,20 @@ export class StateTopic {
       perReplica.set(c, value);
       return;
     }
+    if (kind === "unreadable" && parts.length === 3 && a && b) {
+      if (!lifecycle.hasSubject(a)) return;
+      if (!isUnreadableList(value))
+        return this.#problem(key, "is unreadable: treated as a coverage gap", "all");
+      if (b === this.replica) {
+        // A previous run of this replica: its records still count, as its own.
+        if (this.#loading) lifecycle.restoreUnreadable(a, value);
+        return;
+      }
+      let perReplica = this.#unreadable.get(a);
+      if (!perReplica) this.#unreadable.set(a, (perReplica = new Map()));
+      perReplica.set(b, value);
+      return;
+    }
     if (kind === "meta") return;
     this.#problem(key || "(no key)", "has a key this version does not know: every window restarts", "all");
   }
@@ -223,6 +242,7 @@ export class StateTopic {
           key: stateKey("candidate", subject, version, this.replica),
           value: JSON.stringify(evidence),
         });
+    messages.push(...this.#unreadableMessages(state.unreadable ?? {}, false));
     messages.push({
       key: stateKey("meta", "started", this.replica),
       value: JSON.stringify({ startedAt: state.startedAt }),
@@ -235,7 +255,26 @@ export class StateTopic {
    * the version in use on every replica within about a second, not only after the next full publish.
    */
   publishVersions(lifecycle: Lifecycle): Promise<void> {
-    return this.#send(this.#versionMessages(lifecycle.toState().versions, true));
+    const state = lifecycle.toState();
+    return this.#send([
+      ...this.#versionMessages(state.versions, true),
+      ...this.#unreadableMessages(state.unreadable ?? {}, true),
+    ]);
+  }
+
+  #unreadableMessages(
+    unreadable: NonNullable<LifecycleState["unreadable"]>,
+    changedOnly: boolean,
+  ): Message[] {
+    const messages: Message[] = [];
+    for (const [subject, entries] of Object.entries(unreadable)) {
+      const key = stateKey("unreadable", subject, this.replica);
+      const value = JSON.stringify(entries);
+      if (changedOnly && this.#sentVersions.get(key) === value) continue;
+      this.#sentVersions.set(key, value);
+      messages.push({ key, value });
+    }
+    return messages;
   }
 
   #versionMessages(versions: LifecycleState["versions"], changedOnly: boolean): Message[] {

@@ -1,6 +1,11 @@
 import type { CatalogVersion } from "../catalog/types.js";
 import { formatDuration } from "../config/duration.js";
-import { zeroFailureUpperBound, type CandidateEvidence, type VersionEvidence } from "./evidence.js";
+import {
+  zeroFailureUpperBound,
+  type CandidateEvidence,
+  type UnreadableEvidence,
+  type VersionEvidence,
+} from "./evidence.js";
 import type { Lifecycle, LifecycleSubject } from "./lifecycle.js";
 
 /**
@@ -62,11 +67,15 @@ export function coverageFor(
   return { reasons, coveredSince, partitions };
 }
 
-/** Drained: no record declared the version (or needed it, undeclared) for the whole window, with full coverage. */
+/**
+ * Drained: no record declared the version (or needed it, undeclared) for the whole window, no record
+ * of the subject had a version that could not be read, and every partition was observed throughout.
+ */
 export function judgeDeprecated(
   s: LifecycleSubject,
   version: CatalogVersion,
   evidence: VersionEvidence,
+  unreadable: readonly UnreadableEvidence[],
   lifecycle: Lifecycle,
   now: number,
 ): Verdict {
@@ -78,6 +87,14 @@ export function judgeDeprecated(
   if (evidence.lastDeclaredAt >= since) {
     reasons.unshift(
       `last seen ${ago(now, evidence.lastDeclaredAt)} from producer ${evidence.lastDeclaredBy ?? "unknown"}`,
+    );
+  }
+  let unreadableRecords = 0;
+  for (const entry of unreadable) {
+    if (entry.lastAt < since) continue;
+    unreadableRecords += entry.records;
+    reasons.push(
+      `${entry.records} ${entry.records === 1 ? "record" : "records"} on ${entry.topic}/${entry.partition} could not be read (${entry.reason}) since ${iso(entry.firstAt)}, the last one ${ago(now, entry.lastAt)}: their version is unknown, so ${version.version.text} may still be in use`,
     );
   }
   if (evidence.lastUndeclaredAt >= since) {
@@ -96,6 +113,7 @@ export function judgeDeprecated(
       lastDeclared: evidence.lastDeclaredAt ? iso(evidence.lastDeclaredAt) : null,
       lastDeclaredBy: evidence.lastDeclaredBy,
       undeclaredDependents: evidence.undeclaredDependents,
+      unreadableRecords,
     },
   };
 }

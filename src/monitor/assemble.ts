@@ -15,6 +15,7 @@ import { buildReport, type Report } from "../lifecycle/report.js";
 import { watchCatalog } from "./reload.js";
 import { Corpus } from "../corpus/corpus.js";
 import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
+import { captureProcessWarnings, internalErrorLogger } from "./diagnostics.js";
 import { Health } from "./health.js";
 import { Pipeline } from "./pipeline.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
@@ -32,7 +33,12 @@ export interface MonitorOptions {
   readonly version: string;
   /** Consumer timings; tests shorten them. */
   readonly tuning?: Partial<ConsumerTuning>;
+  /** Turn the process's warnings into log lines (the `run` command; not in tests that share a process). */
+  readonly captureWarnings?: boolean;
 }
+
+/** How long a stop waits for the last verdicts to be saved (a state topic on a broker that is down). */
+const STATE_STOP_MS = 5_000;
 
 /** A started monitor: serving HTTP, consuming its source. */
 export interface RunningMonitor {
@@ -64,10 +70,12 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     ? Object.freeze({ ...loaded, kafka: Object.freeze({ ...loaded.kafka, brokers: options.brokers }) })
     : loaded;
   const logger = options.logger ?? createLogger(config.logLevel);
+  const restoreWarnings = options.captureWarnings ? captureProcessWarnings(logger) : () => {};
   let catalog = await loadCatalog(config);
   const health = new Health();
   health.catalogLoaded = true;
   const pipeline = new Pipeline(catalog, config);
+  pipeline.onInternalError = internalErrorLogger(logger.child({ component: "pipeline" }));
   const live = options.source === "kafka";
   // Several replicas share the evidence through the state topic (loaded only then: it needs kafkajs).
   const stateTopic =
@@ -250,10 +258,23 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         abort.abort();
         stopWatching();
         await stopSource();
-        await lifecycle.stop();
+        const saved = await bounded(lifecycle.stop(), STATE_STOP_MS);
+        if (!saved) logger.warn({ timeoutMs: STATE_STOP_MS }, "the lifecycle state was not saved in time");
         await server.close();
+        restoreWarnings();
       })()),
   };
+}
+
+/** Whether the work finished within `ms`; it is not waited for past that. */
+async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([work.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function httpError(statusCode: number, message: string): Error & { statusCode: number } {

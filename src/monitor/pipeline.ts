@@ -3,9 +3,9 @@ import type { Config, SubjectConfig } from "../config/types.js";
 import { createResults, evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./health.js";
 import { ProducerResolver, OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
-import type { DecodeReason, SourceRecord } from "./record.js";
+import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
 import { Sampler } from "./sampler.js";
-import { NO_VERSION, Tallies } from "./tallies.js";
+import { NO_VERSION, Tallies, UNREADABLE } from "./tallies.js";
 import { WriterResolver, type WriterResult } from "./writer.js";
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
@@ -87,6 +87,22 @@ export class Pipeline implements RecordSink {
       ) => void)
     | undefined;
   /**
+   * Called for each record (or undecodable batch) whose writer version could not be read: evidence of
+   * unknown use on that partition, which the lifecycle keeps against the subject's deprecated versions.
+   */
+  onUnreadable:
+    | ((
+        subject: SubjectPipeline,
+        topic: string,
+        partition: number,
+        reason: UnreadableReason,
+        records: number,
+        at: number,
+      ) => void)
+    | undefined;
+  /** Called with a bug's error (a record landed in `internal_error`); never with the record's contents. */
+  onInternalError: ((error: unknown, record: SourceRecord) => void) | undefined;
+  /**
    * When records are observed, in milliseconds. A live source sets it from a coarse clock (a
    * timestamp per record would cost a clock read each); undefined means the record's own timestamp,
    * which is what a replayed capture wants.
@@ -112,7 +128,7 @@ export class Pipeline implements RecordSink {
     const declared = pipeline.producer.declared;
     const producers =
       declared.length > 0 ? [...declared, OTHER_PRODUCER, UNKNOWN_PRODUCER] : [UNKNOWN_PRODUCER];
-    const writers = [undefined, ...pipeline.subject.versions];
+    const writers = [undefined, ...pipeline.subject.versions, UNREADABLE] as const;
     for (const topic of pipeline.subject.topics) {
       for (const producer of producers) {
         for (const writer of writers) this.tallies.series(topic, pipeline.subject, producer, writer);
@@ -170,50 +186,100 @@ export class Pipeline implements RecordSink {
   process(record: SourceRecord): void {
     try {
       this.#process(record);
-    } catch {
+    } catch (error) {
       // Only a bug can land here (decoding and validation errors are handled below); a record must
-      // still never stop the monitor. Count it where an operator will see it.
+      // still never stop the monitor. Count it where an operator will see it, and say where it broke.
       this.tallies.decodeError(
         this.#byTopic.has(record.topic) ? record.topic : UNKNOWN_TOPIC,
         "internal_error",
       );
+      this.onInternalError?.(error, record);
     }
+  }
+
+  /**
+   * A record batch that could not be decoded: its records count for no known version (`unknown`),
+   * as `undecodable_batch`, and as evidence of unknown use on their partition.
+   */
+  undecodableBatch(topic: string, partition: number, records: number): void {
+    const pipeline = this.#byTopic.get(topic);
+    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "undecodable_batch", records);
+    this.tallies.decodeError(topic, "undecodable_batch", records);
+    const series = this.tallies.series(topic, pipeline.subject, UNKNOWN_PRODUCER, UNREADABLE);
+    series.count.value += records;
+    const at = this.observedAt ?? Date.now();
+    if (at > series.lastObservedMs) series.lastObservedMs = at;
+    this.onUnreadable?.(pipeline, topic, partition, "undecodable_batch", records, at);
   }
 
   #process(record: SourceRecord): void {
     const pipeline = this.#byTopic.get(record.topic);
     if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "unknown_topic");
     const value = record.value;
-    if (!value || value.length === 0) return this.tallies.decodeError(record.topic, "empty");
-    if (value.length > this.#maxBytes) return this.tallies.decodeError(record.topic, "too_large");
-
     const writer = this.#writer;
+    // The version and producer are read from outside the payload first, whatever the payload holds:
+    // a record too large to parse, or not JSON, still counts for the version it declares.
+    const complete = pipeline.writer.resolve(record, writer);
+    let unreadable: DecodeReason | undefined =
+      !value || value.length === 0 ? "empty" : value.length > this.#maxBytes ? "too_large" : undefined;
     let document: unknown;
     let parsed = false;
-    if (!pipeline.writer.resolve(record, writer) || pipeline.needsPayload) {
-      const result = parse(value, writer.payloadStart);
-      if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
-      document = result.document;
-      parsed = true;
-      pipeline.writer.resolve(record, writer, document);
+    if (unreadable === undefined && writer.error === undefined && (!complete || pipeline.needsPayload)) {
+      const result = parse(value!, writer.payloadStart);
+      if (typeof result === "string") unreadable = result;
+      else {
+        document = result.document;
+        parsed = true;
+        if (!complete) pipeline.writer.resolve(record, writer, document);
+      }
     }
-    if (writer.error) return this.tallies.decodeError(record.topic, writer.error);
+    // A version that cannot be read (an unknown schema id, a version pointer in a payload that does
+    // not parse) is unknown, never absent: those records are counted as `unknown`.
+    const versionUnknown = writer.error !== undefined || (!complete && !parsed);
+    const reason = writer.error ?? unreadable;
 
     const producer = pipeline.producer.resolve(record, document);
     const subject = pipeline.subject;
-    const series = this.tallies.series(record.topic, subject, producer, writer.version);
+    const series = this.tallies.series(
+      record.topic,
+      subject,
+      producer,
+      versionUnknown ? UNREADABLE : writer.version,
+    );
     series.count.value++;
     if (record.timestamp > series.lastSeenMs) series.lastSeenMs = record.timestamp;
     const observedAt = this.observedAt ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
+    if (reason !== undefined) {
+      this.tallies.decodeError(record.topic, reason);
+      if (versionUnknown) {
+        this.onUnreadable?.(
+          pipeline,
+          record.topic,
+          record.partition,
+          reason as UnreadableReason,
+          1,
+          observedAt,
+        );
+      }
+      return;
+    }
 
     if (!pipeline.sampler.sample()) return;
     if (!parsed) {
-      const result = parse(value, writer.payloadStart);
+      const result = parse(value!, writer.payloadStart);
       if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
       document = result.document;
     }
-    const results = evaluateInto(pipeline.results, document, subject, writer.version?.version);
+    let results: ReaderResult[];
+    try {
+      results = evaluateInto(pipeline.results, document, subject, writer.version?.version);
+    } catch (error) {
+      // The validators recurse with the document; one nested deeper than the stack allows is counted
+      // for what it is. Anything else is a bug.
+      if (error instanceof RangeError) return this.tallies.decodeError(record.topic, "too_deep");
+      throw error;
+    }
     for (let i = 0; i < results.length; i++) {
       const result = results[i]!;
       if (result.passed) series.readers[i]!.pass.value++;

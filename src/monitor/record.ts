@@ -1,5 +1,5 @@
-/** Header values as kafkajs gives them. */
-export type HeaderValue = Buffer | string | (Buffer | string)[] | undefined;
+/** Header values as kafkajs gives them; Kafka allows a header without a value (null). */
+export type HeaderValue = Buffer | string | null | (Buffer | string | null)[] | undefined;
 
 /**
  * One record, whatever its source (Kafka or an NDJSON capture). Offsets stay strings, as Kafka's
@@ -27,6 +27,8 @@ export type DecodeReason =
   | "empty"
   | "unknown_topic"
   | "invalid_capture_line"
+  | "too_deep"
+  | "undecodable_batch"
   | "internal_error";
 
 export const DECODE_REASONS: readonly DecodeReason[] = [
@@ -39,21 +41,42 @@ export const DECODE_REASONS: readonly DecodeReason[] = [
   "empty",
   "unknown_topic",
   "invalid_capture_line",
+  "too_deep",
+  "undecodable_batch",
   "internal_error",
 ];
 
+/**
+ * Why a record's writer version could not be read at all: evidence of unknown use, which keeps every
+ * deprecated version of its subject from being called drained.
+ */
+export type UnreadableReason = Exclude<
+  DecodeReason,
+  "unknown_topic" | "invalid_capture_line" | "too_deep" | "internal_error"
+>;
+
+/**
+ * The first value of a header that has one. A header sent without a value (null, legal in Kafka) is
+ * read as absent, so that a record with one is counted like a record without the header.
+ */
+export function headerValue(headers: SourceRecord["headers"], name: string): Buffer | string | undefined {
+  const value = headers?.[name];
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) return value;
+  for (const item of value) if (item !== null && item !== undefined) return item;
+  return undefined;
+}
+
 /** The first value of a header as a string, or undefined. */
 export function headerText(headers: SourceRecord["headers"], name: string): string | undefined {
-  const value = headers?.[name];
-  const first = Array.isArray(value) ? value[0] : value;
+  const first = headerValue(headers, name);
   if (first === undefined) return undefined;
   return typeof first === "string" ? first : first.toString("utf8");
 }
 
 /** The first value of a header as bytes, or undefined. */
 export function headerBytes(headers: SourceRecord["headers"], name: string): Buffer | undefined {
-  const value = headers?.[name];
-  const first = Array.isArray(value) ? value[0] : value;
+  const first = headerValue(headers, name);
   if (first === undefined) return undefined;
   return typeof first === "string" ? Buffer.from(first, "utf8") : first;
 }
@@ -75,8 +98,7 @@ export class HeaderDecoder {
   }
 
   text(headers: SourceRecord["headers"]): string | undefined {
-    const value = headers?.[this.#name];
-    const first = Array.isArray(value) ? value[0] : value;
+    const first = headerValue(headers, this.#name);
     if (first === undefined) return undefined;
     if (typeof first === "string") return first;
     const bytes = this.#bytes;

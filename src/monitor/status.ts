@@ -1,8 +1,8 @@
 import type { Catalog } from "../catalog/types.js";
 import { DIRECTIONS, type Direction } from "../engine/direction.js";
-import type { Health } from "./health.js";
+import { describeProblems, type Health, type ProblemStatus } from "./health.js";
 import type { Pipeline } from "./pipeline.js";
-import { NO_VERSION } from "./tallies.js";
+import { NO_VERSION, UNKNOWN_VERSION } from "./tallies.js";
 
 export interface RateSummary {
   validations: number;
@@ -35,6 +35,8 @@ export interface SubjectStatus {
   topics: string[];
   records: number;
   undeclared: number;
+  /** Records whose writer version could not be read (writer version `unknown`). */
+  unreadable: number;
   sampleRatio: number;
   versions: VersionStatusEntry[];
   producers: ProducerStatus[];
@@ -43,6 +45,8 @@ export interface SubjectStatus {
 export interface MonitorStatus {
   ready: boolean;
   notReadyReason: string | null;
+  /** Conditions that leave the monitor running but that an operator should know (see Health.problems). */
+  problems: ProblemStatus[];
   subjects: SubjectStatus[];
   decodeErrors: Record<string, Record<string, number>>;
   labelOverflow: Record<string, number>;
@@ -129,6 +133,7 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
       topics: [...subject.topics],
       records: total,
       undeclared: byVersion.get(NO_VERSION) ?? 0,
+      unreadable: byVersion.get(UNKNOWN_VERSION) ?? 0,
       sampleRatio: subjectPipeline.sampler.effectiveRatio(),
       versions: subject.versions.map((v) => {
         const records = byVersion.get(v.version.text) ?? 0;
@@ -155,6 +160,7 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
   return {
     ready: health.ready,
     notReadyReason: health.reasonNotReady() ?? null,
+    problems: describeProblems(health),
     subjects,
     decodeErrors,
     labelOverflow: { producer: overflow },

@@ -53,6 +53,11 @@ export interface RecordSeries {
 }
 
 export const NO_VERSION = "none";
+/** The writer version of a record whose version could not be read (see UnreadableReason). */
+export const UNKNOWN_VERSION = "unknown";
+/** Stands for an unreadable writer version where a CatalogVersion would go. */
+export const UNREADABLE: unique symbol = Symbol("unreadable writer version");
+export type SeriesWriter = CatalogVersion | undefined | typeof UNREADABLE;
 
 /**
  * The monitor's counts, kept in plain maps and arrays on the hot path and read by the metrics
@@ -69,28 +74,30 @@ export class Tallies {
   readonly #series = new Map<string, Map<string, Map<string, RecordSeries>>>();
   readonly #decode = new Map<string, Cell<DecodeLabels>>();
 
-  /** The series of a record, created (with every reader's counters at zero) the first time. */
-  series(
-    topic: string,
-    subject: CatalogSubject,
-    producer: string,
-    writer: CatalogVersion | undefined,
-  ): RecordSeries {
+  /**
+   * The series of a record, created (with every reader's counters at zero) the first time. A series
+   * of unreadable records has no readers: nothing of them is validated.
+   */
+  series(topic: string, subject: CatalogSubject, producer: string, writer: SeriesWriter): RecordSeries {
     let byProducer = this.#series.get(topic);
     if (!byProducer) this.#series.set(topic, (byProducer = new Map()));
     let byWriter = byProducer.get(producer);
     if (!byWriter) byProducer.set(producer, (byWriter = new Map()));
     // Keyed by the version's text, not its object, so series survive a catalog reload.
-    const writerText = writer ? writer.version.text : NO_VERSION;
+    const writerText = writerLabel(writer);
     let series = byWriter.get(writerText);
     if (!series) {
       const labels: RecordLabels = { topic, subject: subject.name, producer, writer_version: writerText };
       const count = { labels, value: 0 };
       this.records.push(count);
+      const version = writer === UNREADABLE ? undefined : writer;
       series = {
         count,
-        writer,
-        readers: subject.readers.map((reader) => this.#readerCells(labels, writer, reader)),
+        writer: version,
+        readers:
+          writer === UNREADABLE
+            ? []
+            : subject.readers.map((reader) => this.#readerCells(labels, version, reader)),
         lastSeenMs: 0,
         lastObservedMs: 0,
       };
@@ -119,7 +126,7 @@ export class Tallies {
   rebind(subject: CatalogSubject): void {
     for (const series of this.allSeries) {
       const labels = series.count.labels;
-      if (labels.subject !== subject.name) continue;
+      if (labels.subject !== subject.name || labels.writer_version === UNKNOWN_VERSION) continue;
       series.writer =
         labels.writer_version === NO_VERSION ? undefined : subject.byVersion.get(labels.writer_version);
       const previous = new Map(series.readers.map((cells) => [cells.reader.version.text, cells]));
@@ -156,8 +163,8 @@ export class Tallies {
     cell.value++;
   }
 
-  decodeError(topic: string, reason: DecodeReason): void {
-    this.decodeCell(topic, reason).value++;
+  decodeError(topic: string, reason: DecodeReason, records = 1): void {
+    this.decodeCell(topic, reason).value += records;
   }
 
   decodeCell(topic: string, reason: DecodeReason): Cell<DecodeLabels> {
@@ -170,4 +177,9 @@ export class Tallies {
     }
     return cell;
   }
+}
+
+function writerLabel(writer: SeriesWriter): string {
+  if (writer === UNREADABLE) return UNKNOWN_VERSION;
+  return writer ? writer.version.text : NO_VERSION;
 }

@@ -13,7 +13,9 @@ describe("schemawatch run with a file source", () => {
     expect(result.code).toBe(0);
     const status = JSON.parse(result.stdout);
     const subject = status.subjects[0];
-    expect(subject.records).toBe(202);
+    // The record with an unknown schema id and the one with a truncated wire prefix count as unknown.
+    expect(subject.records).toBe(204);
+    expect(subject.unreadable).toBe(2);
     expect(
       subject.versions.map(
         (v: { version: string; status: string; records: number }) => `${v.version} ${v.status} ${v.records}`,
@@ -26,7 +28,7 @@ describe("schemawatch run with a file source", () => {
       ]),
     );
     expect(byProducer).toEqual({
-      billing: { "1.1.0": 40 },
+      billing: { "1.1.0": 40, unknown: 2 },
       "legacy-batch": { none: 21 },
       mobile: { "1.1.0": 40 },
       "partner-feed": { "1.1.0": 20 },
@@ -52,7 +54,7 @@ describe("schemawatch run with a file source", () => {
   it("prints the text report", async () => {
     const result = await runCli([...RUN, "--source", "file:examples/traffic/events.ndjson", "--exit-at-end"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("subject event (topics: events): 202 records, sample ratio 1.00");
+    expect(result.stdout).toContain("subject event (topics: events): 204 records, sample ratio 1.00");
     expect(result.stdout).toMatch(/ {2}1\.0\.0 {3}deprecated {2}-  +100\.0% \(100\/100\)/);
   });
 

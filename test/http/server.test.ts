@@ -102,9 +102,10 @@ describe("HTTP", () => {
     const status = (await server.inject("/api/status")).json();
     const subject = status.subjects[0];
     // The record that is not JSON declares no version in a header, so finding one meant parsing it
-    // (the default sources end with the payload pointer): it is a decode error, not a record.
-    expect(subject.records).toBe(4);
+    // (the default sources end with the payload pointer): its version is unknown, not absent.
+    expect(subject.records).toBe(5);
     expect(subject.undeclared).toBe(0);
+    expect(subject.unreadable).toBe(1);
     expect(subject.versions.map((v: { version: string; records: number }) => [v.version, v.records])).toEqual(
       [
         ["1.0.0", 3],
@@ -117,7 +118,7 @@ describe("HTTP", () => {
       forward: { validations: 1, failed: 1, wouldFailRate: 1 },
     });
     const mobile = subject.producers.find((p: { producer: string }) => p.producer === "mobile");
-    expect(mobile.byWriter).toEqual({ "1.1.0": 1 });
+    expect(mobile.byWriter).toEqual({ "1.1.0": 1, unknown: 1 });
     expect(mobile.readers["1.0.0"]).toEqual({ forward: { validations: 1, failed: 1, wouldFailRate: 1 } });
     expect(status.decodeErrors).toEqual({ events: { not_json: 1 } });
   });

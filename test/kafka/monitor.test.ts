@@ -76,7 +76,8 @@ describe("the live monitor against a real broker", () => {
     for (let i = 0; i < 2; i++) messages.push({ value: wire(4242, { id: i }), headers: header("junk") });
     await produce(brokers, topic, messages);
 
-    await waitFor(() => totalRecords(monitor) === 73, "73 records to be counted");
+    // Every record counts: the two with an unknown schema id as writer version `unknown`.
+    await waitFor(() => totalRecords(monitor) === 75, "75 records to be counted");
     await waitFor(
       () => monitor.pipeline.tallies.decodeErrors.reduce((s, c) => s + c.value, 0) === 5,
       "5 decode errors",
@@ -98,6 +99,9 @@ describe("the live monitor against a real broker", () => {
     expect(value(text, `schemawatch_records_total${series('producer="junk",writer_version="1.0.0"')}`)).toBe(
       3,
     );
+    expect(
+      value(text, `schemawatch_records_total${series('producer="junk",writer_version="unknown"')}`),
+    ).toBe(2);
     const validation = (
       producer: string,
       writer: string,
@@ -128,7 +132,8 @@ describe("the live monitor against a real broker", () => {
 
     const status = (await (await fetch(`${monitor.address}/api/status`)).json()) as MonitorStatus;
     const subject = status.subjects[0]!;
-    expect(subject.records).toBe(73);
+    expect(subject.records).toBe(75);
+    expect(subject.unreadable).toBe(2);
     expect(subject.versions[0]!.wouldFail).toEqual({
       conformance: { validations: 30, failed: 0, wouldFailRate: 0 },
       forward: { validations: 30, failed: 30, wouldFailRate: 1 },

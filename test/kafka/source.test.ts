@@ -155,7 +155,7 @@ describe("KafkaSource", () => {
       const byOffset = new Map(sink.records.map((r) => [`${r.partition}/${r.offset}`, r]));
       const header = (id: string, name: string): unknown => {
         const value = byOffset.get(id)?.headers?.[name];
-        return Array.isArray(value) ? value.map((v) => v.toString()) : value?.toString();
+        return Array.isArray(value) ? value.map((v) => v?.toString()) : value?.toString();
       };
       expect(header("0/0", "producer")).toBe("svc-a");
       expect(header("0/0", "schema-version")).toBe("1.0.0");
@@ -347,23 +347,72 @@ describe("KafkaSource", () => {
   );
 
   it(
-    "names a topic that does not exist, never creates it, and consumes it once it is created",
+    "names a topic that does not exist, never creates it, reads the others meanwhile, and reads it once it exists",
     async () => {
-      const topic = freshTopic("sw-missing");
-      const { source, sink, health } = harness({ groupId: freshGroupId("sw-missing") }, { topics: [topic] });
-      await source.start();
-      expect(health.brokerUp).toBe(false);
-      expect(health.lastError).toBe(
-        `subscribing to ${topic}: This server does not host this topic-partition`,
+      const missing = freshTopic("sw-missing");
+      const present = freshTopic("sw-present");
+      await createTopic(brokers, present, 1);
+      await produce(brokers, present, [{ value: "early" }]);
+      const { source, sink, health } = harness(
+        { groupId: freshGroupId("sw-missing"), lagInterval: 1_000 },
+        { topics: [missing, present] },
       );
-      expect(await withAdmin(brokers, (admin) => admin.listTopics())).not.toContain(topic);
-
-      await createTopic(brokers, topic, 1);
-      await waitFor(() => health.assignedPartitions === 1, "the assignment once the topic exists");
-      await produce(brokers, topic, [{ value: "first" }]);
-      await waitFor(() => sink.records.length >= 1, "1 record");
-      expect(lines(sink.records)).toEqual([`${topic}/0/0 -=first`]);
+      await source.start();
+      await waitFor(() => sink.records.length >= 1, "the record of the topic that exists");
+      expect(lines(sink.records)).toEqual([`${present}/0/0 -=early`]);
+      expect(health.brokerUp).toBe(true);
       expect(health.lastError).toBeUndefined();
+      expect(health.problems().map((p) => p.message)).toEqual([
+        `topic ${missing} does not exist (never created, or deleted); it is read once it exists`,
+      ]);
+      expect(await withAdmin(brokers, (admin) => admin.listTopics())).not.toContain(missing);
+
+      await createTopic(brokers, missing, 1);
+      await waitFor(() => health.assignedPartitions === 2, "the assignment once the topic exists");
+      await produce(brokers, missing, [{ value: "first" }]);
+      await waitFor(() => sink.records.length >= 2, "2 records");
+      expect(lines(sink.records)).toEqual([`${missing}/0/0 -=first`, `${present}/0/0 -=early`]);
+      expect(health.problems()).toEqual([]);
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
+    "keeps reading the other topics when a monitored topic is deleted, and says which one",
+    async () => {
+      const doomed = freshTopic("sw-doomed");
+      const kept = freshTopic("sw-kept");
+      await createTopic(brokers, doomed, 2);
+      await createTopic(brokers, kept, 2);
+      const { source, sink, health } = harness(
+        { groupId: freshGroupId("sw-deleted"), lagInterval: 1_000 },
+        { topics: [doomed, kept] },
+      );
+      await source.start();
+      await waitFor(() => health.assignedPartitions === 4, "4 partitions assigned");
+      await produce(brokers, kept, [{ value: "before", partition: 0 }]);
+      await waitFor(() => sink.records.length === 1, "the first record");
+
+      await withAdmin(brokers, (admin) => admin.deleteTopics({ topics: [doomed], timeout: 15_000 }));
+      await waitFor(
+        () => health.problems().some((p) => p.key === `topic-missing:${doomed}`),
+        "the deleted topic to be named",
+        30_000,
+      );
+      await waitFor(() => health.assignedPartitions === 2, "only the kept topic's partitions", 30_000);
+      await produce(brokers, kept, [
+        { value: "after-0", partition: 0 },
+        { value: "after-1", partition: 1 },
+      ]);
+      await waitFor(() => sink.records.length === 3, "the records produced after the deletion", 30_000);
+      expect(lines(sink.records)).toEqual([
+        `${kept}/0/0 -=before`,
+        `${kept}/0/1 -=after-0`,
+        `${kept}/1/0 -=after-1`,
+      ]);
+      expect(health.brokerUp).toBe(true);
+      expect(health.lastError).toBeUndefined();
+      expect(health.assignedPartitions).toBe(2);
     },
     TEST_TIMEOUT,
   );

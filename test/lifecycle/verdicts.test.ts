@@ -52,8 +52,8 @@ subjects:
     minSamples: 20
 `;
 
-async function replay(lines: Line[]) {
-  const dir = await writeTree({ "config.yaml": CONFIG, "capture.ndjson": capture(lines) });
+async function replay(lines: Line[], extraConfig = "") {
+  const dir = await writeTree({ "config.yaml": extraConfig + CONFIG, "capture.ndjson": capture(lines) });
   const monitor = await startMonitor({
     configPath: `${dir}/config.yaml`,
     source: { file: `${dir}/capture.ndjson` },
@@ -88,7 +88,72 @@ describe("drained", () => {
       lastDeclared: "2026-12-01T08:00Z",
       lastDeclaredBy: "web",
       undeclaredDependents: 0,
+      unreadableRecords: 0,
     });
+  });
+
+  it("records whose version cannot be read keep every deprecated version from draining, and say so", async () => {
+    // The payload pointer (default last source) is where these records would declare a version, but
+    // their payloads are too large or not JSON: unknown use, not absence.
+    const lines: Line[] = [];
+    for (let t = 0; t < 10; t++) lines.push({ t, producer: "web", version: "1.0", value: view(t) });
+    for (let t = 10; t <= 100; t++) lines.push({ t, producer: "mobile", version: "1.1", value: paid(t) });
+    for (const t of [60, 70, 80])
+      lines.push({ t, producer: "batch", value: { base64: Buffer.alloc(300, 0x20).toString("base64") } });
+    lines.push({ t: 90, producer: "batch", value: { base64: Buffer.from("{not json").toString("base64") } });
+    lines.sort((a, b) => a.t - b.t);
+    const { versions, report } = await replay(lines, "maxRecordBytes: 256\n");
+    const verdict = versions["1.0.0"]!.verdict!;
+    expect(verdict.yes).toBe(false);
+    expect(verdict.reasons).toEqual([
+      "1 record on events/0 could not be read (not_json) since 2026-12-01T08:01Z, the last one 10s ago: their version is unknown, so 1.0.0 may still be in use",
+      "3 records on events/0 could not be read (too_large) since 2026-12-01T08:01Z, the last one 20s ago: their version is unknown, so 1.0.0 may still be in use",
+    ]);
+    expect(verdict.evidence["unreadableRecords"]).toBe(4);
+    expect(report.subjects[0]!.unreadable).toBe(4);
+    expect(report.subjects[0]!.unknownUse).toEqual([
+      {
+        topic: "events",
+        partition: 0,
+        reason: "not_json",
+        records: 1,
+        first: "2026-12-01T08:01:30.000Z",
+        last: "2026-12-01T08:01:30.000Z",
+      },
+      {
+        topic: "events",
+        partition: 0,
+        reason: "too_large",
+        records: 3,
+        first: "2026-12-01T08:01:00.000Z",
+        last: "2026-12-01T08:01:20.000Z",
+      },
+    ]);
+  });
+
+  it("a too-large record that declares its version in a header counts for that version", async () => {
+    const lines: Line[] = [];
+    for (let t = 0; t <= 100; t++) lines.push({ t, producer: "mobile", version: "1.1", value: paid(t) });
+    lines.push({
+      t: 95,
+      producer: "legacy",
+      version: "1.0",
+      value: { base64: Buffer.alloc(300, 0x20).toString("base64") },
+    });
+    lines.sort((a, b) => a.t - b.t);
+    const { versions } = await replay(lines, "maxRecordBytes: 256\n");
+    expect(versions["1.0.0"]!.records).toBe(1);
+    expect(versions["1.0.0"]!.verdict!.reasons).toEqual(["last seen 5s ago from producer legacy"]);
+  });
+
+  it("unreadable records older than the window no longer block the verdict", async () => {
+    const lines: Line[] = [
+      { t: 0, producer: "batch", value: { base64: Buffer.from("nope").toString("base64") } },
+    ];
+    for (let t = 1; t <= 100; t++) lines.push({ t, producer: "mobile", version: "1.1", value: paid(t) });
+    const { versions } = await replay(lines);
+    expect(versions["1.0.0"]!.verdict!.reasons).toEqual([]);
+    expect(versions["1.0.0"]!.verdict!.yes).toBe(true);
   });
 
   it("says why not: last seen from which producer, and a coverage gap until when", async () => {

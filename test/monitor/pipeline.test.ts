@@ -20,12 +20,12 @@ describe("pipeline: writer version", () => {
     expect(recordCounts(pipeline)).toEqual(["mobile 1.1.0=1", "web 1.0.0=2"]);
   });
 
-  it("counts a version the catalog does not know, or another subject's, as unknown_version", async () => {
+  it("counts a version the catalog does not know, or another subject's, as unknown_version of writer unknown", async () => {
     const { pipeline } = await eventPipeline();
     pipeline.process(record(V1, { "schema-version": "event/9.0" }));
     pipeline.process(record(V1, { "schema-version": "order/1.0" }));
     pipeline.process(record(V1, { "schema-version": "latest" }));
-    expect(recordCounts(pipeline)).toEqual([]);
+    expect(recordCounts(pipeline)).toEqual(["unknown unknown=3"]);
     expect(decodeCounts(pipeline)).toEqual(["events unknown_version=3"]);
   });
 
@@ -34,7 +34,7 @@ describe("pipeline: writer version", () => {
     pipeline.process(record(undefined, { producer: "billing" }, { raw: wire(102, V11) }));
     pipeline.process(record(undefined, { producer: "billing" }, { raw: wire(999, V11) }));
     pipeline.process(record(undefined, { producer: "billing" }, { raw: Buffer.from([0, 0, 1]) }));
-    expect(recordCounts(pipeline)).toEqual(["billing 1.1.0=1"]);
+    expect(recordCounts(pipeline)).toEqual(["billing 1.1.0=1", "billing unknown=2"]);
     expect(decodeCounts(pipeline)).toEqual(["events truncated_wire_prefix=1", "events unknown_schema_id=1"]);
     expect(validationCounts(pipeline)).toEqual([
       "billing 1.1.0>1.0.0 forward fail=1",
@@ -48,7 +48,7 @@ describe("pipeline: writer version", () => {
     const guid = Buffer.concat([Buffer.from([1]), Buffer.from("0f8e1a523c4d4b6e9f70112233445566", "hex")]);
     pipeline.process(record(V1, { __value_schema_id: guid, producer: "web" }));
     pipeline.process(record(V1, { __value_schema_id: Buffer.from([1, 2, 3]) }));
-    expect(recordCounts(pipeline)).toEqual(["web 1.0.0=1"]);
+    expect(recordCounts(pipeline)).toEqual(["unknown unknown=1", "web 1.0.0=1"]);
     expect(decodeCounts(pipeline)).toEqual(["events unknown_schema_id=1"]);
   });
 

@@ -81,6 +81,7 @@ export const runCommand: Command = {
       source: source === "kafka" ? "kafka" : { file: source.slice("file:".length) },
       env: context.env,
       version: packageVersion(),
+      captureWarnings: true,
       ...(values.host !== undefined ? { host: values.host } : {}),
       ...(port !== undefined ? { port } : {}),
       ...(brokers?.length ? { brokers } : {}),

@@ -1,0 +1,183 @@
+import { createRequire } from "node:module";
+
+/**
+ * A record batch that could not be decoded: an unknown codec, corrupt compressed bytes, or records
+ * that do not parse. What is known comes from the batch header, which is outside the compression.
+ */
+export interface UndecodableBatch {
+  /** Offsets of the batch's first and last record, as decimal strings. */
+  readonly firstOffset: string;
+  readonly lastOffset: string;
+  /** Records the batch holds according to its header. */
+  readonly records: number;
+  /** The codec named by the batch's attributes (`lz4`, or `codec 5` for one Kafka does not define). */
+  readonly codec: string;
+  /** What went wrong, in words that never quote the batch's bytes. */
+  readonly problem: string;
+}
+
+/** The property of the marker message that stands for an undecodable batch in kafkajs's batch. */
+export const UNDECODABLE = Symbol("schemawatch.undecodableBatch");
+
+const CODEC_NAMES = ["none", "gzip", "snappy", "lz4", "zstd"];
+const COMPRESSION_MASK = 0x07;
+const KNOWN_CODECS = CODEC_NAMES.length;
+
+interface FetchDecoder {
+  buffer: Buffer;
+  offset: number;
+}
+
+interface BatchContext {
+  firstOffset: string;
+  lastOffsetDelta: number;
+  records: unknown[];
+  [key: string]: unknown;
+}
+
+type RecordBatchDecoder = (decoder: FetchDecoder) => Promise<BatchContext>;
+
+// Layout of a v2 record batch header (Kafka's DefaultRecordBatch), in bytes from the batch start.
+const BASE_OFFSET = 0;
+const ATTRIBUTES = 21;
+const LAST_OFFSET_DELTA = 23;
+const FIRST_TIMESTAMP = 27;
+const RECORDS_COUNT = 57;
+const HEADER_SIZE = 61;
+
+/** The module kafkajs's fetch responses use to decode each record batch (kafkajs 2.2.x). */
+const DECODER_MODULE = "kafkajs/src/protocol/recordBatch/v0/decoder.js";
+/** The fetch response helper that loads it (shared by fetch versions 4 to 11). */
+const FETCH_DECODER_MODULE = "kafkajs/src/protocol/requests/fetch/v4/decodeMessages.js";
+
+const GUARDED = Symbol.for("schemawatch.guardedRecordBatchDecoder");
+
+/**
+ * Makes kafkajs hand an undecodable record batch to the consumer as one marker message instead of
+ * failing the whole fetch. Without it, one bad batch fails every partition fetched from that broker,
+ * the consumer crashes and restarts forever, and every topic of the monitor stalls.
+ *
+ * The marker carries the batch's last offset, so the consumer moves past it and commits as usual; it
+ * holds the batch's description under {@link UNDECODABLE}. kafkajs's fetch response decoders capture
+ * the batch decoder when they are first loaded (at the first fetch), so this must run before any
+ * consumer fetches; it is idempotent, and it throws when it comes too late.
+ */
+export function installDecodeGuard(): void {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve(DECODER_MODULE);
+  const current: unknown = require(path);
+  if (isGuarded(current)) return;
+  const cached = require.cache[path];
+  if (!cached || typeof current !== "function") {
+    throw new Error(`kafkajs layout changed: ${DECODER_MODULE} is not the record batch decoder`);
+  }
+  if (require.cache[require.resolve(FETCH_DECODER_MODULE)] !== undefined) {
+    throw new Error("the decode guard must be installed before kafkajs fetches its first batch");
+  }
+  cached.exports = guarded(current as RecordBatchDecoder);
+}
+
+function isGuarded(fn: unknown): boolean {
+  return typeof fn === "function" && (fn as unknown as Record<symbol, unknown>)[GUARDED] === true;
+}
+
+function guarded(original: RecordBatchDecoder): RecordBatchDecoder {
+  const decode: RecordBatchDecoder = async (decoder) => {
+    const start = decoder.offset;
+    const header = headerAt(decoder.buffer, start);
+    const codec = header ? header.attributes & COMPRESSION_MASK : 0;
+    if (header && codec >= KNOWN_CODECS) {
+      // Kafka defines no such codec; kafkajs would read the compressed bytes as records.
+      skip(decoder, start, header.length);
+      return marker(
+        header,
+        `codec ${codec}`,
+        `the batch names compression codec ${codec}, which Kafka does not define`,
+      );
+    }
+    try {
+      return await original(decoder);
+    } catch (error) {
+      // A batch cut short by the fetch size limit is normal; kafkajs stops there and fetches it again.
+      if (!header || (error instanceof Error && error.name === "KafkaJSPartialMessageError")) throw error;
+      skip(decoder, start, header.length);
+      return marker(header, CODEC_NAMES[codec]!, problemOf(error, CODEC_NAMES[codec]!));
+    }
+  };
+  (decode as unknown as Record<symbol, unknown>)[GUARDED] = true;
+  return decode;
+}
+
+interface BatchHeader {
+  readonly baseOffset: bigint;
+  /** Bytes of the batch after its length field. */
+  readonly length: number;
+  readonly attributes: number;
+  readonly lastOffsetDelta: number;
+  readonly firstTimestamp: bigint;
+  readonly records: number;
+}
+
+/** The batch header at `start`, when the whole batch is in the buffer; undefined otherwise. */
+function headerAt(buffer: Buffer, start: number): BatchHeader | undefined {
+  if (buffer.length - start < HEADER_SIZE) return undefined;
+  const length = buffer.readInt32BE(start + 8);
+  if (length < HEADER_SIZE - 12 || buffer.length - start - 12 < length) return undefined;
+  return {
+    baseOffset: buffer.readBigInt64BE(start + BASE_OFFSET),
+    length,
+    attributes: buffer.readInt16BE(start + ATTRIBUTES),
+    lastOffsetDelta: buffer.readInt32BE(start + LAST_OFFSET_DELTA),
+    firstTimestamp: buffer.readBigInt64BE(start + FIRST_TIMESTAMP),
+    records: buffer.readInt32BE(start + RECORDS_COUNT),
+  };
+}
+
+function skip(decoder: FetchDecoder, start: number, length: number): void {
+  decoder.offset = start + 12 + length;
+}
+
+function problemOf(error: unknown, codec: string): string {
+  const name = error instanceof Error ? error.name : typeof error;
+  // Messages of decompressors and of kafkajs's decoder name offsets and sizes, not contents; cap them.
+  const message = error instanceof Error ? error.message.slice(0, 200) : "";
+  return `${codec === "none" ? "records" : `${codec} batch`} could not be decoded: ${name}${message ? `: ${message}` : ""}`;
+}
+
+function marker(header: BatchHeader, codec: string, problem: string): BatchContext {
+  const firstOffset = header.baseOffset.toString();
+  const lastOffset = (header.baseOffset + BigInt(header.lastOffsetDelta)).toString();
+  const info: UndecodableBatch = {
+    firstOffset,
+    lastOffset,
+    records: Math.max(header.records, 0),
+    codec,
+    problem,
+  };
+  const batchContext = {
+    firstOffset,
+    firstTimestamp: header.firstTimestamp.toString(),
+    lastOffsetDelta: header.lastOffsetDelta,
+    // Never filtered as aborted or control: the consumer must see the marker to move past the batch.
+    inTransaction: false,
+    isControlBatch: false,
+    producerId: "-1",
+  };
+  return {
+    ...batchContext,
+    records: [
+      {
+        magicByte: 2,
+        attributes: 0,
+        timestamp: header.firstTimestamp.toString(),
+        offset: lastOffset,
+        key: null,
+        value: null,
+        headers: {},
+        isControlRecord: false,
+        batchContext,
+        [UNDECODABLE]: info,
+      },
+    ],
+  };
+}
