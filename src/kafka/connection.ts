@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 
 import type { KafkaConfig, SaslConfig, TlsConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
+import { RepeatLog } from "../log.js";
 import { installDecodeGuard } from "./decode-guard.js";
 
 /** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
@@ -158,18 +159,44 @@ function sanitizeField(name: string, value: unknown, depth: number): unknown {
   return sanitize(value, depth);
 }
 
+// kafkajs logs every failed connection attempt at error level; KafkaSource says it once, with a
+// summary a minute (as "Kafka unreachable"), so these go to debug.
+const CONNECTION_NOISE =
+  /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|Connection error|Connection timeout|Failed to connect to seed broker|Closed connection/i;
+
 /**
  * A kafkajs `logCreator` that forwards kafkajs log entries to `logger` with the kafkajs namespace,
- * dropping secrets, byte buffers and fields that could carry record contents.
+ * dropping secrets, byte buffers and fields that could carry record contents. An entry that repeats
+ * is logged once a minute with a count; connection failures are left to KafkaSource's own line.
  */
 export function kafkaLogCreator(logger: Logger): logCreator {
+  const repeats = new RepeatLog(logger);
   return () =>
     ({ namespace, level, log }: LogEntry) => {
-      const method = PINO_LEVEL[level];
+      let method = PINO_LEVEL[level];
       if (method === undefined) return;
       const { message, timestamp: _timestamp, ...extra } = log;
+      const text = String(message);
+      if (
+        method !== "debug" &&
+        (namespace === "Connection" || namespace === "BrokerPool") &&
+        CONNECTION_NOISE.test(text)
+      ) {
+        method = "debug";
+        // The first failure to reach a broker is said at once, in one line; KafkaSource follows up.
+        const broker = typeof extra["broker"] === "string" ? extra["broker"] : undefined;
+        if (broker !== undefined && namespace === "Connection") {
+          repeats.log(
+            "warn",
+            `connect:${broker}`,
+            { broker },
+            `cannot connect to Kafka broker ${broker}: ${text}; retrying`,
+          );
+        }
+      }
+      if (method === "debug" && !logger.isLevelEnabled("debug")) return;
       const fields: Record<string, unknown> = { kafkajs: namespace };
       for (const [name, value] of Object.entries(extra)) fields[name] = sanitizeField(name, value, 1);
-      logger[method](fields, String(message));
+      repeats.log(method, `${namespace}:${text.replace(/\d+/g, "#")}`, fields, text);
     };
 }

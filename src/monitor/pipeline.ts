@@ -277,7 +277,7 @@ export class Pipeline implements RecordSink {
     } catch (error) {
       // The validators recurse with the document; one nested deeper than the stack allows is counted
       // for what it is. Anything else is a bug.
-      if (error instanceof RangeError) return this.tallies.decodeError(record.topic, "too_deep");
+      if (isStackOverflow(error)) return this.tallies.decodeError(record.topic, "too_deep");
       throw error;
     }
     for (let i = 0; i < results.length; i++) {
@@ -292,8 +292,18 @@ export class Pipeline implements RecordSink {
       document,
       observedAt,
     });
-    this.onValidated?.(pipeline, producer, record, document, writer.version);
+    try {
+      this.onValidated?.(pipeline, producer, record, document, writer.version);
+    } catch (error) {
+      // The corpus walks the document too; its count and validations stand, the rest is skipped.
+      if (isStackOverflow(error)) return this.tallies.decodeError(record.topic, "too_deep");
+      throw error;
+    }
   }
+}
+
+function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
 }
 
 const parsedBox: { document: unknown } = { document: undefined };

@@ -5,10 +5,18 @@
 //   2. a Docker engine: one @testcontainers/kafka container per test process, stopped on exit;
 //   3. otherwise kafkaBrokers() throws, so the test FAILS (it never skips silently).
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { open } from "node:fs/promises";
+import { homedir } from "node:os";
+import { join } from "node:path";
 
 import { Kafka, Partitioners, logLevel } from "kafkajs";
-import type { Admin, IHeaders, KafkaConfig, Message, RecordMetadata } from "kafkajs";
+import type { Admin, IHeaders, KafkaConfig, Message, RecordMetadata, CompressionTypes } from "kafkajs";
 import type { StartedKafkaContainer } from "@testcontainers/kafka";
+import { installDecodeGuard } from "../../src/kafka/decode-guard.js";
+
+// The monitor's kafkajs clients need the guard in place before any consumer of this process fetches.
+installDecodeGuard();
 
 /** One record for produce(). */
 export interface TestMessage {
@@ -129,6 +137,7 @@ export async function produce(
   brokers: string[],
   topic: string,
   messages: TestMessage[],
+  options: { compression?: CompressionTypes } = {},
 ): Promise<RecordMetadata[]> {
   const producer = kafkaClient(brokers).producer({
     createPartitioner: Partitioners.DefaultPartitioner,
@@ -143,7 +152,12 @@ export async function produce(
       ...(m.partition !== undefined ? { partition: m.partition } : {}),
       ...(m.timestamp !== undefined ? { timestamp: m.timestamp } : {}),
     }));
-    return await producer.send({ topic, messages: kafkaMessages, acks: -1 });
+    return await producer.send({
+      topic,
+      messages: kafkaMessages,
+      acks: -1,
+      ...(options.compression !== undefined ? { compression: options.compression } : {}),
+    });
   } finally {
     await producer.disconnect();
   }
@@ -160,5 +174,46 @@ export async function waitFor(
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/**
+ * The data folder of the broker that scripts/kafka-broker.sh runs (its log segments), for tests that
+ * damage a segment on disk the way a failing disk would. Throws when the broker is not that one.
+ */
+export function brokerDataDir(brokers: readonly string[]): string {
+  const port = brokers[0]?.split(":").pop();
+  const cache =
+    process.env["SW_CACHE"] ??
+    join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "schemawatch");
+  const dir = join(process.env["KAFKA_RUN_DIR"] ?? join(cache, `kafka-run-${port}`), "data");
+  if (!existsSync(dir)) {
+    throw new Error(
+      `${dir} does not exist: this test damages a log segment on the broker's disk and needs the broker of scripts/kafka-broker.sh (not a container)`,
+    );
+  }
+  return dir;
+}
+
+/**
+ * Overwrites `length` bytes at `at` bytes into the records of the first record batch of a partition's
+ * first log segment: the broker serves the damaged bytes as they are (it does not check them on fetch).
+ */
+export async function damageFirstBatch(
+  brokers: readonly string[],
+  topic: string,
+  partition: number,
+  at: number,
+  length: number,
+): Promise<void> {
+  const BATCH_HEADER = 61;
+  const file = await open(
+    join(brokerDataDir(brokers), `${topic}-${partition}`, "00000000000000000000.log"),
+    "r+",
+  );
+  try {
+    await file.write(Buffer.alloc(length, 0x55), 0, length, BATCH_HEADER + at);
+  } finally {
+    await file.close();
   }
 }

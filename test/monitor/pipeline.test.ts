@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { Corpus } from "../../src/corpus/corpus.js";
+import { attachCorpus } from "../../src/corpus/feed.js";
 import {
   decodeCounts,
   eventPipeline,
@@ -157,5 +159,88 @@ describe("pipeline: bad records", () => {
       "unknown unknown_topic=1",
     ]);
     expect(validationCounts(pipeline)).toContain("web 1.0.0>1.0.0 conformance pass=1");
+  });
+});
+
+describe("pipeline: records it cannot fully read", () => {
+  const deep = (depth: number) => `{"id":1,"event":"view","x":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+
+  it("reads the version and producer of a too-large or unparseable record from its headers and counts it", async () => {
+    const { pipeline } = await eventPipeline("", "maxRecordBytes: 64\n");
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
+      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    const big = Buffer.from(JSON.stringify({ id: 1, event: "view", pad: "x".repeat(80) }));
+    pipeline.process(record(undefined, { "schema-version": "1.0", producer: "web" }, { raw: big }));
+    pipeline.process(
+      record(undefined, { "schema-version": "1.0", producer: "web" }, { raw: Buffer.from("{") }),
+    );
+    expect(recordCounts(pipeline)).toEqual(["web 1.0.0=2"]);
+    expect(decodeCounts(pipeline)).toEqual(["events not_json=1", "events too_large=1"]);
+    expect(validationCounts(pipeline)).toEqual([]);
+    // The version was read: no unknown use.
+    expect(unread).toEqual([]);
+  });
+
+  it("counts a record whose version lives in a payload it cannot read as writer unknown, and says so", async () => {
+    const { pipeline } = await eventPipeline(
+      "    writer:\n      sources: [pointer]\n      pointer: /schema\n",
+      "maxRecordBytes: 64\n",
+    );
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
+      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    pipeline.process(record(undefined, { producer: "batch" }, { raw: Buffer.alloc(65, 0x20) }));
+    pipeline.process(record(undefined, { producer: "batch" }, { raw: Buffer.from([0xff, 0x7b]) }));
+    pipeline.process(record({ ...V1, schema: "event/1.0" }, { producer: "web" }));
+    expect(recordCounts(pipeline)).toEqual(["batch unknown=2", "web 1.0.0=1"]);
+    expect(unread).toEqual(["events/0 too_large 1", "events/0 not_utf8 1"]);
+  });
+
+  it("reads a header sent without a value (null) as absent", async () => {
+    const { pipeline } = await eventPipeline();
+    pipeline.process(record(V1, { "schema-version": null, producer: null }));
+    pipeline.process(record(V1, { "schema-version": [null, "1.0"], producer: [null, "web"] }));
+    pipeline.process(record(V11, { "schema-version": "1.1", producer: null }));
+    expect(recordCounts(pipeline)).toEqual(["unknown 1.1.0=1", "unknown none=1", "web 1.0.0=1"]);
+    expect(decodeCounts(pipeline)).toEqual([]);
+  });
+
+  it("counts a document nested deeper than the corpus can follow as too_deep, after counting and validating it", async () => {
+    const { pipeline } = await eventPipeline();
+    attachCorpus(pipeline, new Corpus({ maxShapes: 10, redact: [] }));
+    const errors: unknown[] = [];
+    pipeline.onInternalError = (error) => errors.push(error);
+    pipeline.process(
+      record(undefined, { "schema-version": "1.0", producer: "deep" }, { raw: Buffer.from(deep(100_000)) }),
+    );
+    expect(recordCounts(pipeline)).toEqual(["deep 1.0.0=1"]);
+    expect(decodeCounts(pipeline)).toEqual(["events too_deep=1"]);
+    expect(validationCounts(pipeline)).toContain("deep 1.0.0>1.0.0 conformance fail=1");
+    expect(errors).toEqual([]);
+  });
+
+  it("counts a bug as internal_error and hands the error, never the record's contents, to its logger", async () => {
+    const { pipeline } = await eventPipeline();
+    const seen: string[] = [];
+    pipeline.onValidated = () => {
+      throw new TypeError("a bug");
+    };
+    pipeline.onInternalError = (error, r) =>
+      seen.push(`${(error as Error).message} at ${r.topic}/${r.partition}`);
+    pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
+    expect(decodeCounts(pipeline)).toEqual(["events internal_error=1"]);
+    expect(seen).toEqual(["a bug at events/0"]);
+  });
+
+  it("counts an undecodable batch's records as writer unknown and undecodable_batch", async () => {
+    const { pipeline } = await eventPipeline();
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
+      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    pipeline.undecodableBatch("events", 2, 30);
+    expect(recordCounts(pipeline)).toEqual(["unknown unknown=30"]);
+    expect(decodeCounts(pipeline)).toEqual(["events undecodable_batch=30"]);
+    expect(unread).toEqual(["events/2 undecodable_batch 30"]);
   });
 });
