@@ -26,8 +26,9 @@ Options:
   -h, --help         show this help
 
 HTTP: /metrics, /healthz, /readyz (503 until the catalog is loaded and partitions are assigned, and
-while the broker is unreachable), /api/status. Logs are JSON lines on stderr. SIGINT or SIGTERM stops
-the monitor gracefully: the current batch is finished and its offsets committed.
+while the broker is unreachable; problems such as an undecodable batch are listed), /api/status. Logs
+are JSON lines on stderr. SIGINT or SIGTERM stops the monitor gracefully within 25 s, broker up or
+down: the current batch is finished and its offsets committed. A second signal stops it at once.
 
 Example:
   schemawatch run --config examples/config.yaml --source file:examples/traffic/events.ndjson --exit-at-end
