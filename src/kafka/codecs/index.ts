@@ -45,10 +45,10 @@ export function kafkaCodecs(options: CodecOptions = {}): Record<CodecName, Kafka
     throw new RangeError(`maxBatchBytes must be a positive integer`);
   // The synchronous decoders throw inside an async function, so kafkajs sees a rejected promise.
   return {
-    gzip: { decompress: (b) => decompressGzip(b, max), compress: (e) => compressGzip(e.buffer) },
+    gzip: { decompress: async (b) => decompressGzip(b, max), compress: (e) => compressGzip(e.buffer) },
     snappy: { decompress: async (b) => decompressSnappy(b, max), compress: cannotWrite("snappy") },
     lz4: { decompress: async (b) => decompressLz4(b, max), compress: cannotWrite("lz4") },
-    zstd: { decompress: (b) => decompressZstd(b, max), compress: (e) => compressZstd(e.buffer) },
+    zstd: { decompress: async (b) => decompressZstd(b, max), compress: (e) => compressZstd(e.buffer) },
   };
 }
 

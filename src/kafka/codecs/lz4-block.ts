@@ -1,4 +1,4 @@
-import { copyLiteral, copyMatch } from "./copy.js";
+import { copyLiteral, copyMatch, type Bytes } from "./copy.js";
 import { CodecError } from "./errors.js";
 
 const fail = (problem: string): CodecError => new CodecError("lz4", problem);
@@ -11,15 +11,16 @@ const truncated = (): CodecError => fail("the input ends in the middle of a bloc
  * Returns the new end of the output. `overflow` builds the error for output past outLimit.
  */
 export function decodeLz4Block(
-  src: Uint8Array,
+  source: Bytes,
   sp: number,
   srcEnd: number,
-  out: Uint8Array,
+  out: Bytes,
   op: number,
   outLimit: number,
   windowStart: number,
   overflow: () => CodecError,
 ): number {
+  const src = source.bytes;
   for (;;) {
     if (sp >= srcEnd) throw truncated();
     const token = src[sp++]!;
@@ -34,7 +35,7 @@ export function decodeLz4Block(
     }
     if (sp + literals > srcEnd) throw truncated();
     if (op + literals > outLimit) throw overflow();
-    copyLiteral(src, sp, out, op, literals);
+    copyLiteral(source, sp, out, op, literals);
     sp += literals;
     op += literals;
     // The last sequence of a block has literals only.

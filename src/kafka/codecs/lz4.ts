@@ -1,3 +1,4 @@
+import { bytesOf, type Bytes } from "./copy.js";
 import { CodecError, checkOutputSize, tooLarge } from "./errors.js";
 import { decodeLz4Block } from "./lz4-block.js";
 import { xxhash32 } from "./xxhash32.js";
@@ -34,11 +35,13 @@ const readU32 = (data: Uint8Array, at: number): number =>
 /** The decompressed bytes, grown by doubling up to the cap. */
 class Output {
   buffer: Buffer;
+  bytes: Bytes;
   length = 0;
   readonly #max: number;
 
   constructor(initial: number, max: number) {
     this.buffer = Buffer.allocUnsafe(Math.min(initial, max));
+    this.bytes = bytesOf(this.buffer);
     this.#max = max;
   }
 
@@ -49,6 +52,7 @@ class Output {
       const grown = Buffer.allocUnsafe(Math.min(this.#max, Math.max(wanted, this.buffer.length * 2)));
       this.buffer.copy(grown, 0, 0, this.length);
       this.buffer = grown;
+      this.bytes = bytesOf(grown);
     }
     return wanted;
   }
@@ -67,6 +71,7 @@ class Output {
 export function decompressLz4(input: Uint8Array, maxBytes: number): Buffer {
   if (input.length === 0) throw fail("the input is empty");
   const out = new Output(input.length * INITIAL_EXPANSION, maxBytes);
+  const src = bytesOf(input);
   let at = 0;
   while (at < input.length) {
     if (input.length - at < 4) throw truncated("a frame's magic number");
@@ -81,13 +86,14 @@ export function decompressLz4(input: Uint8Array, maxBytes: number): Buffer {
     if (magic !== FRAME_MAGIC) {
       throw fail(at === 0 ? "not an LZ4 frame (wrong magic number)" : "unexpected bytes after the LZ4 frame");
     }
-    at = decodeFrame(input, at + 4, out, maxBytes);
+    at = decodeFrame(src, at + 4, out, maxBytes);
   }
   return out.buffer.subarray(0, out.length);
 }
 
 /** Decodes the frame whose descriptor starts at `at`; returns where the next frame starts. */
-function decodeFrame(input: Uint8Array, at: number, out: Output, maxBytes: number): number {
+function decodeFrame(src: Bytes, at: number, out: Output, maxBytes: number): number {
+  const input = src.bytes;
   const descriptor = at;
   if (input.length - at < 3) throw truncated("the frame descriptor");
   const flags = input[at]!;
@@ -147,7 +153,7 @@ function decodeFrame(input: Uint8Array, at: number, out: Output, maxBytes: numbe
           ? tooLarge("lz4", maxBytes)
           : fail("a block expands past the frame's maximum block size (corrupt)");
       const windowStart = independent ? out.length : frameStart;
-      out.length = decodeLz4Block(input, at, end, out.buffer, out.length, limit, windowStart, overflow);
+      out.length = decodeLz4Block(src, at, end, out.bytes, out.length, limit, windowStart, overflow);
     }
     at = end + (blockChecksums ? 4 : 0);
   }

@@ -1,4 +1,4 @@
-import { copyLiteral, copyMatch } from "./copy.js";
+import { bytesOf, copyLiteral, copyMatch, type Bytes } from "./copy.js";
 import { CodecError, checkOutputSize } from "./errors.js";
 
 // snappy-java's SnappyOutputStream (what the Java client's compression.type=snappy writes): an 8-byte
@@ -28,7 +28,7 @@ function decodeRaw(input: Uint8Array, maxBytes: number): Buffer {
   const { length, start } = readPreamble(input, 0, input.length);
   checkOutputSize("snappy", length, maxBytes);
   const out = Buffer.allocUnsafe(length);
-  decodeBlock(input, start, input.length, out, 0, length);
+  decodeBlock(bytesOf(input), start, input.length, bytesOf(out), 0, length);
   return out;
 }
 
@@ -60,10 +60,12 @@ function decodeXerial(input: Uint8Array, maxBytes: number): Buffer {
     at = end;
   }
   const out = Buffer.allocUnsafe(total);
+  const src = bytesOf(input);
+  const dst = bytesOf(out);
   let written = 0;
   for (let i = 0; i < chunks.length; i += 3) {
     const length = chunks[i + 2]!;
-    decodeBlock(input, chunks[i]!, chunks[i + 1]!, out, written, written + length);
+    decodeBlock(src, chunks[i]!, chunks[i + 1]!, dst, written, written + length);
     written += length;
   }
   return out;
@@ -93,13 +95,14 @@ function readInt32BE(input: Uint8Array, at: number): number {
  * out[outStart, outEnd); copies may not reach before outStart.
  */
 function decodeBlock(
-  src: Uint8Array,
+  source: Bytes,
   sp: number,
   srcEnd: number,
-  out: Uint8Array,
+  out: Bytes,
   outStart: number,
   outEnd: number,
 ): void {
+  const src = source.bytes;
   let op = outStart;
   while (sp < srcEnd) {
     const tag = src[sp++]!;
@@ -118,7 +121,7 @@ function decodeBlock(
       length += 1;
       if (sp + length > srcEnd) throw truncated();
       if (op + length > outEnd) throw fail("a literal runs past the block's declared length (corrupt)");
-      copyLiteral(src, sp, out, op, length);
+      copyLiteral(source, sp, out, op, length);
       sp += length;
       op += length;
       continue;

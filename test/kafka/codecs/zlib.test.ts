@@ -8,16 +8,9 @@ import {
   decompressGzip,
   decompressZstd,
 } from "../../../src/kafka/codecs/zlib.js";
-import { cutPoints, expectCodecError, fixture, fixturesOf, sha256 } from "./fixtures.js";
+import { cutPoints, expectCodecError, fixture, fixturesOf, sha256, thrown } from "./fixtures.js";
 
 const CAP = 64 * 1024 * 1024;
-const rejection = (promise: Promise<unknown>): Promise<unknown> =>
-  promise.then(
-    () => {
-      throw new Error("expected a rejection, but it resolved");
-    },
-    (error: unknown) => error,
-  );
 
 describe.each([
   { codec: "gzip" as const, decompress: decompressGzip, compress: compressGzip, sync: gzipSync },
@@ -32,33 +25,39 @@ describe.each([
     },
   );
 
-  it("reads concatenated members or frames", async () => {
+  it("reads concatenated members or frames", () => {
     const one = fixture(`${codec}-kafka.bin`);
-    const out = await decompress(Buffer.concat([one, one]), CAP);
+    const out = decompress(Buffer.concat([one, one]), CAP);
     expect(out.length).toBe(2 * 70_117);
   });
 
   it("round-trips what it compresses", async () => {
     const text = Buffer.from("schemawatch ".repeat(1000));
-    expect(await decompress(await compress(text), CAP)).toEqual(text);
+    expect(decompress(await compress(text), CAP)).toEqual(text);
   });
 
-  it("stops a decompression bomb at the cap", async () => {
+  it("stops a decompression bomb at the cap", () => {
     const bomb = sync(Buffer.alloc(4 * 1024 * 1024));
     expect(bomb.length).toBeLessThan(20_000);
-    expect(await decompress(bomb, CAP)).toHaveLength(4 * 1024 * 1024);
+    expect(decompress(bomb, CAP)).toHaveLength(4 * 1024 * 1024);
     expectCodecError(
-      await rejection(decompress(bomb, 1024 * 1024)),
+      thrown(() => decompress(bomb, 1024 * 1024)),
       codec,
       /more than 1048576 bytes \(the batch size cap\)/,
     );
   });
 
-  it("rejects another format, and every truncation, with a CodecError", async () => {
-    expectCodecError(await rejection(decompress(Buffer.from("not compressed at all"), CAP)), codec);
+  it("rejects another format, and every truncation, with a CodecError", () => {
+    expectCodecError(
+      thrown(() => decompress(Buffer.from("not compressed at all"), CAP)),
+      codec,
+    );
     const whole = fixture(`${codec}-kafka.bin`);
     for (const cut of cutPoints(whole.length, 50)) {
-      expectCodecError(await rejection(decompress(whole.subarray(0, cut), CAP)), codec);
+      expectCodecError(
+        thrown(() => decompress(whole.subarray(0, cut), CAP)),
+        codec,
+      );
     }
   });
 });
