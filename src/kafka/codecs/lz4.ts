@@ -23,8 +23,6 @@ const UNCOMPRESSED_BLOCK = 0x80000000;
 // One input byte of an LZ4 block never stands for more than 255 output bytes: this bounds a block's
 // output by its input, so a frame declaring 4 MB blocks does not get 4 MB for every small block.
 const MAX_EXPANSION = 255;
-// Typical JSON batches compress 4-8x; the output starts at this multiple and doubles when needed.
-const INITIAL_EXPANSION = 6;
 
 const fail = (problem: string): CodecError => new CodecError("lz4", problem);
 const truncated = (what: string): CodecError => fail(`the input ends inside ${what} (truncated?)`);
@@ -32,15 +30,15 @@ const truncated = (what: string): CodecError => fail(`the input ends inside ${wh
 const readU32 = (data: Uint8Array, at: number): number =>
   (data[at]! | (data[at + 1]! << 8) | (data[at + 2]! << 16) | (data[at + 3]! << 24)) >>> 0;
 
-/** The decompressed bytes, grown by doubling up to the cap. */
+/** The decompressed bytes: reserved once per frame, grown by doubling for a further frame, never past the cap. */
 class Output {
   buffer: Buffer;
   bytes: Bytes;
   length = 0;
   readonly #max: number;
 
-  constructor(initial: number, max: number) {
-    this.buffer = Buffer.allocUnsafe(Math.min(initial, max));
+  constructor(max: number) {
+    this.buffer = Buffer.alloc(0);
     this.bytes = bytesOf(this.buffer);
     this.#max = max;
   }
@@ -56,10 +54,6 @@ class Output {
     }
     return wanted;
   }
-
-  atCap(limit: number): boolean {
-    return limit === this.#max;
-  }
 }
 
 /**
@@ -70,7 +64,7 @@ class Output {
  */
 export function decompressLz4(input: Uint8Array, maxBytes: number): Buffer {
   if (input.length === 0) throw fail("the input is empty");
-  const out = new Output(input.length * INITIAL_EXPANSION, maxBytes);
+  const out = new Output(maxBytes);
   const src = bytesOf(input);
   let at = 0;
   while (at < input.length) {
@@ -89,6 +83,24 @@ export function decompressLz4(input: Uint8Array, maxBytes: number): Buffer {
     at = decodeFrame(src, at + 4, out, maxBytes);
   }
   return out.buffer.subarray(0, out.length);
+}
+
+/**
+ * The most a frame's blocks (from `at`) can decompress to, read from their headers alone, so that the
+ * output is allocated once: for Kafka's 64 KB blocks it is within one block of the real size. The
+ * scan stops at the first header the decoding loop will reject, so a corrupt size allocates nothing.
+ */
+function frameBound(input: Uint8Array, at: number, blockMax: number, blockChecksums: boolean): number {
+  let bound = 0;
+  while (input.length - at >= 4) {
+    const header = readU32(input, at);
+    const size = (header & ~UNCOMPRESSED_BLOCK) >>> 0;
+    const end = at + 4 + size + (blockChecksums ? 4 : 0);
+    if (header === 0 || size > blockMax || end > input.length) break;
+    bound += (header & UNCOMPRESSED_BLOCK) !== 0 ? size : Math.min(blockMax, size * MAX_EXPANSION);
+    at = end;
+  }
+  return bound;
 }
 
 /** Decodes the frame whose descriptor starts at `at`; returns where the next frame starts. */
@@ -110,7 +122,6 @@ function decodeFrame(src: Bytes, at: number, out: Output, maxBytes: number): num
     if (input.length - at < 8) throw truncated("the frame descriptor");
     contentSize = readU32(input, at + 4) * 2 ** 32 + readU32(input, at);
     checkOutputSize("lz4", out.length + contentSize, maxBytes);
-    out.reserve(contentSize);
     at += 8;
   }
   if ((flags & DICT_ID) !== 0) throw fail("frames that need a dictionary are not supported");
@@ -127,7 +138,16 @@ function decodeFrame(src: Bytes, at: number, out: Output, maxBytes: number): num
 
   const independent = (flags & BLOCK_INDEPENDENCE) !== 0;
   const blockChecksums = (flags & BLOCK_CHECKSUM) !== 0;
+  // The frame's output is reserved once: its declared size, or the most its blocks can hold.
   const frameStart = out.length;
+  const wanted = contentSize >= 0 ? contentSize : frameBound(input, at, blockMax, blockChecksums);
+  const frameEnd = out.reserve(wanted);
+  const beyond = (): CodecError =>
+    frameEnd < frameStart + wanted
+      ? tooLarge("lz4", maxBytes)
+      : contentSize >= 0
+        ? fail(`the frame holds more than the ${contentSize} bytes it declares (corrupt)`)
+        : fail("a block expands past the frame's maximum block size (corrupt)");
   for (;;) {
     if (input.length - at < 4) throw truncated("a block header");
     const header = readU32(input, at);
@@ -141,17 +161,13 @@ function decodeFrame(src: Bytes, at: number, out: Output, maxBytes: number): num
       throw fail("a block checksum does not match (corrupt)");
     }
     if ((header & UNCOMPRESSED_BLOCK) !== 0) {
-      checkOutputSize("lz4", out.length + size, maxBytes);
-      out.reserve(size);
+      if (out.length + size > frameEnd) throw beyond();
       out.buffer.set(input.subarray(at, end), out.length);
       out.length += size;
     } else {
-      const bound = Math.min(blockMax, size * MAX_EXPANSION);
-      const limit = out.reserve(bound);
+      const limit = Math.min(out.length + Math.min(blockMax, size * MAX_EXPANSION), frameEnd);
       const overflow = (): CodecError =>
-        out.atCap(limit) && out.length + bound > limit
-          ? tooLarge("lz4", maxBytes)
-          : fail("a block expands past the frame's maximum block size (corrupt)");
+        limit === frameEnd ? beyond() : fail("a block expands past the frame's maximum block size (corrupt)");
       const windowStart = independent ? out.length : frameStart;
       out.length = decodeLz4Block(src, at, end, out.bytes, out.length, limit, windowStart, overflow);
     }

@@ -91,6 +91,16 @@ describe("decompressLz4", () => {
     expect(frameOf(fixture("lz4-kafka-mixed.bin")).blocks.map((b) => b.uncompressed)).toEqual([false, true]);
   });
 
+  it("allocates the output of Kafka's frames once, within one block of its size", () => {
+    for (const name of ["lz4-kafka.bin", "lz4-kafka-mixed.bin"]) {
+      const out = decode(fixture(name));
+      expect(out.buffer.byteLength - out.length).toBeGreaterThanOrEqual(0);
+      expect(out.buffer.byteLength - out.length).toBeLessThan(65536);
+    }
+    // Content size known: exactly that.
+    expect(decode(fixture("lz4-content-size.bin")).buffer.byteLength).toBe(70_117);
+  });
+
   it("is given every frame variant by the fixtures", () => {
     const linked = frameOf(fixture("lz4-linked.bin"));
     expect(linked.flags & 0x20).toBe(0);
@@ -164,6 +174,12 @@ describe("decompressLz4", () => {
       thrown(() => decode(wrong)),
       "lz4",
       /holds 70117 bytes, not the 70118 it declares/,
+    );
+    const short = withDescriptor(sized, (d) => d.writeUInt32LE(70_116, 2));
+    expectCodecError(
+      thrown(() => decode(short)),
+      "lz4",
+      /holds more than the 70116 bytes it declares/,
     );
     const huge = withDescriptor(sized, (d) => d.writeUInt32LE(1, 6));
     expectCodecError(
