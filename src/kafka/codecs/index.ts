@@ -12,8 +12,8 @@ export const SUPPORTED_CODECS: readonly CodecName[] = ["gzip", "snappy", "lz4", 
 /** The default cap on one batch's decompressed size: far above Kafka's defaults, far below the heap. */
 export const DEFAULT_MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
-// kafkajs's attribute values (src/protocol/message/compression/index.js), kept here so that this module
-// does not import kafkajs and its tests do not load it.
+// kafkajs's attribute values (its CompressionTypes), spelled out so that this module does not load
+// kafkajs; test/kafka/codecs/index.test.ts checks them against kafkajs.
 const ATTRIBUTE: Readonly<Record<CodecName, number>> = { gzip: 1, snappy: 2, lz4: 3, zstd: 4 };
 
 export interface CodecOptions {
