@@ -16,7 +16,9 @@ export type ErrorCode =
   | "VERSION_UNKNOWN"
   | "SOURCE_INVALID"
   | "STATE_INVALID"
-  | "HTTP_FAILED";
+  | "HTTP_FAILED"
+  | "BATCH_UNDECODABLE"
+  | "CODEC_UNSUPPORTED";
 
 export class SchemawatchError extends Error {
   readonly code: ErrorCode;
