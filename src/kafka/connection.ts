@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 
-import { logLevel } from "kafkajs";
+import { CompressionCodecs, logLevel } from "kafkajs";
 import type { KafkaConfig as KafkaJsConfig, LogEntry, RetryOptions, SASLOptions, logCreator } from "kafkajs";
 import type { ConnectionOptions } from "node:tls";
 import type { Logger } from "pino";
@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { KafkaConfig, SaslConfig, TlsConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { RepeatLog } from "../log.js";
+import { registerCodecs } from "./codecs/index.js";
 import { installDecodeGuard } from "./decode-guard.js";
 
 /** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
@@ -41,6 +42,7 @@ export async function buildKafkaConfig(
 ): Promise<KafkaJsConfig> {
   // Every kafkajs client of schemawatch is built here, so this runs before any of them fetches.
   installDecodeGuard();
+  registerCodecs(CompressionCodecs);
   const ssl = config.tls?.enabled === true ? await tlsOptions(config.tls) : undefined;
   const sasl = config.sasl ? await saslOptions(config.sasl, env) : undefined;
   return {

@@ -1,4 +1,5 @@
 import { createRequire } from "node:module";
+import { isCodecError } from "./codecs/index.js";
 
 /**
  * A record batch that could not be decoded: an unknown codec, corrupt compressed bytes, or records
@@ -138,6 +139,8 @@ function skip(decoder: FetchDecoder, start: number, length: number): void {
 }
 
 function problemOf(error: unknown, codec: string): string {
+  // The codecs' own errors already say which codec failed and why, in those words.
+  if (isCodecError(error)) return error.message;
   const name = error instanceof Error ? error.name : typeof error;
   // Messages of decompressors and of kafkajs's decoder name offsets and sizes, not contents; cap them.
   const message = error instanceof Error ? error.message.slice(0, 200) : "";

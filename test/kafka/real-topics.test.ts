@@ -17,6 +17,7 @@ import {
   withAdmin,
   type TestMessage,
 } from "../helpers/kafka.js";
+import { produceWithJava, type JavaCompression, type JavaRecord } from "../helpers/java-producer.js";
 import { countedRecords, metricValue, startLiveMonitor } from "../helpers/live.js";
 
 interface Setup {
@@ -159,6 +160,127 @@ describe("real topics through a real broker", () => {
     ]);
   });
 
+  it("reads every codec the Java client writes, compressed and uncompressed topics together, counting exactly", async () => {
+    const codecs: JavaCompression[] = ["none", "gzip", "snappy", "lz4", "zstd"];
+    const { brokers, topics, configPath } = await setup(codecs.map(() => 2));
+    const monitor = await start(configPath);
+    // Per topic: 60 records of 1.0 from web, 90 of 1.1 from mobile, 30 undeclared from legacy.
+    for (const [i, codec] of codecs.entries()) {
+      const topic = topics[i]!;
+      const records: JavaRecord[] = [];
+      for (let n = 0; n < 180; n++) {
+        const partition = n % 2;
+        if (n % 6 < 2)
+          records.push({
+            topic,
+            partition,
+            value: JSON.stringify({ id: n, event: "view" }),
+            headers: [
+              ["producer", "web"],
+              ["schema-version", "event/1.0"],
+            ],
+          });
+        else if (n % 6 < 5)
+          records.push({
+            topic,
+            partition,
+            value: JSON.stringify({ id: n, event: "buy", amount: n }),
+            headers: [
+              ["producer", "mobile"],
+              ["schema-version", "event/1.1"],
+            ],
+          });
+        else
+          records.push({
+            topic,
+            partition,
+            value: JSON.stringify({ id: n, event: "click" }),
+            headers: [["producer", "legacy"]],
+          });
+      }
+      await produceWithJava(brokers, { compression: codec, records });
+    }
+    await waitFor(() => countedRecords(monitor) === 5 * 180, "every record of every topic", 30_000);
+    const text = await scrape(monitor);
+    const validation = (
+      topic: string,
+      producer: string,
+      writer: string,
+      reader: string,
+      direction: string,
+      result: string,
+    ) =>
+      metricValue(
+        text,
+        `schemawatch_validations_total{topic="${topic}",subject="event",producer="${producer}",writer_version="${writer}",reader_version="${reader}",direction="${direction}",result="${result}"}`,
+      );
+    for (const topic of topics) {
+      expect([
+        records(text, topic, "web", "1.0.0"),
+        records(text, topic, "mobile", "1.1.0"),
+        records(text, topic, "legacy", "none"),
+      ]).toEqual([60, 90, 30]);
+      expect(records(text, topic, "unknown", "unknown")).toBe(0);
+      expect(decodeErrors(text, topic, "undecodable_batch")).toBe(0);
+      // An old 1.0 consumer rejects every 1.1 record; the 2.0 candidate rejects every 1.0 one.
+      expect(validation(topic, "mobile", "1.1.0", "1.0.0", "forward", "fail")).toBe(90);
+      expect(validation(topic, "mobile", "1.1.0", "1.1.0", "conformance", "pass")).toBe(90);
+      expect(validation(topic, "web", "1.0.0", "2.0.0", "backward", "fail")).toBe(60);
+      expect(validation(topic, "legacy", "none", "1.1.0", "undeclared", "pass")).toBe(30);
+    }
+    expect(monitor.health.problems()).toEqual([]);
+  });
+
+  it("counts records whose headers have no value (null), from a Java producer, like records without those headers", async () => {
+    const { brokers, topics, configPath } = await setup([1]);
+    const [topic] = topics as [string];
+    const monitor = await start(configPath);
+    await produceWithJava(brokers, {
+      compression: "lz4",
+      records: [
+        {
+          topic,
+          value: JSON.stringify({ id: 1, event: "view" }),
+          headers: [
+            ["producer", null],
+            ["schema-version", null],
+          ],
+        },
+        {
+          topic,
+          value: JSON.stringify({ id: 2, event: "view" }),
+          headers: [
+            ["producer", null],
+            ["schema-version", null],
+          ],
+        },
+        {
+          topic,
+          value: JSON.stringify({ id: 3, event: "buy", amount: 1 }),
+          headers: [
+            ["producer", null],
+            ["schema-version", "event/1.1"],
+          ],
+        },
+        {
+          topic,
+          value: JSON.stringify({ id: 4, event: "view" }),
+          headers: [
+            ["producer", "web"],
+            ["schema-version", null],
+            ["schema-version", "event/1.0"],
+          ],
+        },
+      ],
+    });
+    await waitFor(() => countedRecords(monitor) === 4, "4 records");
+    const text = await scrape(monitor);
+    expect(records(text, topic, "unknown", "none")).toBe(2);
+    expect(records(text, topic, "unknown", "1.1.0")).toBe(1);
+    expect(records(text, topic, "web", "1.0.0")).toBe(1);
+    expect(decodeErrors(text, topic, "internal_error")).toBe(0);
+  });
+
   it("counts a document nested 100 000 deep for its version and as too_deep, never as internal_error", async () => {
     const { brokers, topics, configPath } = await setup([1], { extra: "corpus:\n  enabled: true\n" });
     const [topic] = topics as [string];
@@ -214,7 +336,7 @@ describe("real topics through a real broker", () => {
 
     const gaps = monitor.report().subjects[0]!.recentGaps.filter((g) => g.reason === "undecodable-batch");
     expect(gaps.map((g) => `${g.topic}/${g.partition}`)).toEqual([`${main}/1`]);
-    expect(gaps[0]!.detail).toMatch(/^offsets 0\.\.9: gzip batch could not be decoded: /);
+    expect(gaps[0]!.detail).toMatch(/^offsets 0\.\.9: gzip batch cannot be decompressed: /);
 
     const readyz = await fetch(`${monitor.address}/readyz`);
     expect(readyz.status).toBe(200);
