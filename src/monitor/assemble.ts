@@ -11,7 +11,8 @@ import { createLogger } from "../log.js";
 import { createRegistry } from "../metrics/registry.js";
 import { checkCapture, replayFile, type FileSourceSummary } from "../source/file.js";
 import { LifecycleRuntime, lifecycleSubjects } from "../lifecycle/runtime.js";
-import { buildReport, type Report } from "../lifecycle/report.js";
+import { buildReport, type Report } from "../report/model.js";
+import { renderReport } from "../report/render.js";
 import { watchCatalog } from "./reload.js";
 import { Corpus } from "../corpus/corpus.js";
 import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
@@ -105,7 +106,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     lifecycle,
   });
   const status = () => buildStatus(catalog, pipeline, health);
-  const report = () => buildReport(status(), lifecycle);
+  const report = () => buildReport(status(), pipeline.tallies, lifecycle);
   const server = buildServer({
     registry,
     health,
@@ -120,6 +121,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         return corpus.toJSON();
       },
     },
+    pages: { "/": () => renderReport(report(), "html", { refreshSeconds: 10, monitorUrl: "" }) },
     logger: logger.child({ component: "http" }),
   });
   const reloadLog = logger.child({ component: "catalog" });
@@ -183,7 +185,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   } catch (error) {
     throw listenError(host, port, error);
   }
-  logger.info({ address }, "serving /metrics, /healthz, /readyz and /api/status");
+  logger.info({ address }, "serving the status page at /, /metrics, /healthz, /readyz and /api/*");
 
   const topics = [...catalog.subjectByTopic.keys()];
   const stopWatching = live ? watchCatalog(config, () => void reload(), reloadLog) : () => {};

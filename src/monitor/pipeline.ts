@@ -160,7 +160,7 @@ export class Pipeline implements RecordSink {
         for (const [reader, index] of added) {
           const result = results[index]!;
           if (result.passed) series.readers[index]!.pass.value++;
-          else this.tallies.fail(series, index, result.keyword!);
+          else this.tallies.fail(series, index, result.keyword!, result.instancePath!);
           onReservoir?.(pipeline, entry, reader, result);
         }
       }
@@ -217,7 +217,7 @@ export class Pipeline implements RecordSink {
     for (let i = 0; i < results.length; i++) {
       const result = results[i]!;
       if (result.passed) series.readers[i]!.pass.value++;
-      else this.tallies.fail(series, i, result.keyword!);
+      else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
     }
     pipeline.keep({
       topic: record.topic,

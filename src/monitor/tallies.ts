@@ -27,6 +27,12 @@ export interface FailureLabels extends RecordLabels {
   readonly keyword: string;
 }
 
+/** A failure counter, and where in the document its keyword last failed (kept for the report, never a label). */
+export interface FailureCell extends Cell<FailureLabels> {
+  /** The JSON Pointer (ajv's instancePath) of the latest failure; `""` is the document itself. */
+  pointer: string;
+}
+
 export interface DecodeLabels {
   readonly topic: string;
   readonly reason: DecodeReason;
@@ -37,7 +43,7 @@ export interface ReaderCells {
   readonly reader: CatalogVersion;
   readonly pass: Cell<ValidationLabels>;
   readonly fail: Cell<ValidationLabels>;
-  readonly failures: Map<string, Cell<FailureLabels>>;
+  readonly failures: Map<string, FailureCell>;
 }
 
 /** Everything counted for one (topic, subject, producer, writer version). */
@@ -62,7 +68,7 @@ export const NO_VERSION = "none";
 export class Tallies {
   readonly records: Cell<RecordLabels>[] = [];
   readonly validations: Cell<ValidationLabels>[] = [];
-  readonly failures: Cell<FailureLabels>[] = [];
+  readonly failures: FailureCell[] = [];
   readonly decodeErrors: Cell<DecodeLabels>[] = [];
   readonly allSeries: RecordSeries[] = [];
   // Nested maps rather than a joined string key: the hot path finds a series without allocating.
@@ -143,17 +149,18 @@ export class Tallies {
     return { reader, pass, fail, failures: new Map() };
   }
 
-  fail(series: RecordSeries, index: number, keyword: string): void {
+  fail(series: RecordSeries, index: number, keyword: string, pointer = ""): void {
     const cells = series.readers[index]!;
     cells.fail.value++;
     let cell = cells.failures.get(keyword);
     if (!cell) {
       const { result: _result, ...base } = cells.fail.labels;
-      cell = { labels: { ...base, keyword }, value: 0 };
+      cell = { labels: { ...base, keyword }, value: 0, pointer };
       cells.failures.set(keyword, cell);
       this.failures.push(cell);
     }
     cell.value++;
+    cell.pointer = pointer;
   }
 
   decodeError(topic: string, reason: DecodeReason): void {
