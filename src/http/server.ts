@@ -29,6 +29,8 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     ...(deps.logger ? { loggerInstance: deps.logger as unknown as FastifyBaseLogger } : {}),
     // Prometheus scrapes every few seconds; a log line per request would drown everything else.
     logController: new LogController({ disableRequestLogging: true }),
+    // Stopping must not wait for a browser that keeps the status page's connection open.
+    forceCloseConnections: true,
   });
   const paths = new Set<string>();
   app.addHook("onRoute", (route) => void paths.add(route.url));
