@@ -5,7 +5,7 @@ import type { RecordSink } from "./health.js";
 import { ProducerResolver, OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
 import type { DecodeReason, SourceRecord } from "./record.js";
 import { Sampler } from "./sampler.js";
-import { NO_VERSION, Tallies } from "./tallies.js";
+import { NO_VERSION, Tallies, seenAt } from "./tallies.js";
 import { WriterResolver, type WriterResult } from "./writer.js";
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
@@ -203,7 +203,8 @@ export class Pipeline implements RecordSink {
     const subject = pipeline.subject;
     const series = this.tallies.series(record.topic, subject, producer, writer.version);
     series.count.value++;
-    if (record.timestamp > series.lastSeenMs) series.lastSeenMs = record.timestamp;
+    const seen = seenAt(record.timestamp, this.observedAt);
+    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
     const observedAt = this.observedAt ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
 

@@ -52,13 +52,31 @@ export interface RecordSeries {
   writer: CatalogVersion | undefined;
   /** Indexed like the subject's readers. */
   readers: ReaderCells[];
-  /** The newest record timestamp of this series, in milliseconds; 0 before the first record. */
+  /** The newest credible record timestamp of this series (`seenAt`), in milliseconds; 0 before any. */
   lastSeenMs: number;
   /** When this series last got a record, by the monitor's clock (ms); what removal verdicts use. */
   lastObservedMs: number;
 }
 
 export const NO_VERSION = "none";
+
+/** Record timestamps before this are not believed: Kafka's -1 for "none", a producer clock at 1970. */
+export const EARLIEST_CREDIBLE_MS = Date.UTC(2000, 0, 1);
+/** How far a producer's clock may run ahead of the monitor's before its timestamps are not believed. */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+
+/**
+ * When a record counts as last seen, for `schemawatch_version_last_seen_timestamp_seconds`: its own
+ * timestamp when that is credible (after 2000, and live, at most 5 minutes ahead of the monitor's
+ * clock); otherwise, live, when the monitor observed it. A replayed record (no monitor clock, its own
+ * timestamps are the clock) with a timestamp before 2000 moves nothing: 0 is returned.
+ */
+export function seenAt(timestamp: number, observedAt: number | undefined): number {
+  const credible =
+    timestamp >= EARLIEST_CREDIBLE_MS &&
+    (observedAt === undefined || timestamp <= observedAt + MAX_CLOCK_AHEAD_MS);
+  return credible ? timestamp : (observedAt ?? 0);
+}
 
 /**
  * The monitor's counts, kept in plain maps and arrays on the hot path and read by the metrics
