@@ -22,6 +22,7 @@ export default tseslint.config(
         process: "readonly",
         console: "readonly",
         setTimeout: "readonly",
+        clearTimeout: "readonly",
         fetch: "readonly",
         globalThis: "readonly",
       },

@@ -1,8 +1,16 @@
 #!/usr/bin/env node
-import { main } from "../dist/cli/main.js";
+import { nodeVersionProblem } from "./require-node.js";
 
-const code = await main(process.argv.slice(2));
-process.exitCode = code;
-// A finished command ends even when a library left something running (a kafkajs timer or socket
-// after a stop that timed out): SIGTERM must end `run` within its grace period, broker up or down.
-setTimeout(() => process.exit(code), 2_000).unref();
+const problem = nodeVersionProblem(process.versions.node);
+if (problem) {
+  process.stderr.write(problem + "\n");
+  process.exitCode = 2;
+} else {
+  // Loaded only now: on an older Node.js the CLI's own modules may not even load.
+  const { main } = await import("../dist/cli/main.js");
+  const code = await main(process.argv.slice(2));
+  process.exitCode = code;
+  // A finished command ends even when a library left something running (a kafkajs timer or socket
+  // after a stop that timed out): SIGTERM must end `run` within its grace period, broker up or down.
+  setTimeout(() => process.exit(code), 2_000).unref();
+}

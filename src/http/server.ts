@@ -2,6 +2,7 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { describeProblems, type Health } from "../monitor/health.js";
+import { shareRendering } from "./shared.js";
 
 export interface ServerDependencies {
   readonly registry: Registry;
@@ -10,8 +11,13 @@ export interface ServerDependencies {
   readonly status: () => unknown;
   /** Extra JSON endpoints (`/api/report`, …), registered explicitly by the composition root. */
   readonly routes?: Readonly<Record<string, () => unknown>>;
+  /** HTML pages (the status page at `/`), rendered at request time. */
+  readonly pages?: Readonly<Record<string, () => string>>;
   readonly logger?: Logger;
 }
+
+/** Every route answers GET, and HEAD through fastify's automatic HEAD routes. */
+const ALLOW = "GET, HEAD";
 
 /**
  * Builds the HTTP app. It never listens: the caller does (`listen`), and tests call `inject()`.
@@ -23,11 +29,13 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     ...(deps.logger ? { loggerInstance: deps.logger as unknown as FastifyBaseLogger } : {}),
     // Prometheus scrapes every few seconds; a log line per request would drown everything else.
     logController: new LogController({ disableRequestLogging: true }),
+    // Stopping must not wait for a browser that keeps the status page's connection open.
+    forceCloseConnections: true,
   });
-  app.get("/metrics", async (_request, reply) => {
-    const body = await deps.registry.metrics();
-    return reply.type(deps.registry.contentType).send(body);
-  });
+  const paths = new Set<string>();
+  app.addHook("onRoute", (route) => void paths.add(route.url));
+  const metrics = shareRendering(() => deps.registry.metrics());
+  app.get("/metrics", async (_request, reply) => reply.type(deps.registry.contentType).send(await metrics()));
   app.get("/healthz", async () => ({ status: "ok" }));
   app.get("/readyz", async (_request, reply) => {
     const reason = deps.health.reasonNotReady();
@@ -39,5 +47,26 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   });
   app.get("/api/status", async () => deps.status());
   for (const [path, handler] of Object.entries(deps.routes ?? {})) app.get(path, async () => handler());
+  for (const [path, render] of Object.entries(deps.pages ?? {}))
+    app.get(path, async (_request, reply) => reply.type("text/html; charset=utf-8").send(render()));
+  // A known path asked with another method is 405 with the methods it takes, not "not found".
+  app.setNotFoundHandler(async (request, reply) => {
+    const path = request.url.split("?", 1)[0]!;
+    if (paths.has(path)) {
+      return reply
+        .code(405)
+        .header("allow", ALLOW)
+        .send({
+          statusCode: 405,
+          error: "Method Not Allowed",
+          message: `${request.method} ${path}: this path answers ${ALLOW}`,
+        });
+    }
+    return reply.code(404).send({
+      statusCode: 404,
+      error: "Not Found",
+      message: `no ${path} here: the monitor serves ${[...paths].sort().join(", ")}`,
+    });
+  });
   return app;
 }

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 
-import { CompressionCodecs, logLevel } from "kafkajs";
+import kafkajs, { logLevel } from "kafkajs";
 import type { KafkaConfig as KafkaJsConfig, LogEntry, RetryOptions, SASLOptions, logCreator } from "kafkajs";
 import type { ConnectionOptions } from "node:tls";
 import type { Logger } from "pino";
@@ -42,7 +42,8 @@ export async function buildKafkaConfig(
 ): Promise<KafkaJsConfig> {
   // Every kafkajs client of schemawatch is built here, so this runs before any of them fetches.
   installDecodeGuard();
-  registerCodecs(CompressionCodecs);
+  // kafkajs is CommonJS and Node's ESM loader does not see this export by name: take it off the module.
+  registerCodecs(kafkajs.CompressionCodecs);
   const ssl = config.tls?.enabled === true ? await tlsOptions(config.tls) : undefined;
   const sasl = config.sasl ? await saslOptions(config.sasl, env) : undefined;
   return {

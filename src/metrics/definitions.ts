@@ -46,7 +46,7 @@ export const METRICS = {
   lastSeen: {
     name: "schemawatch_version_last_seen_timestamp_seconds",
     type: "gauge",
-    help: "Timestamp of the newest record that declared this writer version; 0 when none has been seen.",
+    help: "Timestamp of the newest record that declared this writer version (a timestamp before 2000 or more than 5 minutes ahead of the monitor's clock counts as the time the monitor read the record); 0 when none has been seen.",
     labels: ["subject", "version"],
   },
   sampleRatio: {

@@ -9,9 +9,10 @@ import { buildServer } from "../http/server.js";
 import type { ConsumerTuning } from "../kafka/options.js";
 import { createLogger } from "../log.js";
 import { createRegistry } from "../metrics/registry.js";
-import { replayFile, type FileSourceSummary } from "../source/file.js";
+import { checkCapture, replayFile, type FileSourceSummary } from "../source/file.js";
 import { LifecycleRuntime, lifecycleSubjects } from "../lifecycle/runtime.js";
-import { buildReport, type Report } from "../lifecycle/report.js";
+import { buildReport, type Report } from "../report/model.js";
+import { renderReport } from "../report/render.js";
 import { watchCatalog } from "./reload.js";
 import { Corpus } from "../corpus/corpus.js";
 import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
@@ -65,6 +66,8 @@ export interface RunningMonitor {
  * in that order, each given what it needs. A bad config or schema throws before anything listens.
  */
 export async function startMonitor(options: MonitorOptions): Promise<RunningMonitor> {
+  // A capture that is not there is the user's first mistake to hear about, before anything logs.
+  if (options.source !== "kafka") await checkCapture(options.source.file);
   const loaded = await loadConfig(options.configPath);
   const config: Config = options.brokers
     ? Object.freeze({ ...loaded, kafka: Object.freeze({ ...loaded.kafka, brokers: options.brokers }) })
@@ -111,7 +114,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     lifecycle,
   });
   const status = () => buildStatus(catalog, pipeline, health);
-  const report = () => buildReport(status(), lifecycle);
+  const report = () => buildReport(status(), pipeline.tallies, lifecycle);
   const server = buildServer({
     registry,
     health,
@@ -126,6 +129,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         return corpus.toJSON();
       },
     },
+    pages: { "/": () => renderReport(report(), "html", { refreshSeconds: 10, monitorUrl: "" }) },
     logger: logger.child({ component: "http" }),
   });
   const reloadLog = logger.child({ component: "catalog" });
@@ -183,13 +187,13 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   const port = options.port ?? config.http.port;
   let address: string;
   try {
-    address = await server.listen({ host, port });
+    // Node's default backlog (511) makes connections past it wait a second for a SYN retry when
+    // many scrapers arrive at once; the kernel caps this at its somaxconn.
+    address = await server.listen({ host, port, backlog: 4096 });
   } catch (error) {
-    throw new SchemawatchError("USAGE", `cannot listen on ${host}:${port}: ${messageOf(error)}`, {
-      cause: error,
-    });
+    throw listenError(host, port, error);
   }
-  logger.info({ address }, "serving /metrics, /healthz, /readyz and /api/status");
+  logger.info({ address }, "serving the status page at /, /metrics, /healthz, /readyz and /api/*");
 
   const topics = [...catalog.subjectByTopic.keys()];
   const stopWatching = live ? watchCatalog(config, () => void reload(), reloadLog) : () => {};
@@ -275,6 +279,14 @@ async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
   } finally {
     clearTimeout(timer);
   }
+}
+
+function listenError(host: string, port: number, error: unknown): SchemawatchError {
+  const inUse = (error as { code?: unknown }).code === "EADDRINUSE";
+  const message = inUse
+    ? `cannot listen on ${host}:${port}: the port is in use (another schemawatch?); pick another with --port N (or http.port in the config), or --port 0 for any free one`
+    : `cannot listen on ${host}:${port}: ${messageOf(error)}`;
+  return new SchemawatchError("USAGE", message, { cause: error });
 }
 
 function httpError(statusCode: number, message: string): Error & { statusCode: number } {

@@ -5,7 +5,7 @@ import type { RecordSink } from "./health.js";
 import { ProducerResolver, OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
 import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
 import { Sampler } from "./sampler.js";
-import { NO_VERSION, Tallies, UNREADABLE } from "./tallies.js";
+import { NO_VERSION, Tallies, UNREADABLE, seenAt } from "./tallies.js";
 import { WriterResolver, type WriterResult } from "./writer.js";
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
@@ -176,7 +176,7 @@ export class Pipeline implements RecordSink {
         for (const [reader, index] of added) {
           const result = results[index]!;
           if (result.passed) series.readers[index]!.pass.value++;
-          else this.tallies.fail(series, index, result.keyword!);
+          else this.tallies.fail(series, index, result.keyword!, result.instancePath!);
           onReservoir?.(pipeline, entry, reader, result);
         }
       }
@@ -247,7 +247,8 @@ export class Pipeline implements RecordSink {
       versionUnknown ? UNREADABLE : writer.version,
     );
     series.count.value++;
-    if (record.timestamp > series.lastSeenMs) series.lastSeenMs = record.timestamp;
+    const seen = seenAt(record.timestamp, this.observedAt);
+    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
     const observedAt = this.observedAt ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
     if (reason !== undefined) {
@@ -283,7 +284,7 @@ export class Pipeline implements RecordSink {
     for (let i = 0; i < results.length; i++) {
       const result = results[i]!;
       if (result.passed) series.readers[i]!.pass.value++;
-      else this.tallies.fail(series, i, result.keyword!);
+      else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
     }
     pipeline.keep({
       topic: record.topic,

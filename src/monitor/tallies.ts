@@ -27,6 +27,12 @@ export interface FailureLabels extends RecordLabels {
   readonly keyword: string;
 }
 
+/** A failure counter, and where in the document its keyword last failed (kept for the report, never a label). */
+export interface FailureCell extends Cell<FailureLabels> {
+  /** The JSON Pointer (ajv's instancePath) of the latest failure; `""` is the document itself. */
+  pointer: string;
+}
+
 export interface DecodeLabels {
   readonly topic: string;
   readonly reason: DecodeReason;
@@ -37,7 +43,7 @@ export interface ReaderCells {
   readonly reader: CatalogVersion;
   readonly pass: Cell<ValidationLabels>;
   readonly fail: Cell<ValidationLabels>;
-  readonly failures: Map<string, Cell<FailureLabels>>;
+  readonly failures: Map<string, FailureCell>;
 }
 
 /** Everything counted for one (topic, subject, producer, writer version). */
@@ -46,7 +52,7 @@ export interface RecordSeries {
   writer: CatalogVersion | undefined;
   /** Indexed like the subject's readers. */
   readers: ReaderCells[];
-  /** The newest record timestamp of this series, in milliseconds; 0 before the first record. */
+  /** The newest credible record timestamp of this series (`seenAt`), in milliseconds; 0 before any. */
   lastSeenMs: number;
   /** When this series last got a record, by the monitor's clock (ms); what removal verdicts use. */
   lastObservedMs: number;
@@ -59,6 +65,24 @@ export const UNKNOWN_VERSION = "unknown";
 export const UNREADABLE: unique symbol = Symbol("unreadable writer version");
 export type SeriesWriter = CatalogVersion | undefined | typeof UNREADABLE;
 
+/** Record timestamps before this are not believed: Kafka's -1 for "none", a producer clock at 1970. */
+export const EARLIEST_CREDIBLE_MS = Date.UTC(2000, 0, 1);
+/** How far a producer's clock may run ahead of the monitor's before its timestamps are not believed. */
+export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+
+/**
+ * When a record counts as last seen, for `schemawatch_version_last_seen_timestamp_seconds`: its own
+ * timestamp when that is credible (after 2000, and live, at most 5 minutes ahead of the monitor's
+ * clock); otherwise, live, when the monitor observed it. A replayed record (no monitor clock, its own
+ * timestamps are the clock) with a timestamp before 2000 moves nothing: 0 is returned.
+ */
+export function seenAt(timestamp: number, observedAt: number | undefined): number {
+  const credible =
+    timestamp >= EARLIEST_CREDIBLE_MS &&
+    (observedAt === undefined || timestamp <= observedAt + MAX_CLOCK_AHEAD_MS);
+  return credible ? timestamp : (observedAt ?? 0);
+}
+
 /**
  * The monitor's counts, kept in plain maps and arrays on the hot path and read by the metrics
  * collectors and the status report at scrape time. A series, once created, is never removed, so the
@@ -67,7 +91,7 @@ export type SeriesWriter = CatalogVersion | undefined | typeof UNREADABLE;
 export class Tallies {
   readonly records: Cell<RecordLabels>[] = [];
   readonly validations: Cell<ValidationLabels>[] = [];
-  readonly failures: Cell<FailureLabels>[] = [];
+  readonly failures: FailureCell[] = [];
   readonly decodeErrors: Cell<DecodeLabels>[] = [];
   readonly allSeries: RecordSeries[] = [];
   // Nested maps rather than a joined string key: the hot path finds a series without allocating.
@@ -150,17 +174,18 @@ export class Tallies {
     return { reader, pass, fail, failures: new Map() };
   }
 
-  fail(series: RecordSeries, index: number, keyword: string): void {
+  fail(series: RecordSeries, index: number, keyword: string, pointer = ""): void {
     const cells = series.readers[index]!;
     cells.fail.value++;
     let cell = cells.failures.get(keyword);
     if (!cell) {
       const { result: _result, ...base } = cells.fail.labels;
-      cell = { labels: { ...base, keyword }, value: 0 };
+      cell = { labels: { ...base, keyword }, value: 0, pointer };
       cells.failures.set(keyword, cell);
       this.failures.push(cell);
     }
     cell.value++;
+    cell.pointer = pointer;
   }
 
   decodeError(topic: string, reason: DecodeReason, records = 1): void {

@@ -1,4 +1,5 @@
-import { createReadStream } from "node:fs";
+import { constants, createReadStream } from "node:fs";
+import { access, stat } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
@@ -91,6 +92,29 @@ export function parseCaptureLine(line: string, index: number): SourceRecord {
           ? bytes(value)
           : Buffer.from(JSON.stringify(value), "utf8"),
   };
+}
+
+/**
+ * Fails when a capture cannot be replayed (missing, unreadable, a folder), so that the monitor says so
+ * before it listens or logs anything. `-` (standard input) is always there.
+ */
+export async function checkCapture(path: string): Promise<void> {
+  if (path === "-") return;
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(path)).isDirectory();
+    if (!isFolder) await access(path, constants.R_OK);
+  } catch (error) {
+    throw new SchemawatchError("FILE_UNREADABLE", `${path}: cannot read capture: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  if (isFolder) {
+    throw new SchemawatchError(
+      "FILE_UNREADABLE",
+      `${path}: cannot read capture: it is a folder; give the NDJSON file (--source file:PATH)`,
+    );
+  }
 }
 
 /**

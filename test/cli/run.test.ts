@@ -54,8 +54,19 @@ describe("schemawatch run with a file source", () => {
   it("prints the text report", async () => {
     const result = await runCli([...RUN, "--source", "file:examples/traffic/events.ndjson", "--exit-at-end"]);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain("subject event (topics: events): 204 records, sample ratio 1.00");
-    expect(result.stdout).toMatch(/ {2}1\.0\.0 {3}deprecated {2}-  +100\.0% \(100\/100\)/);
+    // The same report as 'schemawatch report' and the status page: the would-fail matrix among it.
+    expect(result.stdout).toContain(
+      [
+        "    writer  reader  direction    would fail  failed / sampled  failing keyword       at (JSON Pointer)  producers failing",
+        "    1.0.0   1.0.0   conformance        0.0%            0 / 80",
+        "    1.0.0   1.1.0   backward           0.0%            0 / 80",
+        "    1.0.0   2.0.0   backward         100.0%           80 / 80  required              (root)             web 80/80",
+        "    1.1.0   1.0.0   forward          100.0%         100 / 100  additionalProperties  (root)             billing 40/40, mobile 40/40, partner-feed 20/20",
+      ].join("\n"),
+    );
+    expect(result.stdout).toContain(
+      "    version  status             records  share  last seen                 verdict\n    1.0.0    deprecated              81  39.7%  2026-12-01T08:03:20.000Z  not drained\n",
+    );
   });
 
   it("counts and skips malformed capture lines", async () => {

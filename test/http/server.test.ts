@@ -11,7 +11,7 @@ async function app() {
   const health = new Health();
   const registry = createRegistry({ pipeline, health, catalog: () => catalog, version: "9.9.9" });
   const server = buildServer({ registry, health, status: () => buildStatus(catalog, pipeline, health) });
-  return { pipeline, health, server };
+  return { pipeline, health, server, registry };
 }
 
 /** The value of one exposition line, e.g. `name{a="b"} 3` → 3; undefined when absent. */
@@ -141,5 +141,55 @@ describe("HTTP", () => {
     ready = await server.inject("/readyz");
     expect([ready.statusCode, ready.json()]).toEqual([200, { status: "ready" }]);
     expect(sample((await server.inject("/metrics")).body, "schemawatch_ready")).toBe(1);
+  });
+
+  it("answers another method on a known path with 405 and the methods it takes", async () => {
+    const { server } = await app();
+    for (const [method, url] of [
+      ["POST", "/metrics"],
+      ["DELETE", "/api/status"],
+      ["PUT", "/readyz?x=1"],
+    ] as const) {
+      const response = await server.inject({ method, url });
+      expect([method, url, response.statusCode, response.headers["allow"]]).toEqual([
+        method,
+        url,
+        405,
+        "GET, HEAD",
+      ]);
+    }
+    expect((await server.inject({ method: "POST", url: "/metrics" })).json()).toEqual({
+      statusCode: 405,
+      error: "Method Not Allowed",
+      message: "POST /metrics: this path answers GET, HEAD",
+    });
+    expect((await server.inject({ method: "HEAD", url: "/metrics" })).statusCode).toBe(200);
+    const missing = await server.inject("/nothing-here");
+    expect([missing.statusCode, missing.headers["allow"], missing.json().message]).toEqual([
+      404,
+      undefined,
+      "no /nothing-here here: the monitor serves /api/status, /healthz, /metrics, /readyz",
+    ]);
+  });
+
+  it("renders /metrics once for the scrapes that arrive together, and afresh for a later one", async () => {
+    const { server, pipeline, registry } = await app();
+    let renders = 0;
+    const render = registry.metrics.bind(registry);
+    registry.metrics = () => {
+      renders++;
+      return render();
+    };
+    const bodies = await Promise.all(Array.from({ length: 50 }, () => server.inject("/metrics")));
+    expect([renders, new Set(bodies.map((b) => b.body)).size]).toEqual([1, 1]);
+    pipeline.process(record({ id: 1, event: "view" }, { producer: "web", "schema-version": "1.0" }));
+    const after = (await server.inject("/metrics")).body;
+    expect(renders).toBe(2);
+    expect(
+      sample(
+        after,
+        'schemawatch_records_total{topic="events",subject="event",producer="web",writer_version="1.0.0"}',
+      ),
+    ).toBe(1);
   });
 });

@@ -1,15 +1,15 @@
 import { startMonitor } from "../../monitor/assemble.js";
-import { formatStatusText } from "../../monitor/status-text.js";
+import { REPORT_FORMATS, renderReport } from "../../report/render.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
 import { packageVersion } from "../version.js";
 
 const help = `Usage: schemawatch run --config FILE [--source kafka|file:PATH|file:-] [--exit-at-end]
-                       [--format text|json] [--brokers LIST] [--host ADDR] [--port N]
+                       [--format text|json|markdown|html] [--brokers LIST] [--host ADDR] [--port N]
 
 The live monitor. Reads every record of the configured topics in its own consumer group, counts each
 by producer and declared writer version, validates a sample against every non-retired version in both
-directions, and serves Prometheus metrics and JSON status over HTTP.
+directions, and serves a status page, Prometheus metrics and JSON status over HTTP.
 
 Options:
   --config FILE      the config file (see docs/configuration.md)
@@ -19,16 +19,17 @@ Options:
                        where value is the JSON document or {"base64": "..."} for raw bytes;
                      file:-: the same from standard input
   --exit-at-end      with a file source: print the final report and exit 0 when the file ends
-  --format FORMAT    the final report: text (default) or json
+  --format FORMAT    the final report: text (default), json, markdown or html (as 'schemawatch report')
   --brokers LIST     comma-separated host:port list (overrides kafka.brokers)
   --host ADDR        listen address (overrides http.host)
   --port N           listen port (overrides http.port; 0 picks a free one)
   -h, --help         show this help
 
-HTTP: /metrics, /healthz, /readyz (503 until the catalog is loaded and partitions are assigned, and
-while the broker is unreachable; problems such as an undecodable batch are listed), /api/status. Logs
-are JSON lines on stderr. SIGINT or SIGTERM stops the monitor gracefully within 25 s, broker up or
-down: the current batch is finished and its offsets committed. A second signal stops it at once.
+HTTP: / (the status page: the report as a page that refreshes itself), /metrics, /healthz, /readyz
+(503 until the catalog is loaded and partitions are assigned, and while the broker is unreachable;
+problems such as an undecodable batch are listed), /api/status, /api/report. Logs are JSON lines on
+stderr. SIGINT or SIGTERM stops the monitor gracefully within 25 s, broker up or down: the current
+batch is finished and its offsets committed. A second signal stops it at once.
 
 Example:
   schemawatch run --config examples/config.yaml --source file:examples/traffic/events.ndjson --exit-at-end
@@ -61,7 +62,7 @@ export const runCommand: Command = {
     }
     if (positionals.length > 0) throw usageError("run", `unexpected argument '${positionals[0]}'`);
     if (!values.config) throw usageError("run", "--config FILE is required");
-    const format = oneOf("run", "format", values.format, ["text", "json"], "text");
+    const format = oneOf("run", "format", values.format, REPORT_FORMATS, "text");
     const source = values.source ?? "kafka";
     if (source !== "kafka" && !source.startsWith("file:")) {
       throw usageError("run", `--source must be kafka, file:PATH or file:-, got '${source}'`);
@@ -90,10 +91,7 @@ export const runCommand: Command = {
     try {
       if (values["exit-at-end"]) {
         await monitor.replayed;
-        const status = monitor.status();
-        context.stdout.write(
-          format === "json" ? JSON.stringify(status, null, 2) + "\n" : formatStatusText(status),
-        );
+        context.stdout.write(renderReport(monitor.report(), format));
       } else {
         await Promise.race([
           waitForStop(context.stopSignal),

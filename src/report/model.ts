@@ -1,0 +1,183 @@
+import type { Direction } from "../engine/direction.js";
+import type { LifecycleRuntime } from "../lifecycle/runtime.js";
+import type { Verdict } from "../lifecycle/verdicts.js";
+import type { MonitorStatus, ProducerStatus, RateSummary } from "../monitor/status.js";
+import type { Tallies } from "../monitor/tallies.js";
+import { wouldFailMatrix } from "./matrix.js";
+
+/**
+ * The report: everything the monitor knows, as data. `/api/report` serves it as JSON and every other
+ * rendering (text, markdown, the HTML status page) is built from it by `sections.ts`, so a field added
+ * here and given a section there appears in every format. To add a per-subject section (for example a
+ * registry's compatibility level, or records whose version could not be read): add the field to
+ * `ReportSubject`, fill it in `buildReport`, and add one function to `SUBJECT_SECTIONS`.
+ */
+export interface Report {
+  generatedAt: string;
+  /** The monitor's readiness, as `/readyz` says it. */
+  ready: boolean;
+  notReadyReason: string | null;
+  stateProblem: string | null;
+  /** Conditions that leave the monitor running (an undecodable batch, a missing topic). */
+  problems: MonitorStatus["problems"];
+  subjects: ReportSubject[];
+  /** Skipped records per topic and reason. */
+  decodeErrors: Record<string, Record<string, number>>;
+  /** Records whose label value was replaced by `other`, per label. */
+  labelOverflow: Record<string, number>;
+}
+
+export interface ReportSubject {
+  subject: string;
+  topics: string[];
+  records: number;
+  /** Records that declared no writer version. */
+  undeclared: number;
+  /** Records whose writer version could not be read, counted as writer version `unknown`. */
+  unreadable: number;
+  /** Where and why, since the evidence began: what keeps the deprecated versions from draining. */
+  unknownUse: ReportUnknownUse[];
+  sampleRatio: number;
+  versions: ReportVersion[];
+  /** The version mix per producer: records per writer version (`none` for undeclared). */
+  producers: ProducerStatus[];
+  /** Writer × reader × direction, with the failing keywords and where they failed. */
+  wouldFail: WouldFailEntry[];
+  coverage: ReportCoverage[];
+  recentGaps: ReportGap[];
+}
+
+export interface ReportVersion {
+  version: string;
+  status: string;
+  records: number;
+  share: number;
+  lastSeen: string | null;
+  /** Records and share of this version's traffic per producer. */
+  producers: Record<string, { records: number; share: number }>;
+  /** As a reader, per direction, over all writers and producers. */
+  wouldFail: Partial<Record<Direction, RateSummary>>;
+  /** Drained (deprecated versions) or ready (candidates); null for the others. */
+  verdict: Verdict | null;
+}
+
+export interface WouldFailEntry {
+  /** The declared writer version, or `none`. */
+  writer: string;
+  reader: string;
+  direction: Direction;
+  validations: number;
+  failed: number;
+  wouldFailRate: number;
+  /** Failing keywords, most frequent first, with the JSON Pointer of a latest failure of each. */
+  failures: Array<{ keyword: string; count: number; pointer: string }>;
+  /** Validations and failures per producer, for the producers that sent this writer version. */
+  producers: Record<string, { validations: number; failed: number }>;
+}
+
+export interface ReportCoverage {
+  topic: string;
+  partition: number;
+  coveredSince: string;
+  observedUntil: string;
+  /** Whether this member reads the partition now (another replica may). */
+  assigned: boolean;
+}
+
+export interface ReportUnknownUse {
+  topic: string;
+  partition: number;
+  /** The decode reason: too_large, not_json, unknown_schema_id, undecodable_batch, … */
+  reason: string;
+  records: number;
+  first: string;
+  last: string;
+}
+
+export interface ReportGap {
+  topic: string;
+  partition: number;
+  reason: string;
+  at: string;
+  detail: string;
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The report of a monitor: its status, its tallies (for the matrix) and its lifecycle, when it has one. */
+export function buildReport(
+  status: MonitorStatus,
+  tallies: Tallies,
+  runtime: LifecycleRuntime | undefined,
+): Report {
+  const verdicts = runtime?.verdicts();
+  const lifecycle = runtime?.lifecycle;
+  return {
+    generatedAt: iso(lifecycle?.now() ?? Date.now()),
+    ready: status.ready,
+    notReadyReason: status.notReadyReason,
+    stateProblem: runtime?.stateProblem ?? null,
+    problems: status.problems,
+    subjects: status.subjects.map((s) => ({
+      subject: s.subject,
+      topics: s.topics,
+      records: s.records,
+      undeclared: s.undeclared,
+      unreadable: s.unreadable,
+      unknownUse: (lifecycle?.unreadableOf(s.subject) ?? []).map((e) => ({
+        topic: e.topic,
+        partition: e.partition,
+        reason: e.reason,
+        records: e.records,
+        first: iso(e.firstAt),
+        last: iso(e.lastAt),
+      })),
+      sampleRatio: s.sampleRatio,
+      versions: s.versions.map((v) => {
+        const producers: ReportVersion["producers"] = {};
+        for (const p of s.producers) {
+          const records = p.byWriter[v.version] ?? 0;
+          if (records > 0) producers[p.producer] = { records, share: v.records ? records / v.records : 0 };
+        }
+        return {
+          version: v.version,
+          status: v.status,
+          records: v.records,
+          share: v.share,
+          lastSeen: v.lastSeen,
+          producers,
+          wouldFail: v.wouldFail,
+          verdict: verdicts?.get(`${s.subject}\u0000${v.version}`) ?? null,
+        };
+      }),
+      producers: s.producers,
+      wouldFail: wouldFailMatrix(tallies, s.subject, [...s.versions.map((v) => v.version)]),
+      coverage: lifecycle
+        ? [...lifecycle.coverage.partitions]
+            .filter((p) => s.topics.includes(p.topic))
+            .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+            .map((p) => ({
+              topic: p.topic,
+              partition: p.partition,
+              coveredSince: iso(p.coveredSince),
+              observedUntil: iso(p.observedUntil),
+              assigned: lifecycle.coverage.isAssigned(p.topic, p.partition),
+            }))
+        : [],
+      recentGaps: lifecycle
+        ? lifecycle.coverage.gaps
+            .filter((g) => s.topics.includes(g.topic))
+            .slice(-10)
+            .map((g) => ({
+              topic: g.topic,
+              partition: g.partition,
+              reason: g.reason,
+              at: iso(g.at),
+              detail: g.detail,
+            }))
+        : [],
+    })),
+    decodeErrors: status.decodeErrors,
+    labelOverflow: status.labelOverflow,
+  };
+}

@@ -1,0 +1,356 @@
+import { NO_VERSION, UNKNOWN_VERSION } from "../monitor/tallies.js";
+import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
+import { evidenceBlocks } from "./evidence.js";
+import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+const code = (text: string): Span => ({ text, code: true });
+const muted = (text: string): Span => ({ text, tone: "muted" });
+const pointerText = (pointer: string) => (pointer === "" ? "(root)" : pointer);
+const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
+/** The colour of a version in its subject: its index; `none` and `unknown` are -1. */
+const seriesOf = (s: ReportSubject, version: string) =>
+  version === NO_VERSION || version === UNKNOWN_VERSION
+    ? -1
+    : s.versions.findIndex((v) => v.version === version);
+
+/**
+ * Sections of one subject, in the order they are shown. Each returns undefined when it has nothing to
+ * say; adding a section to the report in every format is adding a function here.
+ */
+export const SUBJECT_SECTIONS: ReadonlyArray<(s: ReportSubject, id: string) => Section | undefined> = [
+  versionsSection,
+  producersSection,
+  wouldFailSection,
+  verdictsSection,
+  unknownUseSection,
+  coverageSection,
+];
+
+/** The report as sections of generic blocks, for the text, markdown and HTML renderers. */
+export function reportDocument(report: Report): ReportDocument {
+  return {
+    title: "schemawatch report",
+    generatedAt: report.generatedAt,
+    notices: report.stateProblem
+      ? [{ text: `State problem: ${report.stateProblem} (treated as a coverage gap)`, tone: "bad" }]
+      : [],
+    sections: [monitorSection(report), ...report.subjects.map(subjectSection), decodeErrorsSection(report)],
+  };
+}
+
+function monitorSection(report: Report): Section {
+  const overflow = report.labelOverflow["producer"] ?? 0;
+  return {
+    id: "monitor",
+    title: "monitor",
+    blocks: [
+      ...(report.problems.length === 0
+        ? []
+        : [
+            { kind: "text" as const, text: "Problems (the monitor keeps counting everything else):" },
+            {
+              kind: "list" as const,
+              items: report.problems.map((p) => `${p.problem} (${p.count}×, last ${p.last})`),
+            },
+          ]),
+      {
+        kind: "facts",
+        facts: [
+          [
+            "ready",
+            report.ready
+              ? { text: "yes", tone: "good" }
+              : { text: `no: ${report.notReadyReason ?? "unknown"}`, tone: "warn" },
+          ],
+          ["state", report.stateProblem ? { text: report.stateProblem, tone: "bad" } : "ok"],
+          [
+            "label overflow",
+            overflow > 0 ? { text: `${overflow} records counted as producer 'other'`, tone: "warn" } : "none",
+          ],
+          ["subjects", String(report.subjects.length)],
+        ],
+      },
+    ],
+  };
+}
+
+function subjectSection(s: ReportSubject): Section {
+  const id = `subject-${slug(s.subject)}`;
+  return {
+    id,
+    title: `subject ${s.subject}`,
+    blocks: [
+      {
+        kind: "facts",
+        facts: [
+          ["topics", s.topics.join(", ")],
+          ["records", String(s.records)],
+          ["undeclared", `${s.undeclared} (${pct(s.records ? s.undeclared / s.records : 0)})`],
+          [
+            "version unknown",
+            s.unreadable > 0
+              ? {
+                  text: `${s.unreadable} (${pct(s.unreadable / s.records)}): their version could not be read`,
+                  tone: "warn",
+                }
+              : "0",
+          ],
+          ["sample ratio", s.sampleRatio.toFixed(2)],
+        ],
+      },
+    ],
+    sections: SUBJECT_SECTIONS.flatMap((build) => build(s, id) ?? []),
+  };
+}
+
+function versionsSection(s: ReportSubject, id: string): Section {
+  const share = (records: number, version: string) => ({
+    bars: [{ label: version, share: s.records ? records / s.records : 0, series: seriesOf(s, version) }],
+    text: pct(s.records ? records / s.records : 0),
+  });
+  const rows: Cell[][] = s.versions.map((v) => [
+    code(v.version),
+    v.status,
+    String(v.records),
+    share(v.records, v.version),
+    v.lastSeen ?? muted("never"),
+    v.verdict
+      ? v.verdict.yes
+        ? { text: v.verdict.kind, tone: "good" }
+        : { text: `not ${v.verdict.kind}`, tone: "warn" }
+      : "",
+  ]);
+  rows.push([
+    code(NO_VERSION),
+    muted("undeclared"),
+    String(s.undeclared),
+    share(s.undeclared, NO_VERSION),
+    "",
+    "",
+  ]);
+  if (s.unreadable > 0)
+    rows.push([
+      code(UNKNOWN_VERSION),
+      { text: "could not be read", tone: "warn" },
+      String(s.unreadable),
+      share(s.unreadable, UNKNOWN_VERSION),
+      "",
+      "",
+    ]);
+  return {
+    id: `${id}-versions`,
+    title: "versions",
+    blocks: [
+      {
+        kind: "table",
+        columns: [
+          { title: "version" },
+          { title: "status" },
+          { title: "records", numeric: true },
+          { title: "share" },
+          { title: "last seen" },
+          { title: "verdict" },
+        ],
+        rows,
+        empty: "no versions",
+      },
+    ],
+  };
+}
+
+function producersSection(s: ReportSubject, id: string): Section {
+  const writers = [
+    ...s.versions.map((v) => v.version),
+    NO_VERSION,
+    ...(s.unreadable > 0 ? [UNKNOWN_VERSION] : []),
+  ];
+  return {
+    id: `${id}-producers`,
+    title: "version mix per producer",
+    blocks: [
+      {
+        kind: "table",
+        columns: [
+          { title: "producer" },
+          { title: "records", numeric: true },
+          ...writers.map((w) => ({ title: w, numeric: true, series: seriesOf(s, w) })),
+          { title: "mix" },
+        ],
+        rows: s.producers.map((p) => [
+          p.producer,
+          String(p.records),
+          ...writers.map((w) => String(p.byWriter[w] ?? 0)),
+          {
+            bars: writers
+              .filter((w) => (p.byWriter[w] ?? 0) > 0)
+              .map((w) => ({ label: w, share: p.byWriter[w]! / p.records, series: seriesOf(s, w) })),
+            text: writers
+              .filter((w) => (p.byWriter[w] ?? 0) > 0)
+              .map((w) => `${w} ${pct(p.byWriter[w]! / p.records)}`)
+              .join(", "),
+          },
+        ]),
+        empty: "no records yet",
+      },
+    ],
+  };
+}
+
+function rateCell(entry: WouldFailEntry): Span {
+  const text = pct(entry.wouldFailRate);
+  if (entry.failed === 0) return { text, tone: "good" };
+  // A backward or conformance failure breaks a consumer that upgraded, or the producer's own contract.
+  return { text, tone: entry.direction === "backward" || entry.direction === "conformance" ? "bad" : "warn" };
+}
+
+function wouldFailSection(s: ReportSubject, id: string): Section {
+  return {
+    id: `${id}-would-fail`,
+    title: "would fail: writer × reader",
+    blocks: [
+      {
+        kind: "text",
+        text: "The share of sampled records declaring each writer version that a consumer validating with each reader version would reject.",
+      },
+      {
+        kind: "table",
+        columns: [
+          { title: "writer" },
+          { title: "reader" },
+          { title: "direction" },
+          { title: "would fail", numeric: true },
+          { title: "failed / sampled", numeric: true },
+          { title: "failing keyword" },
+          { title: "at (JSON Pointer)" },
+          { title: "producers failing" },
+        ],
+        rows: s.wouldFail.map((e) => [
+          code(e.writer),
+          code(e.reader),
+          e.direction,
+          rateCell(e),
+          `${e.failed} / ${e.validations}`,
+          code(
+            e.failures.map((f) => (e.failures.length > 1 ? `${f.keyword} ${f.count}` : f.keyword)).join(", "),
+          ),
+          code(e.failures.map((f) => pointerText(f.pointer)).join(", ")),
+          Object.entries(e.producers)
+            .filter(([, p]) => p.failed > 0)
+            .map(([name, p]) => `${name} ${p.failed}/${p.validations}`)
+            .join(", "),
+        ]),
+        empty: "nothing sampled yet",
+      },
+    ],
+  };
+}
+
+function verdictsSection(s: ReportSubject, id: string): Section {
+  const judged = s.versions.filter((v) => v.verdict);
+  return {
+    id: `${id}-verdicts`,
+    title: "drained and ready",
+    blocks: judged.length === 0 ? [{ kind: "text", text: "No deprecated or candidate version." }] : [],
+    sections: judged.map((v) => {
+      const verdict = v.verdict!;
+      const blocks: Block[] = [];
+      if (!verdict.yes) blocks.push({ kind: "list", items: verdict.reasons });
+      blocks.push(...evidenceBlocks(verdict.evidence));
+      return {
+        id: `${id}-verdict-${slug(v.version)}`,
+        title: `${v.version} ${v.status}`,
+        badge: verdict.yes
+          ? { text: verdict.kind, tone: "good" }
+          : { text: `not ${verdict.kind}`, tone: "warn" },
+        blocks,
+      };
+    }),
+  };
+}
+
+function unknownUseSection(s: ReportSubject, id: string): Section | undefined {
+  if (s.unknownUse.length === 0) return undefined;
+  return {
+    id: `${id}-unknown-use`,
+    title: "records whose version could not be read",
+    blocks: [
+      {
+        kind: "text",
+        text: "Evidence of unknown use: while any arrived within the drain window, no deprecated version of the subject is drained.",
+      },
+      {
+        kind: "table",
+        columns: [
+          { title: "partition" },
+          { title: "reason" },
+          { title: "records", numeric: true },
+          { title: "first" },
+          { title: "last" },
+        ],
+        rows: s.unknownUse.map((u) => [
+          `${u.topic}/${u.partition}`,
+          code(u.reason),
+          String(u.records),
+          u.first,
+          u.last,
+        ]),
+        empty: "",
+      },
+    ],
+  };
+}
+
+function coverageSection(s: ReportSubject, id: string): Section {
+  const blocks: Block[] = [
+    {
+      kind: "table",
+      columns: [
+        { title: "topic" },
+        { title: "partition", numeric: true },
+        { title: "covered since" },
+        { title: "observed until" },
+        { title: "read here" },
+      ],
+      rows: s.coverage.map((c) => [
+        c.topic,
+        String(c.partition),
+        c.coveredSince,
+        c.observedUntil,
+        c.assigned ? { text: "yes", tone: "good" } : muted("no (another member, or revoked)"),
+      ]),
+      empty: "no partition observed yet",
+    },
+  ];
+  if (s.recentGaps.length > 0) {
+    blocks.push(
+      { kind: "text", text: "Recent coverage gaps (each restarts the drain and ready windows):" },
+      {
+        kind: "table",
+        columns: [{ title: "partition" }, { title: "at" }, { title: "reason" }, { title: "detail" }],
+        rows: s.recentGaps.map((g) => [`${g.topic}/${g.partition}`, g.at, g.reason, muted(g.detail)]),
+        empty: "",
+      },
+    );
+  }
+  return { id: `${id}-coverage`, title: "coverage per partition", blocks };
+}
+
+function decodeErrorsSection(report: Report): Section {
+  const rows = Object.entries(report.decodeErrors).flatMap(([topic, reasons]) =>
+    Object.entries(reasons).map(([reason, count]) => [topic, code(reason), String(count)]),
+  );
+  return {
+    id: "decode-errors",
+    title: "decode errors",
+    blocks: [
+      { kind: "text", text: "Records that could not be read, counted by reason and skipped." },
+      {
+        kind: "table",
+        columns: [{ title: "topic" }, { title: "reason" }, { title: "records", numeric: true }],
+        rows,
+        empty: "none",
+      },
+    ],
+  };
+}
