@@ -34,12 +34,13 @@ const OURS = kafkaCodecs();
 
 // ---- inputs, compressed by the Java client ----
 
-function kafkaClasspath() {
+/** The class path of the Kafka client, its codecs and (for ProduceRecords) Jackson, from the broker's jars. */
+export function kafkaClasspath(extra = []) {
   const env = process.env;
   const cache = env.SW_CACHE || join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "schemawatch");
   const libs = join(cache, `kafka-${env.KAFKA_VERSION || "4.4.0"}`, "libs");
   const files = existsSync(libs) ? readdirSync(libs) : [];
-  return ["kafka-clients-", "snappy-java-", "lz4-java-", "zstd-jni-", "slf4j-api-"]
+  return ["kafka-clients-", "snappy-java-", "lz4-java-", "zstd-jni-", "slf4j-api-", ...extra]
     .map((prefix) => {
       const jar = files.find((f) => f.startsWith(prefix) && f.endsWith(".jar"));
       if (!jar) throw new Error(`no ${prefix}*.jar in ${libs}: run scripts/kafka-broker.sh fetch`);

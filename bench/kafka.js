@@ -56,8 +56,8 @@ export async function monitorMemory(brokers, topic) {
 }
 
 const RECORDS = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
-const PARTITIONS = 4;
-const TUNING = {
+export const PARTITIONS = 4;
+export const TUNING = {
   sessionTimeout: 10_000,
   rebalanceTimeout: 10_000,
   heartbeatInterval: 1_000,
@@ -67,7 +67,7 @@ const TUNING = {
 const producers = ["web", "mobile", "billing", "partner-feed"];
 
 /** About 200 bytes a record with key and headers, in the article's shapes. */
-function message(i) {
+export function message(i) {
   const producer = producers[i % 4];
   const v11 = i % 4 !== 0;
   const doc = v11
@@ -129,7 +129,8 @@ async function bare(kafka, topic) {
   return { rate: RECORDS / ((end - start) / 1000) };
 }
 
-async function schemawatch(brokers, topic, catalog, baseConfig, ratio) {
+/** schemawatch's own KafkaSource and pipeline reading `records` records of the topic, in a fresh group. */
+export async function schemawatch(brokers, topic, catalog, baseConfig, ratio, records = RECORDS) {
   const subjects = baseConfig.subjects.map((s) => ({
     ...s,
     topics: [topic],
@@ -155,7 +156,7 @@ async function schemawatch(brokers, topic, catalog, baseConfig, ratio) {
     process(record) {
       if (start === 0) start = performance.now();
       pipeline.process(record);
-      if (++count === RECORDS) resolveDone(performance.now());
+      if (++count === records) resolveDone(performance.now());
     },
   };
   const source = new KafkaSource({
@@ -171,7 +172,7 @@ async function schemawatch(brokers, topic, catalog, baseConfig, ratio) {
   const end = await done;
   await source.stop();
   const validated = pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
-  return { rate: RECORDS / ((end - start) / 1000), validated };
+  return { rate: records / ((end - start) / 1000), validated };
 }
 
 export async function kafkaBench(brokers, catalog, config, figures) {

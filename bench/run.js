@@ -20,6 +20,7 @@ import { Health } from "../dist/monitor/health.js";
 import { createLogger } from "../dist/log.js";
 import { Figures } from "./figures.js";
 import { kafkaBench } from "./kafka.js";
+import { codecConsumptionBench } from "./kafka-codecs.js";
 import { replayMemory } from "./memory.js";
 import { scrapeBench } from "./scrape.js";
 
@@ -207,9 +208,11 @@ async function main() {
   });
   console.log("");
 
-  if (process.env.KAFKA_BROKERS)
-    await kafkaBench(process.env.KAFKA_BROKERS.split(","), catalog, config, figures);
-  else console.log("\nKAFKA_BROKERS is not set: the Kafka comparison is skipped (see BENCHMARKS.md).");
+  if (process.env.KAFKA_BROKERS) {
+    const brokers = process.env.KAFKA_BROKERS.split(",");
+    await kafkaBench(brokers, catalog, config, figures);
+    await codecConsumptionBench(brokers, catalog, config, figures);
+  } else console.log("\nKAFKA_BROKERS is not set: the Kafka comparison is skipped (see BENCHMARKS.md).");
   figures.print();
 }
 
