@@ -16,7 +16,12 @@ export type ErrorCode =
   | "VERSION_UNKNOWN"
   | "SOURCE_INVALID"
   | "STATE_INVALID"
-  | "HTTP_FAILED";
+  | "HTTP_FAILED"
+  | "REGISTRY_UNAVAILABLE"
+  | "REGISTRY_UNAUTHORIZED"
+  | "REGISTRY_NOT_FOUND"
+  | "REGISTRY_REJECTED"
+  | "REGISTRY_INVALID";
 
 export class SchemawatchError extends Error {
   readonly code: ErrorCode;
