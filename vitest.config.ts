@@ -1,8 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Tests that need a real broker or a real Prometheus; everything else is a unit test.
+// Tests that need a real broker, a real registry or a real Prometheus; everything else is a unit test.
 const INTEGRATION = [
   "test/kafka/!(connection).test.ts",
+  "test/registry/!(secrets|versions|references|config).test.ts",
   "test/e2e/**/*.test.ts",
   "test/ops/prometheus.test.ts",
 ];

@@ -236,10 +236,12 @@ cmd_start() {
   local started=$SECONDS
   say "starting Apicurio Registry $APICURIO_VERSION ($JAVA, Java $(java_major "$JAVA")) on $HOST:$REGISTRY_PORT, log $LOG_FILE"
   # setsid: the registry leaves this shell's session and process group, so it outlives this script
-  # and a Ctrl-C in the terminal; exec makes the pid in the pid file the JVM's own.
-  # shellcheck disable=SC2016 # $0 and $@ belong to the inner shell
-  (cd "$REGISTRY_RUN_DIR" && setsid bash -c 'echo $$ >"$0"; exec "$@"' "$PID_FILE" "${JAVA_CMD[@]}" \
-    </dev/null >"$LOG_FILE" 2>&1 &)
+  # and a Ctrl-C in the terminal; exec makes the pid in the pid file the JVM's own. The inner shell
+  # changes into the run dir itself: a `cd && setsid … &` list would fork a shell that waits for the
+  # JVM while holding this script's stdout, and `$(scripts/registry.sh start)` would never return.
+  # shellcheck disable=SC2016 # $0, $1 and $@ belong to the inner shell
+  setsid bash -c 'echo $$ >"$0"; cd "$1" || exit 1; shift; exec "$@"' "$PID_FILE" "$REGISTRY_RUN_DIR" \
+    "${JAVA_CMD[@]}" </dev/null >"$LOG_FILE" 2>&1 &
 
   local deadline=$((started + REGISTRY_START_TIMEOUT))
   while :; do
