@@ -68,6 +68,10 @@ function describe(error: ErrorObject): string {
         ? "must be a duration such as 30s, 15m, 24h or 7d"
         : `must match ${String(error.params["pattern"])}`;
     case "propertyNames":
+      if (error.instancePath.endsWith("/registry/versions")) {
+        return "registry version keys are the registry's version numbers, such as 3";
+      }
+      if (error.instancePath === "/registries") return "registry names are letters, digits, '.', '_' and '-'";
       return "version keys must be semver, such as 1.1.0";
     default:
       return error.message ?? error.keyword;

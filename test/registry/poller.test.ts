@@ -1,5 +1,5 @@
-// The poller against a real Apicurio Registry of this test's own (scripts/registry.sh on another port),
-// because the test stops it mid-run: the shared registry must stay up for the other tests.
+// The poller against a real Apicurio Registry. The first test runs one of its own (scripts/registry.sh
+// on another port), because it stops it mid-run: the shared one must stay up for the other tests.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,7 @@ import type { SubjectSnapshot } from "../../src/registry/types.js";
 import {
   freshSubject,
   register,
+  registryUrl,
   setState,
   silentLogger,
   startOwnRegistry,
