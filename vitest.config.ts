@@ -4,6 +4,7 @@ import { defineConfig } from "vitest/config";
 const INTEGRATION = [
   "test/kafka/!(connection).test.ts",
   "test/registry/!(secrets|versions|references).test.ts",
+  "test/cli/registry.test.ts",
   "test/e2e/**/*.test.ts",
   "test/ops/prometheus.test.ts",
 ];
