@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // Tests that need a real broker, a real registry or a real Prometheus; everything else is a unit test.
 const INTEGRATION = [
   "test/kafka/!(connection).test.ts",
-  "test/registry/!(secrets|versions|references).test.ts",
+  "test/registry/!(secrets|versions|references|http).test.ts",
   "test/cli/registry.test.ts",
   "test/e2e/**/*.test.ts",
   "test/ops/prometheus.test.ts",
