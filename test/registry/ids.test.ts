@@ -52,7 +52,7 @@ describe("IdResolver against Apicurio", () => {
     expect(proxy.count(`/schemas/ids/${UNKNOWN_ID}`)).toBe(4);
     expect(resolver.peek(UNKNOWN_ID)).toEqual({ status: "missing", retryAt: 1_011_000 });
     // Forgotten (the catalog learnt the id another way): the next lookup asks again at once.
-    resolver.forget(`id:${UNKNOWN_ID}`);
+    resolver.forgetId(UNKNOWN_ID);
     expect(resolver.peek(UNKNOWN_ID)).toBeUndefined();
     expect(await resolver.lookupId(UNKNOWN_ID)).toEqual({ status: "missing", retryAt: 1_008_000 });
     expect(proxy.requests.length).toBe(5);
