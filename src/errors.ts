@@ -19,7 +19,12 @@ export type ErrorCode =
   | "STATE_INVALID"
   | "HTTP_FAILED"
   | "BATCH_UNDECODABLE"
-  | "CODEC_UNSUPPORTED";
+  | "CODEC_UNSUPPORTED"
+  | "REGISTRY_UNAVAILABLE"
+  | "REGISTRY_UNAUTHORIZED"
+  | "REGISTRY_NOT_FOUND"
+  | "REGISTRY_REJECTED"
+  | "REGISTRY_INVALID";
 
 export class SchemawatchError extends Error {
   readonly code: ErrorCode;

@@ -6,6 +6,7 @@ import { demoProduceCommand } from "./commands/demo-produce.js";
 import { diffCommand } from "./commands/diff.js";
 import { matrixCommand } from "./commands/matrix.js";
 import { readinessCommand } from "./commands/readiness.js";
+import { registryCommand } from "./commands/registry.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommand } from "./commands/run.js";
 import { packageVersion } from "./version.js";
@@ -19,6 +20,7 @@ const COMMANDS: readonly Command[] = [
   matrixCommand,
   diffCommand,
   corpusCommand,
+  registryCommand,
   demoProduceCommand,
 ];
 

@@ -25,4 +25,6 @@ export const DEFAULTS = {
   minSamples: 300,
   corpus: { enabled: false, serve: false, maxShapes: 200 },
   stateFile: ".schemawatch-state.json",
+  registry: { pollInterval: "30s", timeout: "10s", retries: 2, rejectUnauthorized: true },
+  registryLabels: "number",
 } as const;

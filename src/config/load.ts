@@ -5,6 +5,13 @@ import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from "y
 import { SchemawatchError, messageOf } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
+import {
+  registriesFrom,
+  subjectRegistryFrom,
+  type RawRegistry,
+  type RawSubjectRegistry,
+  type Where,
+} from "./registries.js";
 import { configSchema } from "./schema.js";
 import type { Config, SubjectConfig, VersionConfig } from "./types.js";
 
@@ -41,7 +48,11 @@ export function parseConfig(text: string, path: string): Config {
     });
     throw new SchemawatchError("CONFIG_INVALID", `invalid config:\n  ${messages.join("\n  ")}`);
   }
-  return deepFreeze(applyDefaults(raw as RawConfig, path));
+  const where: Where = (segments) => {
+    const at = walk(document.contents, segments.map(String), lines);
+    return `${path}:${at.line}: ${at.key}`;
+  };
+  return deepFreeze(applyDefaults(raw as RawConfig, path, where));
 }
 
 function describe(error: ErrorObject): string {
@@ -57,6 +68,10 @@ function describe(error: ErrorObject): string {
         ? "must be a duration such as 30s, 15m, 24h or 7d"
         : `must match ${String(error.params["pattern"])}`;
     case "propertyNames":
+      if (error.instancePath.endsWith("/registry/versions")) {
+        return "registry version keys are the registry's version numbers, such as 3";
+      }
+      if (error.instancePath === "/registries") return "registry names are letters, digits, '.', '_' and '-'";
       return "version keys must be semver, such as 1.1.0";
     default:
       return error.message ?? error.keyword;
@@ -75,28 +90,33 @@ function locate(root: unknown, error: ErrorObject, lines: LineCounter): { line: 
       : error.keyword === "propertyNames"
         ? String(error.params["propertyName"])
         : undefined;
+  return walk(root, extra === undefined ? segments : [...segments, extra], lines);
+}
+
+/** The YAML line of a key path (the deepest part of it that exists), and the dotted key itself. */
+function walk(root: unknown, path: readonly string[], lines: LineCounter): { line: number; key: string } {
   let node = root as Node | null | undefined;
   let keyNode: Node | undefined;
-  const walk = extra === undefined ? segments : [...segments, extra];
-  for (const segment of walk) {
+  // A list index is written [0] and a map key .name, even a numeric one (registry.versions.3).
+  const parts: string[] = [];
+  for (const segment of path) {
     if (isMap(node)) {
       const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
       keyNode = pair?.key as Node | undefined;
       node = pair?.value as Node | undefined;
+      parts.push(`.${segment}`);
     } else if (isSeq(node)) {
       node = node.items[Number(segment)] as Node | undefined;
       keyNode = node ?? keyNode;
+      parts.push(`[${segment}]`);
     } else {
-      break;
+      parts.push(/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`);
+      node = undefined;
     }
   }
   const range = (keyNode ?? node)?.range;
   const line = range ? lines.linePos(range[0]).line : 1;
-  const key =
-    walk
-      .map((s) => (/^\d+$/.test(s) ? `[${s}]` : `.${s}`))
-      .join("")
-      .replace(/^\./, "") || "(root)";
+  const key = parts.join("").replace(/^\./, "") || "(root)";
   return { line, key };
 }
 
@@ -111,6 +131,7 @@ interface RawSubject {
   drainWindow?: string;
   readyWindow?: string;
   minSamples?: number;
+  registry?: RawSubjectRegistry;
 }
 
 interface RawConfig {
@@ -121,11 +142,14 @@ interface RawConfig {
   shared?: string[];
   state?: Config["state"];
   corpus?: Partial<Config["corpus"]>;
+  registries?: Record<string, RawRegistry>;
   subjects: RawSubject[];
 }
 
-function applyDefaults(raw: RawConfig, path: string): Config {
+function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
   const base = dirname(path);
+  const registries = registriesFrom(raw.registries, base, where);
+  const claimed = new Map<string, string>();
   const names = new Set<string>();
   const topics = new Map<string, string>();
   const subjects = raw.subjects.map((subject, index): SubjectConfig => {
@@ -174,6 +198,19 @@ function applyDefaults(raw: RawConfig, path: string): Config {
       drainWindow: parseDuration(subject.drainWindow ?? DEFAULTS.drainWindow),
       readyWindow: parseDuration(subject.readyWindow ?? DEFAULTS.readyWindow),
       minSamples: subject.minSamples ?? DEFAULTS.minSamples,
+      ...(subject.registry
+        ? {
+            registry: subjectRegistryFrom(
+              subject.registry,
+              index,
+              subject.topics,
+              registries,
+              claimed,
+              subject.name,
+              where,
+            ),
+          }
+        : {}),
     };
   });
   const kafka = raw.kafka ?? {};
@@ -209,6 +246,7 @@ function applyDefaults(raw: RawConfig, path: string): Config {
     maxRecordBytes: raw.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     shared: (raw.shared ?? []).map((p) => resolve(base, p)),
+    registries,
     subjects,
     // The evidence survives restarts by default: a file beside the config unless told otherwise.
     state: raw.state?.topic

@@ -22,12 +22,77 @@ const versionEntry = {
   },
 } as const;
 
+const registryName = { type: "string", pattern: "^[A-Za-z0-9._-]+$" } as const;
+
+/** A subject's versions from a schema registry; cross-key rules are in registries.ts. */
+const subjectRegistry = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name"],
+  properties: {
+    name: registryName,
+    subject: nonEmpty,
+    labels: { enum: ["number", "semver"] },
+    versions: {
+      type: "object",
+      // Keyed by the registry's own version number, as the registry shows it.
+      propertyNames: { pattern: "^[1-9][0-9]{0,9}$" },
+      additionalProperties: {
+        type: "object",
+        additionalProperties: false,
+        properties: {
+          status: { enum: ["active", "deprecated", "candidate", "retired"] },
+          deprecatedSince: nonEmpty,
+          label: { type: "string", pattern: "^v?[0-9]+(\\.[0-9]+){0,2}(-[0-9A-Za-z.-]+)?$" },
+        },
+      },
+    },
+  },
+} as const;
+
+const registry = {
+  type: "object",
+  additionalProperties: false,
+  required: ["url"],
+  properties: {
+    url: { type: "string", pattern: "^https?://" },
+    auth: {
+      type: "object",
+      additionalProperties: false,
+      required: ["type"],
+      properties: {
+        type: { enum: ["basic", "bearer"] },
+        username: nonEmpty,
+        usernameEnv: nonEmpty,
+        passwordEnv: nonEmpty,
+        passwordFile: nonEmpty,
+        tokenEnv: nonEmpty,
+        tokenFile: nonEmpty,
+      },
+    },
+    tls: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        ca: nonEmpty,
+        cert: nonEmpty,
+        key: nonEmpty,
+        rejectUnauthorized: { type: "boolean" },
+      },
+    },
+    pollInterval: duration,
+    timeout: duration,
+    retries: { type: "integer", minimum: 0, maximum: 10 },
+  },
+} as const;
+
 const subject = {
   type: "object",
   additionalProperties: false,
   required: ["name", "topics", "schemas"],
   properties: {
     name: { type: "string", pattern: "^[A-Za-z0-9._-]+$" },
+    registry: subjectRegistry,
     topics: { type: "array", minItems: 1, uniqueItems: true, items: nonEmpty },
     schemas: nonEmpty,
     versions: {
@@ -139,6 +204,11 @@ export const configSchema = {
         maxShapes: { type: "integer", minimum: 1, maximum: 100000 },
         redact: { type: "array", items: pointer },
       },
+    },
+    registries: {
+      type: "object",
+      propertyNames: registryName,
+      additionalProperties: registry,
     },
     subjects: { type: "array", minItems: 1, items: subject },
   },

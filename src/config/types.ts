@@ -30,12 +30,38 @@ export interface SamplingConfig {
   readonly maxPerSecond: number;
 }
 
+/** Config for one registry version, keyed by its registry version number (`"3"`). */
+export interface RegistryVersionConfig {
+  /** Wins over the registry's own state. */
+  readonly status?: VersionStatus;
+  readonly deprecatedSince?: string;
+  /** The semver this version is labelled with; only with `labels: semver`. */
+  readonly label?: string;
+}
+
+/**
+ * How a version of a registry subject is labelled: `number` uses the registry's version number as the
+ * registry shows it (`3`); `semver` uses the config's `label`, else the semver of the schema's `$id`.
+ */
+export type LabelRule = "number" | "semver";
+
+/** Where a subject's registered versions come from. */
+export interface SubjectRegistryConfig {
+  /** A key of `registries`. */
+  readonly name: string;
+  /** The registry subject, `<first topic>-value` (the TopicNameStrategy) unless given. */
+  readonly subject: string;
+  readonly labels: LabelRule;
+  readonly versions: Readonly<Record<string, RegistryVersionConfig>>;
+}
+
 export interface SubjectConfig {
   readonly name: string;
   readonly topics: readonly string[];
   /** Absolute path of the folder that holds the subject's schema files. */
   readonly schemas: string;
   readonly versions: Readonly<Record<string, VersionConfig>>;
+  readonly registry?: SubjectRegistryConfig;
   readonly writer: WriterConfig;
   readonly producer: ProducerConfig;
   readonly sampling: SamplingConfig;
@@ -73,6 +99,40 @@ export interface KafkaConfig {
   readonly lagInterval: number;
 }
 
+/** Basic auth (Confluent Cloud: API key and secret) or a bearer token; secrets from env or files. */
+export interface RegistryAuthConfig {
+  readonly type: "basic" | "bearer";
+  readonly username?: string;
+  readonly usernameEnv?: string;
+  readonly passwordEnv?: string;
+  readonly passwordFile?: string;
+  readonly tokenEnv?: string;
+  readonly tokenFile?: string;
+}
+
+export interface RegistryTlsConfig {
+  readonly ca?: string;
+  readonly cert?: string;
+  readonly key?: string;
+  readonly rejectUnauthorized: boolean;
+}
+
+/** A schema registry with the Confluent REST API. */
+export interface RegistryConfig {
+  /** Its key under `registries`. */
+  readonly name: string;
+  /** The base URL of the Confluent API, without a trailing slash. */
+  readonly url: string;
+  readonly auth?: RegistryAuthConfig;
+  readonly tls?: RegistryTlsConfig;
+  /** Milliseconds between polls. */
+  readonly pollInterval: number;
+  /** Milliseconds one request may take, retries not counted. */
+  readonly timeout: number;
+  /** Retries of a request that failed on the network, timed out, or got 429 or 5xx. */
+  readonly retries: number;
+}
+
 export interface HttpConfig {
   readonly host: string;
   readonly port: number;
@@ -97,6 +157,7 @@ export interface Config {
   readonly http: HttpConfig;
   readonly maxRecordBytes: number;
   readonly shared: readonly string[];
+  readonly registries: Readonly<Record<string, RegistryConfig>>;
   readonly subjects: readonly SubjectConfig[];
   readonly state: StateConfig;
   readonly corpus: CorpusConfig;

@@ -131,6 +131,7 @@ describe("schemawatch (top level)", () => {
       "matrix",
       "diff",
       "corpus",
+      "registry",
       "demo-produce",
     ]);
   });

@@ -37,6 +37,11 @@ describe("docs/configuration.md", () => {
           "subjects[].writer",
           "subjects[].producer",
           "subjects[].sampling",
+          "registries",
+          "registries.V.auth",
+          "registries.V.tls",
+          "subjects[].registry",
+          "subjects[].registry.versions.V",
         ].includes(path),
     );
     const missing = leaves.filter((path) => !documented.has(path));

@@ -1,0 +1,176 @@
+import type { RegistryClient, SchemaById, SubjectVersion } from "./client.js";
+import { RegistryError } from "./http.js";
+
+/** What the registry says about a wire id (or GUID): its schema and the subject versions using it. */
+export interface IdAnswer {
+  readonly schema: SchemaById;
+  readonly usedBy: readonly SubjectVersion[];
+}
+
+/**
+ * The state of one lookup. `missing`: the registry answered that it does not know the id; `failed`:
+ * it did not answer; `unsupported`: it serves no such lookup (GUIDs on Apicurio). `retryAt` is when a
+ * new request may be sent; until then every lookup gets this answer without one.
+ */
+export type IdLookup =
+  | { readonly status: "found"; readonly answer: IdAnswer }
+  | { readonly status: "missing"; readonly retryAt: number }
+  | { readonly status: "failed"; readonly retryAt: number; readonly error: Error }
+  | { readonly status: "unsupported" };
+
+export interface IdResolverOptions {
+  readonly client: RegistryClient;
+  /** Milliseconds before the first retry of an unknown id; doubled per miss (default 1 s). */
+  readonly initialBackoff?: number;
+  /** The longest wait between two requests for one unknown id (default 5 min). */
+  readonly maxBackoff?: number;
+  /** Ids (and, apart, GUIDs) remembered at most; the oldest are forgotten first (default 10 000). */
+  readonly maxEntries?: number;
+  /** Called once when an id (`id:17`) or GUID (`guid:…`, lower case, no dashes) is found. */
+  readonly onFound?: (key: string, answer: IdAnswer) => void;
+  readonly now?: () => number;
+}
+
+interface Entry {
+  lookup: IdLookup | undefined;
+  pending: Promise<IdLookup> | undefined;
+  backoff: number;
+}
+
+/**
+ * Looks up wire ids and GUIDs that the catalog does not know, never once per record: one request in
+ * flight per key (every caller meanwhile shares it), answers remembered, and misses cached with
+ * exponential backoff, so a burst of records with a bad id costs one request, and a bad id that
+ * keeps coming costs one request per backoff period.
+ */
+export class IdResolver {
+  readonly #client: RegistryClient;
+  readonly #initial: number;
+  readonly #max: number;
+  readonly #maxEntries: number;
+  readonly #onFound: IdResolverOptions["onFound"];
+  readonly #now: () => number;
+  // Wire ids keyed by number, so that the per-record check builds no string.
+  readonly #ids = new Map<number, Entry>();
+  readonly #guidEntries = new Map<string, Entry>();
+  #guids = true;
+
+  constructor(options: IdResolverOptions) {
+    this.#client = options.client;
+    this.#initial = options.initialBackoff ?? 1_000;
+    this.#max = options.maxBackoff ?? 300_000;
+    this.#maxEntries = options.maxEntries ?? 10_000;
+    this.#onFound = options.onFound;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The current answer for a wire id without sending anything; undefined when none yet. */
+  peek(id: number): IdLookup | undefined {
+    return this.#ids.get(id)?.lookup;
+  }
+
+  /** Looks up a wire id: `/schemas/ids/{id}`, then `/schemas/ids/{id}/versions` when it exists. */
+  lookupId(id: number): Promise<IdLookup> {
+    return this.#lookup(this.#ids, id, `id:${id}`, async () => {
+      const schema = await this.#client.schemaById(id);
+      const usedBy = await this.#client.subjectVersionsById(id, { deleted: true });
+      return { schema, usedBy };
+    });
+  }
+
+  /** Looks up a GUID (`/schemas/guids/{guid}`); `unsupported`, without further requests, where not served. */
+  lookupGuid(guid: string): Promise<IdLookup> {
+    if (!this.#guids) return Promise.resolve({ status: "unsupported" });
+    const key = guid.replace(/-/g, "").toLowerCase();
+    return this.#lookup(this.#guidEntries, key, `guid:${key}`, async () => {
+      const schema = await this.#client.schemaByGuid(guid);
+      if (schema === undefined) {
+        this.#guids = false;
+        return "unsupported";
+      }
+      const usedBy =
+        schema.id !== undefined ? await this.#client.subjectVersionsById(schema.id, { deleted: true }) : [];
+      return { schema, usedBy };
+    });
+  }
+
+  /**
+   * For the per-record path: starts a lookup of a wire id when one is due and returns at once. While a
+   * lookup is in flight or backing off it costs a map read and a clock read, and allocates nothing.
+   */
+  request(id: number): void {
+    const entry = this.#ids.get(id);
+    if (entry !== undefined && !this.#due(entry)) return;
+    void this.lookupId(id);
+  }
+
+  /** Forgets what is known of a wire id, for example once the catalog has it. */
+  forgetId(id: number): void {
+    this.#ids.delete(id);
+  }
+
+  #due(entry: Entry): boolean {
+    if (entry.pending) return false;
+    const known = entry.lookup;
+    if (known === undefined) return true;
+    if (known.status === "found" || known.status === "unsupported") return false;
+    return this.#now() >= known.retryAt;
+  }
+
+  #lookup<K>(
+    entries: Map<K, Entry>,
+    key: K,
+    name: string,
+    fetch: () => Promise<IdAnswer | "unsupported">,
+  ): Promise<IdLookup> {
+    let entry = entries.get(key);
+    if (entry?.pending) return entry.pending;
+    if (entry && !this.#due(entry)) return Promise.resolve(entry.lookup!);
+    if (!entry) {
+      this.#evict(entries);
+      entry = { lookup: undefined, pending: undefined, backoff: this.#initial };
+      entries.set(key, entry);
+    }
+    const current = entry;
+    const pending = fetch()
+      .then(
+        (answer): IdLookup => {
+          if (answer === "unsupported") return { status: "unsupported" };
+          return { status: "found", answer };
+        },
+        (error: unknown): IdLookup => {
+          const retryAt = this.#now() + current.backoff;
+          current.backoff = Math.min(current.backoff * 2, this.#max);
+          if (error instanceof RegistryError && error.code === "REGISTRY_NOT_FOUND")
+            return { status: "missing", retryAt };
+          return {
+            status: "failed",
+            retryAt,
+            error: error instanceof Error ? error : new Error(String(error)),
+          };
+        },
+      )
+      .then((lookup) => {
+        current.lookup = lookup;
+        current.pending = undefined;
+        if (lookup.status === "found") {
+          try {
+            this.#onFound?.(name, lookup.answer);
+          } catch {
+            // The callback's failure is its own; the lookup stands.
+          }
+        }
+        return lookup;
+      });
+    current.pending = pending;
+    return pending;
+  }
+
+  #evict<K>(entries: Map<K, Entry>): void {
+    while (entries.size >= this.#maxEntries) {
+      const oldest = entries.keys().next();
+      if (oldest.done) return;
+      entries.delete(oldest.value);
+    }
+  }
+}

@@ -1,0 +1,226 @@
+import type { Logger } from "pino";
+
+import { messageOf } from "../errors.js";
+import type { SnapshotReader } from "./snapshot.js";
+import type { RegistryState, SkippedVersion, SubjectSnapshot } from "./types.js";
+
+/** What changed in a subject between two snapshots. The first snapshot adds every version. */
+export type SnapshotChange =
+  | { readonly kind: "added"; readonly version: number; readonly id: number }
+  | { readonly kind: "removed"; readonly version: number; readonly id: number }
+  | {
+      readonly kind: "state";
+      readonly version: number;
+      readonly from?: RegistryState;
+      readonly to?: RegistryState;
+    }
+  | { readonly kind: "deleted"; readonly version: number; readonly deleted: boolean }
+  | { readonly kind: "skipped"; readonly version: number; readonly reason: SkippedVersion["reason"] }
+  | { readonly kind: "compatibility"; readonly from?: string; readonly to?: string };
+
+export interface PollerOptions {
+  readonly reader: SnapshotReader;
+  /** The registry subjects to follow. */
+  readonly subjects: readonly string[];
+  /** Milliseconds between the end of one poll and the start of the next. */
+  readonly interval: number;
+  readonly logger: Logger;
+  /** Called after a poll for every subject whose snapshot changed, with what changed. */
+  readonly onChange?: (snapshot: SubjectSnapshot, changes: readonly SnapshotChange[]) => void;
+  /** Called when the registry goes from up to down or back. */
+  readonly onStatus?: (up: boolean, error: Error | undefined) => void;
+  readonly now?: () => number;
+}
+
+/** Compares two snapshots of one subject. */
+export function diffSnapshots(before: SubjectSnapshot | undefined, after: SubjectSnapshot): SnapshotChange[] {
+  const changes: SnapshotChange[] = [];
+  const old = new Map(before?.versions.map((v) => [v.version, v]));
+  const current = new Set(after.versions.map((v) => v.version));
+  for (const version of after.versions) {
+    const previous = old.get(version.version);
+    if (!previous) {
+      changes.push({ kind: "added", version: version.version, id: version.id });
+      continue;
+    }
+    if (previous.state !== version.state) {
+      changes.push({
+        kind: "state",
+        version: version.version,
+        ...(previous.state !== undefined ? { from: previous.state } : {}),
+        ...(version.state !== undefined ? { to: version.state } : {}),
+      });
+    }
+    if (previous.deleted !== version.deleted) {
+      changes.push({ kind: "deleted", version: version.version, deleted: version.deleted });
+    }
+  }
+  for (const [number, version] of old) {
+    if (!current.has(number)) changes.push({ kind: "removed", version: number, id: version.id });
+  }
+  const skippedBefore = new Set(before?.skipped.map((s) => s.version));
+  for (const skipped of after.skipped) {
+    if (!skippedBefore.has(skipped.version)) {
+      changes.push({ kind: "skipped", version: skipped.version, reason: skipped.reason });
+    }
+  }
+  const from = before?.compatibility?.level;
+  const to = after.compatibility?.level;
+  if (from !== to) {
+    changes.push({
+      kind: "compatibility",
+      ...(from !== undefined ? { from } : {}),
+      ...(to !== undefined ? { to } : {}),
+    });
+  }
+  return changes;
+}
+
+/**
+ * Follows registry subjects: polls at start and then every `interval`, reports what changed, and keeps
+ * the last good snapshot of a subject while the registry does not answer. `up` is true when the last
+ * poll read every subject; `lastError` says why not.
+ */
+export class RegistryPoller {
+  readonly #options: PollerOptions;
+  readonly #now: () => number;
+  readonly #snapshots = new Map<string, SubjectSnapshot>();
+  #up: boolean | undefined;
+  #lastError: Error | undefined;
+  #lastSuccess: number | undefined;
+  #polls = 0;
+  #running: Promise<boolean> | undefined;
+  #again = false;
+  #timer: NodeJS.Timeout | undefined;
+  #stopped = false;
+
+  constructor(options: PollerOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Undefined before the first poll ends. */
+  get up(): boolean | undefined {
+    return this.#up;
+  }
+
+  get lastError(): Error | undefined {
+    return this.#lastError;
+  }
+
+  /** Epoch milliseconds of the end of the last poll that read every subject. */
+  get lastSuccess(): number | undefined {
+    return this.#lastSuccess;
+  }
+
+  /** Polls finished so far. */
+  get polls(): number {
+    return this.#polls;
+  }
+
+  /** The last good snapshot of a registry subject. */
+  snapshot(subject: string): SubjectSnapshot | undefined {
+    return this.#snapshots.get(subject);
+  }
+
+  /** Polls once (awaited), then every `interval` until `stop`. */
+  async start(): Promise<void> {
+    this.#stopped = false;
+    await this.poll();
+    this.#schedule();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    await this.#running?.catch(() => undefined);
+  }
+
+  /**
+   * One poll of every subject; true when all were read. A call while a poll runs gets that poll's
+   * result and makes one more poll follow it, so a refresh asked for mid-poll is never lost.
+   */
+  poll(): Promise<boolean> {
+    if (this.#running) {
+      this.#again = true;
+      return this.#running;
+    }
+    this.#running = this.#round().finally(() => {
+      this.#running = undefined;
+      if (this.#again && !this.#stopped) {
+        this.#again = false;
+        void this.poll();
+      }
+    });
+    return this.#running;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    this.#timer = setTimeout(() => {
+      void this.poll().finally(() => this.#schedule());
+    }, this.#options.interval);
+    // The poller never keeps a process alive by itself: the monitor or the command does.
+    this.#timer.unref();
+  }
+
+  async #round(): Promise<boolean> {
+    const { reader, logger } = this.#options;
+    let failure: Error | undefined;
+    for (const subject of this.#options.subjects) {
+      let snapshot: SubjectSnapshot;
+      try {
+        snapshot = await reader.read(subject);
+      } catch (error) {
+        failure ??= error instanceof Error ? error : new Error(messageOf(error));
+        continue;
+      }
+      const before = this.#snapshots.get(subject);
+      const changes = diffSnapshots(before, snapshot);
+      this.#snapshots.set(subject, snapshot);
+      if (changes.length > 0) this.#report(snapshot, changes, before === undefined);
+    }
+    this.#polls++;
+    const up = failure === undefined;
+    const was = this.#up;
+    this.#up = up;
+    this.#lastError = failure;
+    if (up) this.#lastSuccess = this.#now();
+    if (was !== up) {
+      if (up) logger.info({ registry: reader.registry }, "schema registry answers");
+      else
+        logger.warn(
+          { registry: reader.registry, err: failure?.message },
+          "schema registry does not answer: keeping the last snapshot",
+        );
+      this.#options.onStatus?.(up, failure);
+    }
+    return up;
+  }
+
+  #report(snapshot: SubjectSnapshot, changes: readonly SnapshotChange[], first: boolean): void {
+    const { logger } = this.#options;
+    const fields = { registry: snapshot.registry, registrySubject: snapshot.subject };
+    if (first) {
+      logger.info(
+        { ...fields, versions: snapshot.versions.map((v) => v.version), skipped: snapshot.skipped.length },
+        "registry subject read",
+      );
+    } else {
+      for (const change of changes)
+        logger.info({ ...fields, ...change }, `registry subject changed: ${change.kind}`);
+    }
+    for (const skipped of snapshot.skipped) {
+      if (changes.some((c) => c.kind === "skipped" && c.version === skipped.version)) {
+        logger.warn({ ...fields, version: skipped.version, reason: skipped.reason }, skipped.message);
+      }
+    }
+    try {
+      this.#options.onChange?.(snapshot, changes);
+    } catch (error) {
+      // A consumer's failure must not stop the registry from being followed.
+      logger.error({ ...fields, err: messageOf(error) }, "handling a registry change failed");
+    }
+  }
+}

@@ -1,0 +1,114 @@
+import { readFile } from "node:fs/promises";
+import type { ConnectionOptions } from "node:tls";
+
+import type { RegistryConfig } from "../config/types.js";
+import { SchemawatchError, messageOf } from "../errors.js";
+
+/** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** What a request to one registry needs besides its path: the header value and TLS material. */
+export interface RegistryCredentials {
+  /** The `Authorization` header value, or undefined without auth. */
+  readonly authorization: string | undefined;
+  readonly tls: ConnectionOptions | undefined;
+  /** Every secret value, so that error messages can be scrubbed of them. */
+  readonly secrets: readonly string[];
+}
+
+async function readConfigFile(path: string, key: string, what: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    // The cause is an fs error (ENOENT, EACCES) that names the path only, never the contents.
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${key}: cannot read the ${what} file ${path}: ${messageOf(error)}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+function fromEnv(env: Env, name: string, key: string, what: string): string {
+  const value = env[name];
+  if (value === undefined || value === "") {
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${key}: the environment variable ${name} (the ${what}) is not set or empty`,
+    );
+  }
+  return value;
+}
+
+async function fromFile(path: string, key: string, what: string): Promise<string> {
+  // Mounted secrets usually end with a newline that is no part of the secret.
+  const value = (await readConfigFile(path, key, what)).replace(/[\r\n]+$/, "");
+  if (value === "") throw new SchemawatchError("CONFIG_INVALID", `${key}: the ${what} file ${path} is empty`);
+  return value;
+}
+
+/**
+ * Reads a registry's secrets (basic auth user and password, or a bearer token, from environment
+ * variables or files, as for Kafka's SASL) and TLS files. A missing variable or unreadable file is a
+ * `CONFIG_INVALID` error that names the variable or file, never the secret. The config loader has
+ * already checked which keys go together.
+ */
+export async function registryCredentials(config: RegistryConfig, env: Env): Promise<RegistryCredentials> {
+  const key = `registries.${config.name}.auth`;
+  const auth = config.auth;
+  let authorization: string | undefined;
+  const secrets: string[] = [];
+  if (auth?.type === "basic") {
+    const username =
+      auth.username ?? fromEnv(env, auth.usernameEnv!, `${key}.usernameEnv`, "registry user name");
+    const password =
+      auth.passwordEnv !== undefined
+        ? fromEnv(env, auth.passwordEnv, `${key}.passwordEnv`, "registry password")
+        : await fromFile(auth.passwordFile!, `${key}.passwordFile`, "registry password");
+    if (username.includes(":")) {
+      // Basic auth joins user and password with the first colon; a colon in the user name breaks it.
+      throw new SchemawatchError(
+        "CONFIG_INVALID",
+        `${key}: the user name contains ':', which basic auth cannot carry`,
+      );
+    }
+    const encoded = Buffer.from(`${username}:${password}`, "utf8").toString("base64");
+    authorization = `Basic ${encoded}`;
+    secrets.push(password, encoded);
+  } else if (auth?.type === "bearer") {
+    const token =
+      auth.tokenEnv !== undefined
+        ? fromEnv(env, auth.tokenEnv, `${key}.tokenEnv`, "registry token")
+        : await fromFile(auth.tokenFile!, `${key}.tokenFile`, "registry token");
+    authorization = `Bearer ${token}`;
+    secrets.push(token);
+  }
+  return { authorization, tls: config.tls ? await tlsOptions(config) : undefined, secrets };
+}
+
+async function tlsOptions(config: RegistryConfig): Promise<ConnectionOptions> {
+  const tls = config.tls!;
+  const key = `registries.${config.name}.tls`;
+  const [ca, cert, privateKey] = await Promise.all([
+    tls.ca !== undefined ? readConfigFile(tls.ca, `${key}.ca`, "CA certificate") : undefined,
+    tls.cert !== undefined ? readConfigFile(tls.cert, `${key}.cert`, "client certificate") : undefined,
+    tls.key !== undefined ? readConfigFile(tls.key, `${key}.key`, "private key") : undefined,
+  ]);
+  return {
+    rejectUnauthorized: tls.rejectUnauthorized,
+    ...(ca !== undefined ? { ca: [ca] } : {}),
+    ...(cert !== undefined ? { cert } : {}),
+    ...(privateKey !== undefined ? { key: privateKey } : {}),
+  };
+}
+
+/** `text` with every secret replaced by `[redacted]`: registries may echo a header in an error body. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const secret of secrets) {
+    if (secret !== "") out = out.split(secret).join("[redacted]");
+  }
+  return out;
+}

@@ -1,0 +1,166 @@
+import type { RegistryClient } from "./client.js";
+import { RegistryError } from "./http.js";
+import { ReferenceResolver } from "./references.js";
+import type { RegisteredSchema, RegistryVersion, SkippedVersion, SubjectSnapshot } from "./types.js";
+
+/** What a registered version always is, whatever its state: content never changes once registered. */
+type Content = Omit<RegistryVersion, "state" | "deleted"> | SkippedVersion;
+
+const FETCH_CONCURRENCY = 4;
+
+/**
+ * Reads snapshots of registry subjects: every version (soft-deleted ones too, where the registry
+ * lists them with `?deleted=true`), each with its references resolved, its state where the registry
+ * has one, and the subject's compatibility level. A version's content is fetched once; later reads
+ * cost a handful of requests per subject (two version lists, the states, the compatibility level).
+ *
+ * A version that is not JSON Schema, does not parse, or whose references cannot be resolved is
+ * reported under `skipped`; a registry that does not answer fails the whole read.
+ */
+export class SnapshotReader {
+  readonly registry: string;
+  readonly #client: RegistryClient;
+  readonly #references: ReferenceResolver;
+  readonly #now: () => number;
+  readonly #content = new Map<string, Content>();
+
+  constructor(registry: string, client: RegistryClient, now: () => number = Date.now) {
+    this.registry = registry;
+    this.#client = client;
+    this.#references = new ReferenceResolver(client);
+    this.#now = now;
+  }
+
+  get client(): RegistryClient {
+    return this.#client;
+  }
+
+  async read(subject: string): Promise<SubjectSnapshot> {
+    const fetchedAt = this.#now();
+    const all = await this.#versions(subject, true);
+    const live = new Set(await this.#versions(subject, false));
+    const [states, compatibility] = await Promise.all([
+      all.length > 0 ? this.#client.states(subject) : undefined,
+      this.#client.compatibility(subject),
+    ]);
+    const contents = await mapLimited(all, FETCH_CONCURRENCY, (version) => this.#contentOf(subject, version));
+    const versions: RegistryVersion[] = [];
+    const skipped: SkippedVersion[] = [];
+    for (const content of contents) {
+      if (content === undefined) continue;
+      if ("reason" in content) {
+        skipped.push(content);
+        continue;
+      }
+      const state = states?.get(content.version);
+      versions.push({
+        ...content,
+        ...(state !== undefined ? { state } : {}),
+        deleted: !live.has(content.version),
+      });
+    }
+    return { registry: this.registry, subject, versions, skipped, compatibility, fetchedAt };
+  }
+
+  /** A subject the registry does not know (40401) has no versions yet; that is not a failure. */
+  async #versions(subject: string, deleted: boolean): Promise<number[]> {
+    try {
+      return await this.#client.versions(subject, { deleted });
+    } catch (error) {
+      if (error instanceof RegistryError && error.code === "REGISTRY_NOT_FOUND") return [];
+      throw error;
+    }
+  }
+
+  async #contentOf(subject: string, version: number): Promise<Content | undefined> {
+    const key = `${subject}\0${version}`;
+    const known = this.#content.get(key);
+    if (known) return known;
+    let registered: RegisteredSchema;
+    try {
+      registered = await this.#client.version(subject, version, { deleted: true });
+    } catch (error) {
+      // Listed a moment ago and gone now: deleted in between. The next read will not list it.
+      if (error instanceof RegistryError && error.code === "REGISTRY_NOT_FOUND") return undefined;
+      throw error;
+    }
+    const content = await this.#build(registered);
+    // Only what the content itself decides is kept; a reference that failed may resolve next time.
+    if (!("reason" in content) || content.reason !== "reference_failed") this.#content.set(key, content);
+    return content;
+  }
+
+  async #build(registered: RegisteredSchema): Promise<Content> {
+    const { subject, version, id } = registered;
+    const where = `${this.#client.http.label}: ${subject} version ${version} (id ${id})`;
+    if (registered.schemaType !== "JSON") {
+      return {
+        subject,
+        version,
+        id,
+        reason: "not_json_schema",
+        message: `${where} is ${registered.schemaType}, not JSON Schema: left out`,
+      };
+    }
+    let schema: unknown;
+    try {
+      schema = JSON.parse(registered.schema) as unknown;
+    } catch (error) {
+      return {
+        subject,
+        version,
+        id,
+        reason: "invalid_schema",
+        message: `${where}: the schema is not valid JSON: ${String(error)}`,
+      };
+    }
+    if (
+      typeof schema !== "boolean" &&
+      (typeof schema !== "object" || schema === null || Array.isArray(schema))
+    ) {
+      return {
+        subject,
+        version,
+        id,
+        reason: "invalid_schema",
+        message: `${where}: a schema must be a JSON object or a boolean`,
+      };
+    }
+    try {
+      const references = await this.#references.resolve(registered);
+      return {
+        subject,
+        version,
+        id,
+        ...(registered.guid !== undefined ? { guid: registered.guid } : {}),
+        schema,
+        references,
+      };
+    } catch (error) {
+      if (
+        error instanceof RegistryError &&
+        (error.code === "REGISTRY_INVALID" || error.code === "REGISTRY_NOT_FOUND")
+      ) {
+        return { subject, version, id, reason: "reference_failed", message: error.message };
+      }
+      throw error;
+    }
+  }
+}
+
+async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      out[index] = await work(items[index]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

@@ -1,0 +1,88 @@
+/**
+ * What the catalog reads from a schema registry with the Confluent REST API (Confluent Schema Registry
+ * and Cloud, Apicurio's `ccompat`, Karapace, Redpanda). Plain data: the catalog turns it into versions.
+ */
+
+/** A version's own state where the registry has one (Apicurio's native API); absent elsewhere. */
+export type RegistryState = "ENABLED" | "DEPRECATED" | "DISABLED" | "DRAFT";
+
+export const REGISTRY_STATES: readonly RegistryState[] = ["ENABLED", "DEPRECATED", "DISABLED", "DRAFT"];
+
+/** A `references` entry as the registry returns it: `name` is what the schema's `$ref` uses. */
+export interface ReferenceEntry {
+  readonly name: string;
+  readonly subject: string;
+  readonly version: number;
+}
+
+/** One registered schema as `GET /subjects/{s}/versions/{v}` answers, schema text still unparsed. */
+export interface RegisteredSchema {
+  readonly subject: string;
+  readonly version: number;
+  readonly id: number;
+  readonly guid?: string;
+  /** `JSON`, `AVRO` (the registry's default when it omits the field), `PROTOBUF`, … */
+  readonly schemaType: string;
+  readonly schema: string;
+  readonly references: readonly ReferenceEntry[];
+}
+
+/**
+ * A referenced schema, resolved: everything a version's `$ref`s can reach, transitively, each
+ * (subject, version) fetched once. `references` are its own, so a compiler can nest them.
+ */
+export interface ResolvedReference {
+  /** The name the referencing schema uses in its `$ref`. */
+  readonly name: string;
+  readonly subject: string;
+  readonly version: number;
+  readonly id: number;
+  readonly schema: unknown;
+  readonly references: readonly ReferenceEntry[];
+}
+
+/** One JSON Schema version of a registry subject, with its references resolved. */
+export interface RegistryVersion {
+  readonly subject: string;
+  /** The registry's version number: 1, 2, 3 … */
+  readonly version: number;
+  /** The id the Confluent wire prefix carries. */
+  readonly id: number;
+  readonly guid?: string;
+  /** The parsed schema. */
+  readonly schema: unknown;
+  /** Every schema its `$ref`s reach, deepest first, each (name, subject, version) once. */
+  readonly references: readonly ResolvedReference[];
+  readonly state?: RegistryState;
+  /** Soft-deleted: listed with `?deleted=true` only. */
+  readonly deleted: boolean;
+}
+
+/** A version the catalog cannot use, and why; reported, never fatal. */
+export interface SkippedVersion {
+  readonly subject: string;
+  readonly version: number;
+  readonly id?: number;
+  readonly reason: "not_json_schema" | "invalid_schema" | "reference_failed" | "no_label";
+  readonly message: string;
+}
+
+/** The subject's compatibility level, and whether it is the subject's own or the global one. */
+export interface CompatibilityLevel {
+  readonly level: string;
+  readonly source: "subject" | "global";
+}
+
+/** Everything a registry holds about one subject at one moment. */
+export interface SubjectSnapshot {
+  /** The `registries` key the snapshot came from. */
+  readonly registry: string;
+  readonly subject: string;
+  /** Usable versions, ascending by version number. */
+  readonly versions: readonly RegistryVersion[];
+  readonly skipped: readonly SkippedVersion[];
+  /** Undefined when the registry does not say. */
+  readonly compatibility: CompatibilityLevel | undefined;
+  /** Epoch milliseconds of the fetch. */
+  readonly fetchedAt: number;
+}
