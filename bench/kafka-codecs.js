@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { Kafka, logLevel } from "kafkajs";
 import { kafkaClasspath } from "./codecs.js";
-import { PARTITIONS, message, schemawatch } from "./kafka.js";
+import { PARTITIONS, message, runConsumer } from "./kafka.js";
 
 const CODECS = ["none", "gzip", "snappy", "lz4", "zstd"];
 const RECORDS = Number(process.env.BENCH_CODEC_RECORDS ?? 200_000);
@@ -58,7 +58,13 @@ export async function codecConsumptionBench(brokers, catalog, config, figures) {
     for (let round = 0; round < 2; round++) {
       for (const codec of CODECS) {
         globalThis.gc?.();
-        const run = await schemawatch(brokers, topics[codec], catalog, config, 0.01, RECORDS);
+        const run = await runConsumer({
+          mode: "schemawatch",
+          ratio: 0.01,
+          brokers,
+          topic: topics[codec],
+          records: RECORDS,
+        });
         best[codec] = Math.max(best[codec], run.rate);
       }
     }

@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// One consumer of the Kafka benchmark, in a process of its own: a bare kafkajs consumer that does
+// nothing, or schemawatch's KafkaSource and pipeline. Each run gets a fresh process (no JIT, heap or
+// patched module of another run) and a fresh consumer group, reads the pre-filled topic once, and
+// prints one JSON line: records/s, CPU-seconds per million records (every thread of the process) and
+// peak resident memory.
+//
+//   node bench/consumer.js '{"mode":"bare","brokers":["127.0.0.1:19092"],"topic":"t","records":1000000}'
+//   node bench/consumer.js '{"mode":"schemawatch","ratio":0.01,"workers":0,...}'
+import { randomUUID } from "node:crypto";
+import { resolve } from "node:path";
+import { performance } from "node:perf_hooks";
+
+const TUNING = {
+  sessionTimeout: 10_000,
+  rebalanceTimeout: 10_000,
+  heartbeatInterval: 1_000,
+  maxWaitTimeInMs: 200,
+};
+
+const spec = JSON.parse(process.argv[2] ?? "{}");
+
+/** Resolves with { first, end, cpu } once `records` records were handed over. */
+function counter(records) {
+  let count = 0;
+  let started;
+  let resolveDone;
+  const done = new Promise((r) => (resolveDone = r));
+  return {
+    done,
+    add(n) {
+      if (started === undefined) started = { at: performance.now(), cpu: process.cpuUsage() };
+      count += n;
+      if (count >= records && resolveDone) {
+        const cpu = process.cpuUsage(started.cpu);
+        resolveDone({ ms: performance.now() - started.at, cpuMicros: cpu.user + cpu.system });
+        resolveDone = undefined;
+      }
+    },
+  };
+}
+
+async function bare() {
+  const { Kafka, logLevel } = await import("kafkajs");
+  const kafka = new Kafka({
+    clientId: "schemawatch-bench",
+    brokers: spec.brokers,
+    logLevel: logLevel.NOTHING,
+  });
+  const consumer = kafka.consumer({ groupId: `bench-bare-${randomUUID()}`, ...TUNING });
+  await consumer.connect();
+  await consumer.subscribe({ topics: [spec.topic], fromBeginning: true });
+  const progress = counter(spec.records);
+  void consumer.run({
+    eachBatchAutoResolve: true,
+    eachBatch: async ({ batch }) => progress.add(batch.messages.length),
+  });
+  const result = await progress.done;
+  await consumer.disconnect();
+  return { ...result, validated: 0 };
+}
+
+async function schemawatch() {
+  const { loadCatalog } = await import("../dist/catalog/load.js");
+  const { parseConfig } = await import("../dist/config/load.js");
+  const { KafkaSource } = await import("../dist/kafka/source.js");
+  const { Health } = await import("../dist/monitor/health.js");
+  const { Pipeline } = await import("../dist/monitor/pipeline.js");
+  const { createLogger } = await import("../dist/log.js");
+  const config = parseConfig(
+    `kafka:
+  brokers: [${spec.brokers.join(", ")}]
+  groupId: bench-sw-${randomUUID()}
+  fromBeginning: true
+${spec.workers === undefined ? "" : `workers: ${spec.workers}\n`}logLevel: silent
+subjects:
+  - name: event
+    topics: [${spec.topic}]
+    schemas: ${resolve("examples/catalog/event")}
+    versions:
+      "1.0.0": { status: deprecated }
+      "1.1.0": { status: active }
+      "2.0.0": { status: candidate }
+    producer:
+      header: producer
+    sampling:
+      ratio: ${spec.ratio}
+      maxPerSecond: 1000000000
+`,
+    resolve("bench/config.yaml"),
+  );
+  const catalog = await loadCatalog(config);
+  const pipeline = new Pipeline(catalog, config);
+  const progress = counter(spec.records);
+  const sink = {
+    process(record) {
+      pipeline.process(record);
+      progress.add(1);
+    },
+  };
+  const source = new KafkaSource({
+    kafka: config.kafka,
+    topics: [spec.topic],
+    sink,
+    health: new Health(),
+    logger: createLogger("silent"),
+    env: {},
+    tuning: TUNING,
+  });
+  await source.start();
+  const result = await progress.done;
+  await source.stop();
+  const validated = pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
+  return { ...result, validated };
+}
+
+const result = spec.mode === "bare" ? await bare() : await schemawatch();
+process.stdout.write(
+  JSON.stringify({
+    rate: spec.records / (result.ms / 1000),
+    cpuSecondsPerMillion: result.cpuMicros / spec.records,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    validated: result.validated,
+  }) + "\n",
+);
+process.exit(0);
