@@ -12,6 +12,7 @@ export const DEFAULTS = {
   },
   http: { host: "127.0.0.1", port: 9464 },
   maxRecordBytes: 1048576,
+  workers: 0,
   logLevel: "info",
   writer: {
     sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],

@@ -138,6 +138,7 @@ interface RawConfig {
   kafka?: Partial<Omit<Config["kafka"], "lagInterval">> & { lagInterval?: string };
   http?: Partial<Config["http"]>;
   maxRecordBytes?: number;
+  workers?: number;
   logLevel?: Config["logLevel"];
   shared?: string[];
   state?: Config["state"];
@@ -244,6 +245,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
     },
     http: { ...DEFAULTS.http, ...raw.http },
     maxRecordBytes: raw.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
+    workers: raw.workers ?? DEFAULTS.workers,
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     shared: (raw.shared ?? []).map((p) => resolve(base, p)),
     registries,

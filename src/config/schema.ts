@@ -188,6 +188,7 @@ export const configSchema = {
       },
     },
     maxRecordBytes: { type: "integer", minimum: 1 },
+    workers: { type: "integer", minimum: 0, maximum: 16 },
     logLevel: { enum: ["trace", "debug", "info", "warn", "error", "fatal", "silent"] },
     shared: { type: "array", items: nonEmpty },
     state: {

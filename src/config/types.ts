@@ -156,6 +156,8 @@ export interface Config {
   readonly kafka: KafkaConfig;
   readonly http: HttpConfig;
   readonly maxRecordBytes: number;
+  /** Validation worker threads; 0 validates on the consumer's thread. */
+  readonly workers: number;
   readonly shared: readonly string[];
   readonly registries: Readonly<Record<string, RegistryConfig>>;
   readonly subjects: readonly SubjectConfig[];

@@ -15,6 +15,13 @@ export interface ObserveDetail {
   readonly conforms?: boolean | undefined;
   /** When it was produced, in milliseconds (the record's timestamp); the corpus clock otherwise. */
   readonly at?: number | undefined;
+  /** Its shape key, when the caller already has it (a validation worker computed it). */
+  readonly shape?: string | undefined;
+  /**
+   * Gives the document when `observe` was given none: called only when the document is kept, so a
+   * document validated elsewhere is parsed here only for a new shape.
+   */
+  readonly load?: (() => unknown) | undefined;
 }
 
 /**
@@ -125,7 +132,8 @@ export class Corpus {
       shapes = new Map();
       producers.set(producer, shapes);
     }
-    const shape = this.#keys.key(document);
+    const shape = detail?.shape ?? this.#keys.key(document);
+    const load = detail?.load;
     const at = detail?.at ?? this.#now();
     const conforms = detail?.conforms ?? null;
     const example = shapes.get(shape);
@@ -133,7 +141,7 @@ export class Corpus {
       example.seen++;
       if (at > example.lastSeen) example.lastSeen = at;
       if (example.conforms === false && conforms === true) {
-        const redacted = this.redactor.apply(document, schema);
+        const redacted = this.redactor.apply(load ? load() : document, schema);
         example.document = redacted.document;
         example.redacted = redacted.redacted;
         example.conforms = true;
@@ -147,7 +155,7 @@ export class Corpus {
       }
       return "dropped";
     }
-    const redacted = this.redactor.apply(document, schema);
+    const redacted = this.redactor.apply(load ? load() : document, schema);
     shapes.set(shape, {
       conforms,
       seen: 1,

@@ -1,9 +1,10 @@
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import type { Pipeline } from "../monitor/pipeline.js";
+import type { ValidatedHook } from "../monitor/validated.js";
 import type { Corpus } from "./corpus.js";
 
 /** The pipeline's hook for validated records. */
-export type ValidatedHook = NonNullable<Pipeline["onValidated"]>;
+export type { ValidatedHook } from "../monitor/validated.js";
 
 /** The writer label of a record that declares no version. */
 export const NO_WRITER = "none";
@@ -24,9 +25,23 @@ export function fallbackVersion(subject: CatalogSubject): CatalogVersion | undef
 export function feedCorpus(corpus: Corpus): ValidatedHook {
   // Keyed by the subject object, so a reloaded catalog gets its own fallback.
   const fallbacks = new WeakMap<CatalogSubject, unknown>();
-  const detail: { conforms: boolean | undefined; at: number } = { conforms: undefined, at: 0 };
-  return (pipeline, producer, record, document, writer) => {
+  const detail: {
+    conforms: boolean | undefined;
+    at: number;
+    shape: string | undefined;
+    load: (() => unknown) | undefined;
+  } = {
+    conforms: undefined,
+    at: 0,
+    shape: undefined,
+    load: undefined,
+  };
+  return (record) => {
+    // Too deep to have a shape: the pipeline counts it as too_deep; the corpus cannot keep it.
+    if (record.shape === null) return;
+    const pipeline = record.subject;
     const subject = pipeline.subject;
+    const writer = record.writer;
     let schema: unknown;
     detail.conforms = undefined;
     if (writer) {
@@ -38,7 +53,7 @@ export function feedCorpus(corpus: Corpus): ValidatedHook {
           break;
         }
       }
-      detail.conforms ??= writer.validate(document);
+      detail.conforms ??= writer.validate(record.document());
     } else {
       schema = fallbacks.get(subject);
       if (schema === undefined) {
@@ -47,11 +62,14 @@ export function feedCorpus(corpus: Corpus): ValidatedHook {
       }
     }
     detail.at = record.timestamp;
+    // A worker's shape key spares parsing the document unless the corpus keeps it.
+    detail.shape = record.shape;
+    detail.load = record.shape === undefined ? undefined : () => record.document();
     corpus.observe(
       subject.name,
       writer ? writer.version.text : NO_WRITER,
-      producer,
-      document,
+      record.producer,
+      record.shape === undefined ? record.document() : undefined,
       schema ?? undefined,
       detail,
     );
@@ -63,9 +81,9 @@ export function attachCorpus(pipeline: Pipeline, corpus: Corpus): void {
   const previous = pipeline.onValidated;
   const feed = feedCorpus(corpus);
   pipeline.onValidated = previous
-    ? (subject, producer, record, document, writer) => {
-        previous(subject, producer, record, document, writer);
-        feed(subject, producer, record, document, writer);
+    ? (record) => {
+        previous(record);
+        feed(record);
       }
     : feed;
 }

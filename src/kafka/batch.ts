@@ -37,6 +37,8 @@ export function batchHandler(
   },
 ): (payload: EachBatchPayload) => Promise<void> {
   const { onBatchEnd, onUndecodable } = hooks;
+  // Validation on worker threads finishes here, before any offset is resolved.
+  const flush = sink.flush === undefined ? undefined : () => sink.flush!();
   const call = (name: string, fn: () => void): void => {
     try {
       fn();
@@ -98,11 +100,13 @@ export function batchHandler(
       if (++count % HEARTBEAT_EVERY === 0) {
         // Records are processed synchronously and in order, so resolving the last one covers all
         // before it; resolving each record cost a tenth of the whole pipeline in the benchmark.
+        if (flush !== undefined) await flush();
         resolveOffset(last);
         await heartbeat();
         await commitOffsetsIfNecessary();
       }
     }
+    if (flush !== undefined) await flush();
     if (last !== undefined) resolveOffset(last);
     endRange();
     await commitOffsetsIfNecessary();

@@ -57,5 +57,10 @@ export interface KafkaSourceOptions {
   readonly onRevoked?: () => void;
   readonly onBatchEnd?: BatchEndHook;
   readonly onUndecodable?: UndecodableHook;
+  /**
+   * Partitions whose batches are processed at once. Above 1 only pays when the sink awaits (validation
+   * workers): one partition's batch is counted while another's is validated.
+   */
+  readonly concurrency?: number;
   readonly tuning?: Partial<ConsumerTuning>;
 }

@@ -184,6 +184,7 @@ export class KafkaSource {
         autoCommit: true,
         autoCommitInterval: 5_000,
         eachBatchAutoResolve: false,
+        partitionsConsumedConcurrently: this.#options.concurrency ?? 1,
         eachBatch: batchHandler(this.#options.sink, this.#log, {
           onBatchEnd: this.#options.onBatchEnd,
           onUndecodable: (topic, partition, batch) => this.#undecodable(topic, partition, batch),

@@ -68,9 +68,9 @@ export class LifecycleRuntime {
     this.lifecycle.coverage.sharedSlackMs = 2 * this.#interval + 5_000;
     if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
     const previous = this.#pipeline.onValidated;
-    this.#pipeline.onValidated = (subject, producer, record, document, writer) => {
-      previous?.(subject, producer, record, document, writer);
-      this.lifecycle.validated(subject, producer, writer, this.#pipeline.observedAt ?? record.timestamp);
+    this.#pipeline.onValidated = (record) => {
+      previous?.(record);
+      this.lifecycle.validated(record.subject, record.producer, record.writer, record.observedAt);
     };
     this.#pipeline.onUnreadable = (subject, topic, partition, reason, records, at) =>
       this.lifecycle.unreadable(subject.subject.name, topic, partition, reason, records, at);
@@ -195,6 +195,7 @@ export class LifecycleRuntime {
         );
         this.#pipeline.process(record);
       },
+      flush: () => this.#pipeline.flush(),
     };
   }
 

@@ -18,6 +18,7 @@ import { Corpus } from "../corpus/corpus.js";
 import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
 import { captureProcessWarnings, internalErrorLogger } from "./diagnostics.js";
 import { Health } from "./health.js";
+import { ValidationPool } from "./workers/pool.js";
 import { Pipeline } from "./pipeline.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
 
@@ -36,6 +37,8 @@ export interface MonitorOptions {
   readonly tuning?: Partial<ConsumerTuning>;
   /** Turn the process's warnings into log lines (the `run` command; not in tests that share a process). */
   readonly captureWarnings?: boolean;
+  /** Overrides `workers` (tests run the integration suite with validation workers on). */
+  readonly workers?: number;
 }
 
 /** How long a stop waits for the last verdicts to be saved (a state topic on a broker that is down). */
@@ -79,6 +82,8 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   health.catalogLoaded = true;
   const pipeline = new Pipeline(catalog, config);
   pipeline.onInternalError = internalErrorLogger(logger.child({ component: "pipeline" }));
+  const workers = options.workers ?? config.workers;
+  const pool = workers > 0 ? new ValidationPool(workers, logger.child({ component: "workers" })) : undefined;
   const live = options.source === "kafka";
   // Several replicas share the evidence through the state topic (loaded only then: it needs kafkajs).
   const stateTopic =
@@ -144,6 +149,8 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         throw new Error("subjects or topics changed: restart the monitor to apply that");
       }
       const nextCatalog = await loadCatalog(next);
+      // The workers first: a job sent after this is validated with the reloaded catalog.
+      await pool?.reload(next);
       pipeline.replaceCatalog(nextCatalog, (subject, entry, reader, result) => {
         if (reader.status === "candidate") {
           lifecycle.lifecycle.candidateResult(
@@ -201,6 +208,11 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   let stopSource: () => Promise<void> = async () => {};
   let replayed: Promise<FileSourceSummary>;
   try {
+    // Started last, so that a failed start-up before it leaves no thread running.
+    if (pool) {
+      await pool.start(config, config.corpus.enabled);
+      pipeline.useWorkers(pool);
+    }
     if (options.source === "kafka") {
       // Loaded only here, so replaying a file never loads kafkajs.
       const { KafkaSource } = await import("../kafka/source.js");
@@ -212,6 +224,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         logger: logger.child({ component: "kafka" }),
         env: options.env,
         ...lifecycle.hooks,
+        concurrency: pool ? 4 : 1,
         ...(options.tuning ? { tuning: options.tuning } : {}),
       });
       lifecycle.startTicking();
@@ -239,6 +252,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     }
   } catch (error) {
     stopWatching();
+    await pool?.stop();
     await server.close();
     throw error;
   }
@@ -265,6 +279,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         const saved = await bounded(lifecycle.stop(), STATE_STOP_MS);
         if (!saved) logger.warn({ timeoutMs: STATE_STOP_MS }, "the lifecycle state was not saved in time");
         await server.close();
+        await pool?.stop();
         restoreWarnings();
       })()),
   };

@@ -112,4 +112,9 @@ export class Health {
  */
 export interface RecordSink {
   process(record: SourceRecord): void;
+  /**
+   * Finishes the work `process` left pending (validation on worker threads). A source awaits it
+   * before it commits or resolves offsets, so that they never run ahead of the tallies.
+   */
+  flush?(): Promise<void>;
 }

@@ -1,63 +1,25 @@
-import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
-import type { Config, SubjectConfig } from "../config/types.js";
-import { createResults, evaluateInto, type ReaderResult } from "../engine/evaluate.js";
+import type { Catalog, CatalogVersion } from "../catalog/types.js";
+import type { Config } from "../config/types.js";
+import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./health.js";
-import { ProducerResolver, OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
+import { OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
 import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
-import { Sampler } from "./sampler.js";
-import { NO_VERSION, Tallies, UNREADABLE, seenAt } from "./tallies.js";
-import { WriterResolver, type WriterResult } from "./writer.js";
+import { SubjectPipeline, reservoirDocument, type ReservoirEntry } from "./subject-pipeline.js";
+import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries } from "./tallies.js";
+import { ValidatedRecord, type ValidatedHook } from "./validated.js";
+import { applyJobResult } from "./workers/apply.js";
+import { SampleJob, type ResultMessage } from "./workers/job.js";
+
+/** Validates a job somewhere else: the validation workers (`ValidationPool`). */
+export interface JobRunner {
+  validate(job: SampleJob): Promise<ResultMessage>;
+}
+import type { WriterResult } from "./writer.js";
+
+export { SubjectPipeline, type ReservoirEntry } from "./subject-pipeline.js";
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
 export const UNKNOWN_TOPIC = "unknown";
-
-/** A recent sampled record, kept so that a candidate added by a reload is judged at once. */
-export interface ReservoirEntry {
-  readonly topic: string;
-  readonly producer: string;
-  readonly writer: string;
-  readonly document: unknown;
-  readonly observedAt: number;
-}
-
-const RESERVOIR_SIZE = 500;
-
-/** Per-subject machinery: resolvers, sampler and reusable result objects. */
-export class SubjectPipeline {
-  subject: CatalogSubject;
-  readonly config: SubjectConfig;
-  writer: WriterResolver;
-  readonly producer: ProducerResolver;
-  readonly sampler: Sampler;
-  results: ReaderResult[];
-  readonly needsPayload: boolean;
-  /** The last RESERVOIR_SIZE sampled documents, oldest overwritten first. */
-  readonly reservoir: ReservoirEntry[] = [];
-  #next = 0;
-
-  constructor(subject: CatalogSubject, config: SubjectConfig, catalog: Catalog, now: () => number) {
-    this.subject = subject;
-    this.config = config;
-    this.writer = new WriterResolver(subject, catalog, config.writer);
-    this.producer = new ProducerResolver(config.producer);
-    this.sampler = new Sampler(config.sampling, now);
-    this.results = createResults(subject);
-    this.needsPayload = this.producer.needsPayload;
-  }
-
-  keep(entry: ReservoirEntry): void {
-    if (this.reservoir.length < RESERVOIR_SIZE) this.reservoir.push(entry);
-    else this.reservoir[this.#next] = entry;
-    this.#next = (this.#next + 1) % RESERVOIR_SIZE;
-  }
-
-  /** Takes a reloaded catalog's version of this subject; producers, sampler and reservoir stay. */
-  rebind(subject: CatalogSubject, catalog: Catalog): void {
-    this.subject = subject;
-    this.writer = new WriterResolver(subject, catalog, this.config.writer);
-    this.results = createResults(subject);
-  }
-}
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
@@ -77,15 +39,7 @@ export class Pipeline implements RecordSink {
    * Called for each validated record, after its tallies are recorded (lifecycle, corpus). The
    * subject's `results` hold that record's outcome against every reader until the next record.
    */
-  onValidated:
-    | ((
-        subject: SubjectPipeline,
-        producer: string,
-        record: SourceRecord,
-        document: unknown,
-        writer: CatalogVersion | undefined,
-      ) => void)
-    | undefined;
+  onValidated: ValidatedHook | undefined;
   /**
    * Called for each record (or undecodable batch) whose writer version could not be read: evidence of
    * unknown use on that partition, which the lifecycle keeps against the subject's deprecated versions.
@@ -109,18 +63,41 @@ export class Pipeline implements RecordSink {
    */
   observedAt: number | undefined;
 
+  readonly #validated = new ValidatedRecord();
+  /** With validation workers: the pool, and the sampled records of the batch being read. */
+  #pool: JobRunner | undefined;
+  #job = new SampleJob();
+  #pending = 0;
+  /** Each subject's index in the config's subject list: how workers name it. */
+  readonly #subjectIndex = new Map<SubjectPipeline, number>();
+
   constructor(catalog: Catalog, config: Config, now: () => number = Date.now) {
     this.#maxBytes = config.maxRecordBytes;
     const subjects = new Map<string, SubjectPipeline>();
-    for (const subjectConfig of config.subjects) {
+    config.subjects.forEach((subjectConfig, index) => {
       const subject = catalog.subjects.get(subjectConfig.name);
-      if (!subject) continue;
+      if (!subject) return;
       const pipeline = new SubjectPipeline(subject, subjectConfig, catalog, now);
       subjects.set(subject.name, pipeline);
+      this.#subjectIndex.set(pipeline, index);
       for (const topic of subject.topics) this.#byTopic.set(topic, pipeline);
       this.#startAtZero(pipeline);
-    }
+    });
     this.subjects = subjects;
+  }
+
+  /**
+   * Hands the parsing and validation of sampled records to validation workers: `process` then only
+   * counts and collects the sample, and `flush` (which every source awaits before it commits or
+   * moves on) has the workers validate it and records their results.
+   */
+  useWorkers(pool: JobRunner): void {
+    this.#pool = pool;
+  }
+
+  /** Sampled records counted but not yet validated (with workers: collected or being validated). */
+  get pendingValidations(): number {
+    return this.#pending;
   }
 
   /** Zero is a value: every label set known before traffic starts at 0. */
@@ -161,9 +138,11 @@ export class Pipeline implements RecordSink {
         .filter(([r]) => !before.has(r.version.text));
       if (added.length === 0) continue;
       for (const entry of pipeline.reservoir) {
+        const document = reservoirDocument(entry);
+        if (document === undefined) continue;
         const results = evaluateInto(
           pipeline.results,
-          entry.document,
+          document,
           subject,
           subject.byVersion.get(entry.writer)?.version,
         );
@@ -253,7 +232,8 @@ export class Pipeline implements RecordSink {
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
     if (reason !== undefined) {
       this.tallies.decodeError(record.topic, reason);
-      if (versionUnknown) {
+      // An undeclared record too large to validate may need a deprecated version nobody could check.
+      if (versionUnknown || (reason === "too_large" && writer.version === undefined)) {
         this.onUnreadable?.(
           pipeline,
           record.topic,
@@ -267,6 +247,22 @@ export class Pipeline implements RecordSink {
     }
 
     if (!pipeline.sampler.sample()) return;
+    if (this.#pool !== undefined && !parsed) {
+      this.#pending++;
+      this.#job.add(
+        writer.payloadStart === 0 ? value! : value!.subarray(writer.payloadStart),
+        this.#subjectIndex.get(pipeline)!,
+        pipeline,
+        series,
+        producer,
+        writer.version,
+        record.topic,
+        record.partition,
+        record.timestamp,
+        observedAt,
+      );
+      return;
+    }
     if (!parsed) {
       const result = parse(value!, writer.payloadStart);
       if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
@@ -281,11 +277,7 @@ export class Pipeline implements RecordSink {
       if (isStackOverflow(error)) return this.tallies.decodeError(record.topic, "too_deep");
       throw error;
     }
-    for (let i = 0; i < results.length; i++) {
-      const result = results[i]!;
-      if (result.passed) series.readers[i]!.pass.value++;
-      else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
-    }
+    this.#record(series, results);
     pipeline.keep({
       topic: record.topic,
       producer,
@@ -293,12 +285,79 @@ export class Pipeline implements RecordSink {
       document,
       observedAt,
     });
+    const validated = this.#validated.fill(
+      pipeline,
+      producer,
+      writer.version,
+      record.topic,
+      record.partition,
+      record.timestamp,
+      observedAt,
+      undefined,
+    );
+    validated.parsed(document);
+    this.#notify(validated);
+  }
+
+  /** A validation's results into the series' counters. */
+  #record(series: RecordSeries, results: readonly ReaderResult[]): void {
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.passed) series.readers[i]!.pass.value++;
+      else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
+    }
+  }
+
+  #notify(validated: ValidatedRecord): void {
     try {
-      this.onValidated?.(pipeline, producer, record, document, writer.version);
+      this.onValidated?.(validated);
     } catch (error) {
       // The corpus walks the document too; its count and validations stand, the rest is skipped.
-      if (isStackOverflow(error)) return this.tallies.decodeError(record.topic, "too_deep");
+      if (isStackOverflow(error)) return this.tallies.decodeError(validated.topic, "too_deep");
       throw error;
+    }
+    if (validated.shape === null) this.tallies.decodeError(validated.topic, "too_deep");
+  }
+
+  /**
+   * With workers: has them validate the sampled records collected since the last flush, and records
+   * the results. Sources await it before they commit, so offsets never run ahead of the tallies.
+   */
+  async flush(): Promise<void> {
+    const pool = this.#pool;
+    const job = this.#job;
+    if (pool === undefined || job.size === 0) return;
+    this.#job = new SampleJob();
+    try {
+      await this.#validate(pool, job);
+    } finally {
+      this.#pending -= job.size;
+    }
+  }
+
+  async #validate(pool: JobRunner, job: SampleJob): Promise<void> {
+    let result: ResultMessage;
+    try {
+      result = await pool.validate(job);
+    } catch {
+      // The worker died with the job (its payloads went with it): the records stay counted, their
+      // validation is lost, and the loss is counted where an operator sees it.
+      for (let i = 0; i < job.size; i++) this.tallies.decodeError(job.topics[i]!, "internal_error");
+      return;
+    }
+    try {
+      applyJobResult(job, result, this.tallies, this.#validated, (validated) => this.#notify(validated));
+    } catch (error) {
+      for (let i = 0; i < job.size; i++) this.tallies.decodeError(job.topics[i]!, "internal_error");
+      this.onInternalError?.(error, {
+        topic: job.topics[0]!,
+        partition: job.partitions[0]!,
+        offset: "",
+        timestamp: 0,
+        key: null,
+        headers: undefined,
+        value: null,
+      });
     }
   }
 }

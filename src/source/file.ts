@@ -117,6 +117,9 @@ export async function checkCapture(path: string): Promise<void> {
   }
 }
 
+/** Records between two flushes of the sink (validation workers get them in batches of this size). */
+const FLUSH_EVERY = 1000;
+
 /**
  * Replays an NDJSON capture through the same pipeline as Kafka. A malformed line is counted
  * (`invalid_capture_line`), logged with its line number but never its content, and skipped.
@@ -168,6 +171,8 @@ export async function replayFile(
     }
     summary.records++;
     options.sink.process(record);
+    if (summary.records % FLUSH_EVERY === 0) await options.sink.flush?.();
   }
+  await options.sink.flush?.();
   return summary;
 }

@@ -49,7 +49,7 @@ describe("feedCorpus", () => {
     const { pipeline } = await eventPipeline();
     const corpus = new Corpus({ maxShapes: 10, redact: [] });
     const earlier: string[] = [];
-    pipeline.onValidated = (_subject, producer) => void earlier.push(producer);
+    pipeline.onValidated = (record) => void earlier.push(record.producer);
     attachCorpus(pipeline, corpus);
     pipeline.process(record({ id: 1, event: "view" }, { "schema-version": "event/1.0", producer: "web" }));
     expect(earlier).toEqual(["web"]);

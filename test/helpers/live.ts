@@ -17,10 +17,17 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((m) => m.stop()));
 });
 
+/**
+ * Validation workers of the monitors the integration tests start: the suite runs with them on (one
+ * thread); SCHEMAWATCH_TEST_WORKERS=0 runs it on the consumer's thread instead.
+ */
+export const TEST_WORKERS = Number(process.env["SCHEMAWATCH_TEST_WORKERS"] ?? 1);
+
 /** Starts the live monitor in-process on a free port against Kafka; it is stopped after the test. */
 export async function startLiveMonitor(
   configPath: string,
   env: Readonly<Record<string, string>> = {},
+  options: { workers?: number } = {},
 ): Promise<RunningMonitor> {
   const monitor = await startMonitor({
     configPath,
@@ -31,6 +38,7 @@ export async function startLiveMonitor(
     version: "0.0.0-test",
     logger: createLogger("silent"),
     tuning: TEST_TUNING,
+    workers: options.workers ?? TEST_WORKERS,
   });
   running.push(monitor);
   return monitor;
@@ -42,7 +50,12 @@ export function metricValue(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-/** Records counted by a monitor, all series together. */
+/**
+ * Records counted by a monitor, all series together; NaN while sampled records are still being
+ * validated (by the validation workers), so that `waitFor(() => countedRecords(m) === n)` waits for
+ * their validations too.
+ */
 export function countedRecords(monitor: RunningMonitor): number {
+  if (monitor.pipeline.pendingValidations > 0) return Number.NaN;
   return monitor.pipeline.tallies.records.reduce((sum, c) => sum + c.value, 0);
 }

@@ -1,0 +1,70 @@
+import type { Catalog, CatalogSubject } from "../catalog/types.js";
+import type { SubjectConfig } from "../config/types.js";
+import { createResults, type ReaderResult } from "../engine/evaluate.js";
+import { ProducerResolver } from "./producer.js";
+import { Sampler } from "./sampler.js";
+import { WriterResolver } from "./writer.js";
+
+/**
+ * A recent sampled record, kept so that a candidate added by a reload is judged at once. In-thread
+ * validation keeps the parsed document; worker validation keeps the payload's bytes (a copy), parsed
+ * only if a reload needs them.
+ */
+export interface ReservoirEntry {
+  readonly topic: string;
+  readonly producer: string;
+  readonly writer: string;
+  readonly observedAt: number;
+  readonly document?: unknown;
+  readonly bytes?: Uint8Array;
+}
+
+const RESERVOIR_SIZE = 500;
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The document of a reservoir entry; undefined when its bytes do not parse (they did in the worker). */
+export function reservoirDocument(entry: ReservoirEntry): unknown {
+  if (entry.bytes === undefined) return entry.document;
+  try {
+    return JSON.parse(utf8.decode(entry.bytes));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Per-subject machinery: resolvers, sampler and reusable result objects. */
+export class SubjectPipeline {
+  subject: CatalogSubject;
+  readonly config: SubjectConfig;
+  writer: WriterResolver;
+  readonly producer: ProducerResolver;
+  readonly sampler: Sampler;
+  results: ReaderResult[];
+  readonly needsPayload: boolean;
+  /** The last RESERVOIR_SIZE sampled records, oldest overwritten first. */
+  readonly reservoir: ReservoirEntry[] = [];
+  #next = 0;
+
+  constructor(subject: CatalogSubject, config: SubjectConfig, catalog: Catalog, now: () => number) {
+    this.subject = subject;
+    this.config = config;
+    this.writer = new WriterResolver(subject, catalog, config.writer);
+    this.producer = new ProducerResolver(config.producer);
+    this.sampler = new Sampler(config.sampling, now);
+    this.results = createResults(subject);
+    this.needsPayload = this.producer.needsPayload;
+  }
+
+  keep(entry: ReservoirEntry): void {
+    if (this.reservoir.length < RESERVOIR_SIZE) this.reservoir.push(entry);
+    else this.reservoir[this.#next] = entry;
+    this.#next = (this.#next + 1) % RESERVOIR_SIZE;
+  }
+
+  /** Takes a reloaded catalog's version of this subject; producers, sampler and reservoir stay. */
+  rebind(subject: CatalogSubject, catalog: Catalog): void {
+    this.subject = subject;
+    this.writer = new WriterResolver(subject, catalog, this.config.writer);
+    this.results = createResults(subject);
+  }
+}

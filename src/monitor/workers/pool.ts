@@ -1,0 +1,186 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import type { Logger } from "pino";
+import type { Config } from "../../config/types.js";
+import { SchemawatchError } from "../../errors.js";
+import { RepeatLog } from "../../log.js";
+import type { ResultMessage, SampleJob } from "./job.js";
+import type { CatalogMessage, WorkerReply } from "./worker.js";
+
+/**
+ * The worker thread's module: beside this one once built; when this module runs from the TypeScript
+ * sources (the tests), the built one in dist/, which `npm test` builds first.
+ */
+function workerUrl(): URL {
+  const beside = new URL("./worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(beside))) return beside;
+  const built = new URL("../../../dist/monitor/workers/worker.js", import.meta.url);
+  if (existsSync(fileURLToPath(built))) return built;
+  throw new SchemawatchError(
+    "CONFIG_INVALID",
+    `workers: the validation worker's module is missing (${fileURLToPath(beside)}); run npm run build`,
+  );
+}
+
+interface Pending {
+  readonly resolve: (result: ResultMessage) => void;
+  readonly reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  readonly pending: Map<number, Pending>;
+  /** The catalog generation this worker last confirmed. */
+  generation: number;
+  readonly catalogWaiters: Array<(reply: WorkerReply) => void>;
+}
+
+const RESPAWN_MS = 1_000;
+
+/**
+ * Validation worker threads (config `workers`): the consumer's thread counts every record and decides
+ * the sample; parsing and validating the sampled payloads happens here, a batch per message, with the
+ * payloads transferred rather than copied. A worker that dies fails its pending jobs (the pipeline
+ * then validates them itself) and is replaced.
+ */
+export class ValidationPool {
+  readonly #size: number;
+  readonly #log: Logger;
+  readonly #repeats: RepeatLog;
+  readonly #slots: Slot[] = [];
+  #config: Config | undefined;
+  #shapes = false;
+  #generation = 0;
+  #next = 0;
+  #jobIds = 0;
+  #stopped = false;
+
+  constructor(size: number, logger: Logger) {
+    this.#size = size;
+    this.#log = logger;
+    this.#repeats = new RepeatLog(logger);
+  }
+
+  get generation(): number {
+    return this.#generation;
+  }
+
+  /** Starts the workers with the catalog of `config`; rejects when a worker cannot build it. */
+  async start(config: Config, shapes: boolean): Promise<void> {
+    this.#config = config;
+    this.#shapes = shapes;
+    this.#generation = 1;
+    const url = workerUrl();
+    for (let i = 0; i < this.#size; i++) this.#slots.push(this.#spawn(url));
+    const replies = await Promise.all(this.#slots.map((slot) => this.#sendCatalog(slot)));
+    const failed = replies.find((r) => r.kind === "catalog-failed");
+    if (failed && failed.kind === "catalog-failed") {
+      await this.stop();
+      throw new SchemawatchError(
+        "CONFIG_INVALID",
+        `a validation worker could not load the catalog: ${failed.problem}`,
+      );
+    }
+  }
+
+  /** Gives every worker the reloaded catalog; jobs sent after this are validated with it. */
+  async reload(config: Config): Promise<void> {
+    this.#config = config;
+    this.#generation++;
+    const replies = await Promise.all(this.#slots.map((slot) => this.#sendCatalog(slot)));
+    for (const reply of replies)
+      if (reply.kind === "catalog-failed")
+        this.#log.error({ problem: reply.problem }, "a validation worker could not reload the catalog");
+  }
+
+  /** Validates a job on the next worker; rejects when that worker dies first. */
+  validate(job: SampleJob): Promise<ResultMessage> {
+    if (this.#stopped || this.#slots.length === 0)
+      return Promise.reject(new Error("the validation workers are stopped"));
+    const slot = this.#slots[this.#next]!;
+    this.#next = (this.#next + 1) % this.#slots.length;
+    const id = ++this.#jobIds;
+    const message = job.message(id);
+    return new Promise<ResultMessage>((resolve, reject) => {
+      slot.pending.set(id, { resolve, reject });
+      slot.worker.postMessage(message, [
+        message.bytes.buffer as ArrayBuffer,
+        message.ends.buffer as ArrayBuffer,
+        message.subjects.buffer as ArrayBuffer,
+        message.writers.buffer as ArrayBuffer,
+      ]);
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    const slots = this.#slots.splice(0);
+    await Promise.all(slots.map((slot) => slot.worker.terminate()));
+    for (const slot of slots) this.#fail(slot, new Error("the validation workers stopped"));
+  }
+
+  #spawn(url: URL): Slot {
+    const slot: Slot = {
+      worker: new Worker(url),
+      pending: new Map(),
+      generation: 0,
+      catalogWaiters: [],
+    };
+    this.#attach(slot, url);
+    return slot;
+  }
+
+  #attach(slot: Slot, url: URL): void {
+    const worker = slot.worker;
+    worker.on("message", (message: ResultMessage | WorkerReply) => {
+      if (message.kind === "result") {
+        const pending = slot.pending.get(message.id);
+        slot.pending.delete(message.id);
+        pending?.resolve(message);
+        return;
+      }
+      if (message.kind === "catalog") slot.generation = message.generation;
+      slot.catalogWaiters.shift()?.(message);
+    });
+    worker.on("error", (error) => {
+      this.#repeats.log(
+        "error",
+        "worker-error",
+        { error: error.name, problem: error.message.slice(0, 200) },
+        "a validation worker failed: its pending batches are validated on the consumer's thread, and it is replaced",
+      );
+    });
+    worker.on("exit", () => {
+      if (worker !== slot.worker) return;
+      this.#fail(slot, new Error("a validation worker exited"));
+      if (this.#stopped) return;
+      setTimeout(() => {
+        if (this.#stopped) return;
+        slot.worker = new Worker(url);
+        this.#attach(slot, url);
+        void this.#sendCatalog(slot);
+      }, RESPAWN_MS).unref();
+    });
+  }
+
+  #fail(slot: Slot, error: Error): void {
+    for (const pending of slot.pending.values()) pending.reject(error);
+    slot.pending.clear();
+    for (const waiter of slot.catalogWaiters.splice(0))
+      waiter({ kind: "catalog-failed", generation: this.#generation, problem: error.message });
+  }
+
+  #sendCatalog(slot: Slot): Promise<WorkerReply> {
+    const message: CatalogMessage = {
+      kind: "catalog",
+      generation: this.#generation,
+      config: this.#config!,
+      shapes: this.#shapes,
+    };
+    return new Promise((resolve) => {
+      slot.catalogWaiters.push(resolve);
+      slot.worker.postMessage(message);
+    });
+  }
+}

@@ -1,0 +1,64 @@
+// The validation worker thread: builds the catalog from the config it is given (the same files, the
+// same compiler as the consumer's thread), then validates the jobs it is sent, one at a time, in order.
+import { parentPort } from "node:worker_threads";
+import { loadCatalog } from "../../catalog/load.js";
+import type { Config } from "../../config/types.js";
+import { messageOf } from "../../errors.js";
+import type { JobMessage } from "./job.js";
+import { JobValidator } from "./validate.js";
+
+/** Sent first, and again on every catalog reload. */
+export interface CatalogMessage {
+  readonly kind: "catalog";
+  readonly generation: number;
+  readonly config: Config;
+  /** Whether results carry shape keys (the corpus is on). */
+  readonly shapes: boolean;
+}
+
+export type WorkerReply =
+  | { readonly kind: "catalog"; readonly generation: number }
+  | { readonly kind: "catalog-failed"; readonly generation: number; readonly problem: string };
+
+const port = parentPort;
+if (!port) throw new Error("the validation worker runs only as a worker thread");
+
+let validator: JobValidator | undefined;
+// Messages are handled strictly in order: a job sent after a reload is validated with the new catalog.
+let queue: Promise<void> = Promise.resolve();
+
+port.on("message", (message: CatalogMessage | JobMessage) => {
+  queue = queue.then(() => handle(message));
+});
+
+async function handle(message: CatalogMessage | JobMessage): Promise<void> {
+  if (message.kind === "catalog") {
+    try {
+      const catalog = await loadCatalog(message.config);
+      validator = new JobValidator(
+        message.config.subjects.map((s) => catalog.subjects.get(s.name)),
+        message.generation,
+        message.shapes,
+      );
+      port!.postMessage({ kind: "catalog", generation: message.generation } satisfies WorkerReply);
+    } catch (error) {
+      const reply: WorkerReply = {
+        kind: "catalog-failed",
+        generation: message.generation,
+        problem: messageOf(error),
+      };
+      port!.postMessage(reply);
+    }
+    return;
+  }
+  if (!validator) throw new Error("a job arrived before the catalog");
+  const result = validator.validate(message);
+  port!.postMessage(result, [
+    result.bytes.buffer as ArrayBuffer,
+    result.status.buffer as ArrayBuffer,
+    result.firstReader.buffer as ArrayBuffer,
+    result.passed.buffer as ArrayBuffer,
+    result.keywords.buffer as ArrayBuffer,
+    result.paths.buffer as ArrayBuffer,
+  ]);
+}
