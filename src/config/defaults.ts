@@ -13,6 +13,9 @@ export const DEFAULTS = {
   http: { host: "127.0.0.1", port: 9464 },
   maxRecordBytes: 1048576,
   logLevel: "info",
+  // As schema registries (Confluent, Apicurio) and ajv read a schema without $schema.
+  defaultDialect: "draft-07",
+  assertFormats: false,
   writer: {
     sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],
     header: "schema-version",

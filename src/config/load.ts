@@ -119,6 +119,8 @@ interface RawConfig {
   maxRecordBytes?: number;
   logLevel?: Config["logLevel"];
   shared?: string[];
+  defaultDialect?: Config["defaultDialect"];
+  assertFormats?: boolean;
   state?: Config["state"];
   corpus?: Partial<Config["corpus"]>;
   subjects: RawSubject[];
@@ -209,6 +211,8 @@ function applyDefaults(raw: RawConfig, path: string): Config {
     maxRecordBytes: raw.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     shared: (raw.shared ?? []).map((p) => resolve(base, p)),
+    defaultDialect: raw.defaultDialect ?? DEFAULTS.defaultDialect,
+    assertFormats: raw.assertFormats ?? DEFAULTS.assertFormats,
     subjects,
     // The evidence survives restarts by default: a file beside the config unless told otherwise.
     state: raw.state?.topic

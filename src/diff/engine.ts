@@ -109,7 +109,9 @@ export class Engine {
   compare(a: Loc, b: Loc, ctx: Ctx): Change[] {
     const oldLoc = this.model.deref(a);
     const newLoc = this.model.deref(b);
-    if (oldLoc.node === false || newLoc.node === false) return this.booleans(oldLoc, newLoc);
+    if (oldLoc.node === false || newLoc.node === false) {
+      return this.booleans(oldLoc, newLoc).map((c) => ({ ...c, site: { old: oldLoc, new: newLoc } }));
+    }
     const oldKey = isObject(oldLoc.node) ? oldLoc.node : TRUE_KEY;
     const newKey = isObject(newLoc.node) ? newLoc.node : TRUE_KEY;
     let byNew = this.memo.get(oldKey);
@@ -124,6 +126,9 @@ export class Engine {
     const pair: Pair = { old: this.side(oldLoc), new: this.side(newLoc), ctx };
     let out: Change[] = [];
     for (const family of this.families) family(this, pair, out);
+    // Nested comparisons tagged their own changes; the rest were found at this pair.
+    const site = { old: oldLoc, new: newLoc };
+    out = out.map((c) => (c.site ? c : { ...c, site }));
     // A side that accepts nothing has no document that could fail the other.
     if (pair.old.types === 0 || pair.new.types === 0) {
       out = out.map((c) => ({

@@ -1,6 +1,7 @@
 import { arrays } from "./arrays.js";
 import { combinators } from "./combinators.js";
-import { dialectOf } from "./dialect.js";
+import { SchemaCompiler } from "../catalog/compiler.js";
+import { DEFAULT_DIALECT, dialectOf, type Dialect } from "./dialect.js";
 import { isObject, Space, type Loc } from "./document.js";
 import { Engine, mk, worst, type Family } from "./engine.js";
 import { logic } from "./logic.js";
@@ -12,9 +13,10 @@ import { annotations, enums, typeKeyword } from "./scalars.js";
 import { strings } from "./strings.js";
 import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verdict } from "./types.js";
 import { deepEqual } from "./values.js";
+import { prove, type EngineSide } from "./witness/prove.js";
 
 export type { Dialect } from "./dialect.js";
-export { dialectOf, DIALECTS } from "./dialect.js";
+export { DEFAULT_DIALECT, dialectOf, DIALECTS } from "./dialect.js";
 export { CHANGE_KINDS, isAnnotationKind, type ChangeFamily, type ChangeKind } from "./kinds.js";
 export type * from "./types.js";
 
@@ -110,20 +112,19 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   const oldSchema: unknown = structuredClone(oldInput);
   const newSchema: unknown = structuredClone(newInput);
   const policy: Policy = options.policy ?? "strict";
+  const compiler =
+    options.compiler ?? new SchemaCompiler({ defaultDialect: options.defaultDialect ?? DEFAULT_DIALECT });
+  const defaultDialect = options.defaultDialect ?? compiler.defaultDialect;
   const oldName = options.oldName ?? "OLD";
   const newName = options.newName ?? "NEW";
-  const oldDialect = options.oldDialect ?? dialectOf(oldSchema, oldName);
-  const newDialect = options.newDialect ?? dialectOf(newSchema, newName);
-  const oldRoot = new Space(oldName, options.resolveExternal).load(
-    oldSchema,
-    oldDialect,
-    "https://schemawatch.invalid/old",
-  );
-  const newRoot = new Space(newName, options.resolveExternal).load(
-    newSchema,
-    newDialect,
-    "https://schemawatch.invalid/new",
-  );
+  const oldDialect = options.oldDialect ?? dialectOf(oldSchema, oldName, defaultDialect);
+  const newDialect = options.newDialect ?? dialectOf(newSchema, newName, defaultDialect);
+  const oldSpace = new Space(oldName, options.resolveExternal);
+  const newSpace = new Space(newName, options.resolveExternal);
+  const oldBase = options.oldBaseUri ?? "https://schemawatch.invalid/old";
+  const newBase = options.newBaseUri ?? "https://schemawatch.invalid/new";
+  const oldRoot = oldSpace.load(oldSchema, oldDialect, oldBase, compiler.assertsFormats(oldDialect));
+  const newRoot = newSpace.load(newSchema, newDialect, newBase, compiler.assertsFormats(newDialect));
   const model = new Model();
   const head = rootChanges(oldSchema, newSchema, oldRoot, newRoot);
   const run = (p: Policy): Change[] => {
@@ -141,7 +142,30 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   const strict = run("strict");
   const lenient = run("lenient");
   const chosen = policy === "strict" ? strict : lenient;
-  const changes = withPolicies(chosen, strict, lenient);
+  let changes = withPolicies(chosen, strict, lenient);
+  if (options.witnesses !== false && changes.some((c) => c.backward !== "ok" || c.forward !== "ok")) {
+    const side = (
+      root: Loc,
+      space: Space,
+      schema: unknown,
+      base: string,
+      name: string,
+      dialect: Dialect,
+    ): EngineSide => {
+      space.preload();
+      const uri = rootUri(schema, dialect, base);
+      const refs = space.externals().map((ref) => ({ ...ref, name: ref.uri }));
+      const validate = compiler.compileVersion({ uri, json: schema, name, dialect, refs });
+      return { root, uri, name, dialect, refs, validate };
+    };
+    changes = prove(changes, {
+      model,
+      compiler,
+      old: side(oldRoot, oldSpace, oldSchema, oldBase, oldName, oldDialect),
+      new: side(newRoot, newSpace, newSchema, newBase, newName, newDialect),
+    });
+  }
+  changes = changes.map(({ site: _site, ...change }) => change);
   const backward = worst(changes.map((c) => c.backward));
   const forward = worst(changes.map((c) => c.forward));
   let bump: Bump;
@@ -149,4 +173,15 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   else if (strict.every((c) => c.backward === "ok" && c.forward === "ok")) bump = "patch";
   else bump = backward === "ok" ? "minor" : "major";
   return { policy, compatibility: compatibilityOf(backward, forward), backward, forward, bump, changes };
+}
+
+/** The URI the engine knows a side by: its root `$id` resolved against its base, else the base. */
+function rootUri(schema: unknown, dialect: Dialect, base: string): string {
+  const id = isObject(schema) ? schema[dialect === "draft-04" ? "id" : "$id"] : undefined;
+  if (typeof id !== "string" || id === "") return base;
+  try {
+    return new URL(id, base).href.replace(/#.*$/, "");
+  } catch {
+    return base;
+  }
 }

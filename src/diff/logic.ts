@@ -5,14 +5,17 @@ import type { Model } from "./model.js";
 import type { Change, Verdict } from "./types.js";
 import { passesLocal } from "./values.js";
 
-/** A scalar that passes every keyword of a node that has no branches and no format is valid there. */
+/** A scalar that passes every keyword of a node without branches and asserted formats is valid there. */
 function certainlyValid(model: Model, loc: Loc, value: unknown): boolean {
   if (typeof value === "object" && value !== null) return false;
   const target = model.deref(loc);
   if (target.node === true) return true;
   if (!isObject(target.node)) return false;
   const view = model.view(target);
-  return !view.hasApplicators && !view.not && view.format === undefined && passesLocal(view, value);
+  const asserted = target.doc.assertsFormats;
+  const content = asserted && ("contentEncoding" in view.raw || "contentMediaType" in view.raw);
+  const format = asserted && view.format !== undefined;
+  return !view.hasApplicators && !view.not && !format && !content && passesLocal(view, value);
 }
 
 /** Adding `not X` is harmless when no document of the other side can match X. */

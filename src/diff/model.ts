@@ -1,4 +1,4 @@
-import { refReplacesSiblings } from "./dialect.js";
+import { refSiblingsApply } from "./dialect.js";
 import { isObject, type Json, type Loc } from "./document.js";
 import { ALL, BOOLEAN, maskOfType, maskOfValue, NULL } from "./typeset.js";
 import { declaredValues, passesLocal, passesType } from "./values.js";
@@ -39,7 +39,7 @@ export class Model {
   private readonly merges = new WeakMap<object, WeakMap<object, Loc>>();
   private readonly declared = new WeakMap<object, ReadonlyMap<string, readonly Declaration[]>>();
 
-  /** Follows `$ref` while it replaces its node: always before 2019-09, later only when it stands alone. */
+  /** Follows `$ref` while it replaces its node: when nothing that applies stands beside it. */
   deref(loc: Loc): Loc {
     let current = loc;
     const seen = new Set<unknown>();
@@ -50,7 +50,7 @@ export class Model {
       const pure = Object.keys(node).every(
         (key) => (REF_KEYS as readonly string[]).includes(key) || isInert(key, current),
       );
-      if (!refReplacesSiblings(current.doc.dialect) && !pure) break;
+      if (refSiblingsApply(current.doc.dialect) && !pure) break;
       // A cycle of references that never reaches a real schema constrains nothing.
       if (seen.has(node)) return { node: true, ptr: current.ptr, doc: current.doc };
       seen.add(node);

@@ -54,11 +54,20 @@ export const strings: Family = (_engine, pair, out) => {
     }
   }
 
-  // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers.
+  // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers: only where the
+  // engine asserts formats at all (drafts 04 to 07 with --assert-formats); elsewhere an annotation.
   const family = STRING | NUMBER;
-  const f = o.format;
-  const g = n.format;
-  if (f === g) return;
+  if (o.format === n.format) return;
+  const f = o.loc.doc.assertsFormats ? o.format : undefined;
+  const g = n.loc.doc.assertsFormats ? n.format : undefined;
+  if (f === g) {
+    const kind =
+      o.format === undefined ? "format-added" : n.format === undefined ? "format-removed" : "format-changed";
+    const path = n.format === undefined ? at(o.loc, "format") : at(n.loc, "format");
+    const reason = `format ${o.format ?? "none"} -> ${n.format ?? "none"}: an annotation here (formats are asserted only in drafts 04 to 07 with --assert-formats)`;
+    out.push(mk(kind, path, "ok", "ok", reason));
+    return;
+  }
   const unknown = (): undefined => undefined;
   if (f === undefined) {
     const backward = tighter(pair.old, family, unknown);
