@@ -33,6 +33,7 @@ export function toJson(
       forward: c.forward,
       reason: c.reason,
       ...(c.breaksUnder ? { breaksUnder: c.breaksUnder } : {}),
+      ...(c.witness ? { witness: c.witness } : {}),
     })),
     ...(evidence ? { documents: evidence } : {}),
   };
@@ -45,7 +46,14 @@ function changeLines(change: Change): string[] {
   const strictOnly = change.breaksUnder === "strict" && (change.backward !== "ok" || change.forward !== "ok");
   const verdicts = `${word(change.backward).padEnd(10)}${word(change.forward).padEnd(10)}`;
   const head = `  ${verdicts}${change.kind} at ${where}`;
-  return [strictOnly ? `${head} (strict only)` : head, `${" ".repeat(22)}${change.reason}`];
+  const lines = [strictOnly ? `${head} (strict only)` : head, `${" ".repeat(22)}${change.reason}`];
+  // The proof, ready to paste into a producer's test.
+  for (const direction of ["backward", "forward"] as const) {
+    const witness = change.witness?.[direction];
+    if (witness !== undefined)
+      lines.push(`${" ".repeat(22)}witness (${direction}): ${JSON.stringify(witness)}`);
+  }
+  return lines;
 }
 
 const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
