@@ -1,19 +1,18 @@
 import { arrays } from "./arrays.js";
 import { combinators } from "./combinators.js";
-import { SchemaCompiler } from "../catalog/compiler.js";
-import { DEFAULT_DIALECT, dialectOf, type Dialect } from "./dialect.js";
-import { isObject, Space, type Loc } from "./document.js";
+import { isObject, type Loc } from "./document.js";
 import { Engine, mk, worst, type Family } from "./engine.js";
 import { logic } from "./logic.js";
 import { members } from "./members.js";
-import { Model } from "./model.js";
 import { numbers } from "./numbers.js";
 import { objects } from "./objects.js";
 import { annotations, enums, typeKeyword } from "./scalars.js";
 import { strings } from "./strings.js";
 import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verdict } from "./types.js";
 import { deepEqual } from "./values.js";
-import { prove, type EngineSide } from "./witness/prove.js";
+import { engineSide, loadSides } from "./sides.js";
+import { Generator } from "./witness/generate.js";
+import { prove } from "./witness/prove.js";
 
 export type { Dialect } from "./dialect.js";
 export { DEFAULT_DIALECT, dialectOf, DIALECTS } from "./dialect.js";
@@ -108,31 +107,18 @@ function compatibilityOf(backward: Verdict, forward: Verdict): Compatibility {
  * nothing.
  */
 export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffOptions = {}): DiffResult {
-  // Nodes are tracked by identity; copies keep a caller's shared sub-objects from meeting on both sides.
-  const oldSchema: unknown = structuredClone(oldInput);
-  const newSchema: unknown = structuredClone(newInput);
   const policy: Policy = options.policy ?? "strict";
-  const compiler =
-    options.compiler ?? new SchemaCompiler({ defaultDialect: options.defaultDialect ?? DEFAULT_DIALECT });
-  const defaultDialect = options.defaultDialect ?? compiler.defaultDialect;
-  const oldName = options.oldName ?? "OLD";
-  const newName = options.newName ?? "NEW";
-  const oldDialect = options.oldDialect ?? dialectOf(oldSchema, oldName, defaultDialect);
-  const newDialect = options.newDialect ?? dialectOf(newSchema, newName, defaultDialect);
-  const oldSpace = new Space(oldName, options.resolveExternal);
-  const newSpace = new Space(newName, options.resolveExternal);
-  const oldBase = options.oldBaseUri ?? "https://schemawatch.invalid/old";
-  const newBase = options.newBaseUri ?? "https://schemawatch.invalid/new";
-  const oldRoot = oldSpace.load(oldSchema, oldDialect, oldBase, compiler.assertsFormats(oldDialect));
-  const newRoot = newSpace.load(newSchema, newDialect, newBase, compiler.assertsFormats(newDialect));
-  const model = new Model();
-  const head = rootChanges(oldSchema, newSchema, oldRoot, newRoot);
+  const loaded = loadSides(oldInput, newInput, options);
+  const { model, compiler } = loaded;
+  const oldRoot = loaded.old.root;
+  const newRoot = loaded.new.root;
+  const head = rootChanges(loaded.old.schema, loaded.new.schema, oldRoot, newRoot);
   const run = (p: Policy): Change[] => {
     const changes = dedupe([
       ...head,
       ...new Engine(model, FAMILIES).compare(oldRoot, newRoot, { policy: p }),
     ]);
-    if (changes.length === 0 && !deepEqual(oldSchema, newSchema)) {
+    if (changes.length === 0 && !deepEqual(loaded.old.schema, loaded.new.schema)) {
       changes.push(
         mk("equivalent-rewrite", "", "ok", "ok", "the documents differ but accept the same instances"),
       );
@@ -144,25 +130,11 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   const chosen = policy === "strict" ? strict : lenient;
   let changes = withPolicies(chosen, strict, lenient);
   if (options.witnesses !== false && changes.some((c) => c.backward !== "ok" || c.forward !== "ok")) {
-    const side = (
-      root: Loc,
-      space: Space,
-      schema: unknown,
-      base: string,
-      name: string,
-      dialect: Dialect,
-    ): EngineSide => {
-      space.preload();
-      const uri = rootUri(schema, dialect, base);
-      const refs = space.externals().map((ref) => ({ ...ref, name: ref.uri }));
-      const validate = compiler.compileVersion({ uri, json: schema, name, dialect, refs });
-      return { root, uri, name, dialect, refs, validate };
-    };
     changes = prove(changes, {
       model,
       compiler,
-      old: side(oldRoot, oldSpace, oldSchema, oldBase, oldName, oldDialect),
-      new: side(newRoot, newSpace, newSchema, newBase, newName, newDialect),
+      old: engineSide(loaded.old, compiler),
+      new: engineSide(loaded.new, compiler),
     });
   }
   changes = changes.map(({ site: _site, ...change }) => change);
@@ -175,13 +147,20 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   return { policy, compatibility: compatibilityOf(backward, forward), backward, forward, bump, changes };
 }
 
-/** The URI the engine knows a side by: its root `$id` resolved against its base, else the base. */
-function rootUri(schema: unknown, dialect: Dialect, base: string): string {
-  const id = isObject(schema) ? schema[dialect === "draft-04" ? "id" : "$id"] : undefined;
-  if (typeof id !== "string" || id === "") return base;
-  try {
-    return new URL(id, base).href.replace(/#.*$/, "");
-  } catch {
-    return base;
-  }
+/**
+ * The documents `diff` searches for witnesses, unfiltered: generated from OLD toward NEW's edges
+ * (`fromOld`) and from NEW toward OLD's (`fromNew`). Tests use them to look for counterexamples to
+ * an `ok`; they are candidates, valid or not under either version.
+ */
+export function candidateDocuments(
+  oldInput: unknown,
+  newInput: unknown,
+  options: DiffOptions = {},
+): { fromOld: unknown[]; fromNew: unknown[] } {
+  const loaded = loadSides(oldInput, newInput, options);
+  const generator = new Generator(loaded.model);
+  return {
+    fromOld: generator.documents(loaded.old.root, loaded.new.root),
+    fromNew: generator.documents(loaded.new.root, loaded.old.root),
+  };
 }

@@ -130,7 +130,7 @@ export function objects(
   const theirNames = hints.flatMap((v) => (v.propertyNames ? [v.propertyNames] : []));
   if (theirNames.length > 0) {
     const mine = views.flatMap((v) => (v.propertyNames ? [v.propertyNames] : []));
-    const stringType: Loc = { node: { type: "string" }, ptr: "", doc: scope.locs[0]!.doc };
+    const stringType: Loc = { node: { type: "string" }, ptr: "", doc: theirNames[0]!.doc };
     for (const name of generator.values([stringType, ...mine], theirNames, depth + 1, 6)) {
       if (typeof name === "string") named.add(name);
     }
