@@ -30,8 +30,8 @@ function check(entry: LoadedCase, policy: Policy, expected: Expectation): void {
 const corpus = loadCorpus();
 
 describe("diff corpus", () => {
-  it("has at least 150 labelled cases", () => {
-    expect(corpus.reduce((n, f) => n + f.cases.length, 0)).toBeGreaterThanOrEqual(150);
+  it("has at least 420 labelled cases", () => {
+    expect(corpus.reduce((n, f) => n + f.cases.length, 0)).toBeGreaterThanOrEqual(420);
   });
 
   for (const { file, cases } of corpus) {
