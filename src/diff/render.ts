@@ -63,6 +63,15 @@ const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
   NONE: "NONE: needs a coordinated release or a new major version side by side",
 };
 
+/** An undecided direction has no witness: it "may" reject documents, it is not shown to. */
+function summaryOf(result: DiffResult): string {
+  let text = SUMMARY[result.compatibility];
+  if (result.backward === "undecided")
+    text = text.replace("the new schema rejects", "the new schema may reject");
+  if (result.forward === "undecided") text = text.replace("old consumers reject", "old consumers may reject");
+  return text;
+}
+
 /** The text people read: one block per change, then the verdict and the release check. */
 export function toText(
   result: DiffResult,
@@ -81,7 +90,7 @@ export function toText(
     lines.push(`  pass OLD, fail NEW (backward): ${evidence.backward.join(", ") || "none"}`);
     lines.push(`  pass NEW, fail OLD (forward):  ${evidence.forward.join(", ") || "none"}`);
   }
-  lines.push(`compatibility ${SUMMARY[result.compatibility]}`);
+  lines.push(`compatibility ${summaryOf(result)}`);
   lines.push(`backward ${result.backward}, forward ${result.forward}; needs a ${result.bump} bump`);
   if (release.declared === undefined) {
     const fallback = release.ok ? "ok" : "FAIL: a change that can break OLD documents";
