@@ -242,6 +242,38 @@ describe("schemawatch diff --config", () => {
     expect(result.stdout).toContain("required-added at /required/1");
   });
 
+  it("compares versions that share one $id, each with its own $refs and the shared files", async () => {
+    const id = "https://example.com/schemas/order.json";
+    const version = (amount: unknown, extra: Record<string, unknown> = {}) => ({
+      $id: id,
+      type: "object",
+      properties: { amount: { $ref: "#/definitions/amount" }, money: { $ref: "common/money.json" } },
+      definitions: { amount: amount },
+      ...extra,
+    });
+    const dir = await writeTree({
+      "config.yaml":
+        "shared: [schemas/common]\nsubjects:\n  - name: order\n    topics: [orders]\n    schemas: schemas/order\n",
+      "schemas/order/1.0.json": version({ type: "integer" }),
+      "schemas/order/1.1.json": version({ type: "number" }),
+      "schemas/order/2.0.json": version({ type: "number" }, { required: ["amount"] }),
+      "schemas/common/money.json": { $id: "https://example.com/schemas/common/money.json", type: "string" },
+    });
+    const result = await diff("--config", `${dir}/config.yaml`, "--format", "json");
+    expect(result.code).toBe(0);
+    const pairs = JSON.parse(result.stdout).subjects[0].pairs.map((p: Record<string, unknown>) => [
+      p["oldVersion"],
+      p["newVersion"],
+      p["compatibility"],
+      p["bump"],
+    ]);
+    expect(pairs).toEqual([
+      ["1.0.0", "1.1.0", "BACKWARD", "minor"],
+      ["1.0.0", "2.0.0", "NONE", "major"],
+      ["1.1.0", "2.0.0", "FORWARD", "major"],
+    ]);
+  });
+
   it("passes on the bundled example catalog", async () => {
     expect((await diff("--config", "examples/config.yaml", "--subject", "event")).code).toBe(0);
   });

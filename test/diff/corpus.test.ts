@@ -38,6 +38,14 @@ describe("diff corpus", () => {
     describe(file, () => {
       for (const entry of cases) {
         it(entry.name, () => {
+          for (const direction of ["backward", "forward"] as const) {
+            if (entry.expect[direction] === "undecided") {
+              expect(
+                entry.semantics?.[direction],
+                `${direction} is undecided: label its truth in semantics`,
+              ).toBeDefined();
+            }
+          }
           if (entry.policy) check(entry, entry.policy, entry.expect);
           else {
             check(entry, "strict", entry.expect);

@@ -26,6 +26,11 @@ export interface Case {
   readonly expect: Expectation;
   readonly lenient?: Expectation;
   readonly witness?: { readonly backward?: unknown; readonly forward?: unknown };
+  /**
+   * The truth by validation semantics where `expect` says `undecided` (diff cannot tell, but the label
+   * must): `ok` is checked by a counterexample search, `breaks` by a `witness`.
+   */
+  readonly semantics?: { readonly backward?: "ok" | "breaks"; readonly forward?: "ok" | "breaks" };
   readonly samples?: readonly unknown[];
   readonly defaultDialect?: Dialect;
   readonly assertFormats?: boolean;

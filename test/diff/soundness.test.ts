@@ -236,14 +236,27 @@ it("over the whole labelled corpus: every break has an engine-checked witness, n
         witnessed += result.changes.filter((c) => c.witness).length;
         // Lenient verdicts assume producers send only declared properties: only strict ones are exact.
         const problems = audit(result, before, after, documents, policy === "strict");
-        // Each label is checked against the engine as well: a labelled break has its witness.
+        // Each label is checked against the engine as well: a labelled break has its witness, and the
+        // truth behind an undecided label holds (ok: no counterexample; breaks: the given witness).
         const label = policy === "lenient" ? (entry.lenient ?? entry.expect) : entry.expect;
-        for (const direction of ["backward", "forward"] as const) {
+        for (const [direction, accept, reject] of [
+          ["backward", before, after],
+          ["forward", after, before],
+        ] as const) {
           if (
             label[direction] === "breaks" &&
             !result.changes.some((c) => c.witness?.[direction] !== undefined)
           ) {
             problems.push(`labelled ${direction} breaks, but no change has a witness`);
+          }
+          const truth = policy === "strict" ? entry.semantics?.[direction] : undefined;
+          const counter = documents.find((d) => accept(d) && !reject(d));
+          if (truth === "ok" && counter !== undefined) {
+            problems.push(`${direction} is ok by its label, but ${JSON.stringify(counter)} breaks it`);
+          }
+          const given = entry.witness?.[direction];
+          if (truth === "breaks" && (given === undefined || !accept(given) || reject(given))) {
+            problems.push(`${direction} breaks by its label, but no given witness proves it`);
           }
         }
         if (problems.length > 0) failures.push(`${file} / ${entry.name} [${policy}]: ${problems.join("; ")}`);
