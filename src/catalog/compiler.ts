@@ -80,7 +80,11 @@ export class SchemaCompiler {
     const engine = engineOf(dialect);
     const ajv = createAjv(engine, this.assertsFormats(dialect));
     try {
-      for (const ref of refs) ajv.addSchema(prepare(ref.json, ref.uri, ref.dialect) as AnySchema);
+      for (const ref of refs) {
+        const prepared = prepare(ref.json, ref.uri, ref.dialect) as AnySchema;
+        // A boolean schema has no $id to be registered by.
+        ajv.addSchema(prepared, typeof prepared === "boolean" ? ref.uri : undefined);
+      }
       return ajv.compile(prepare(input.json, input.uri, dialect) as AnySchema) as Validator;
     } catch (error) {
       throw compileError(error, input, refs);

@@ -126,6 +126,16 @@ describe("compileVersion: a document, its base URI and what it references", () =
     expect([validate({ total: { cents: 1 } }), validate({ total: { cents: "1" } })]).toEqual([true, false]);
   });
 
+  it("takes a boolean schema as a reference", () => {
+    const validate = compileVersion({
+      uri: "https://example.com/a.json",
+      name: "a.json",
+      json: { properties: { never: { $ref: "never.json" } } },
+      refs: [{ uri: "https://example.com/never.json", name: "never.json", json: false }],
+    });
+    expect([validate({}), validate({ never: 1 })]).toEqual([true, false]);
+  });
+
   it("keeps versions that share an $id apart", () => {
     const shared = "https://example.com/schemas/event.json";
     const v1 = compile(

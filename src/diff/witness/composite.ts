@@ -161,6 +161,7 @@ export function objects(
     v.maxProperties !== undefined ? [v.maxProperties + 1, v.maxProperties] : [],
   );
   for (const size of new Set(limits)) {
+    if (size > 64) continue;
     const crowded: Record<string, unknown> = { ...base };
     const extra = [...named, ...Array.from({ length: size }, (_, i) => `x${i + 1}`)];
     for (const key of extra) {
