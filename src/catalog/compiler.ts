@@ -1,12 +1,18 @@
-import { Ajv, type AnySchema, type ErrorObject, type Options } from "ajv";
-import { Ajv2019 } from "ajv/dist/2019.js";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import Ajv04Module from "ajv-draft-04";
-import formatsModule from "ajv-formats";
-import draft06MetaSchema from "ajv/dist/refs/json-schema-draft-06.json" with { type: "json" };
+import type { AnySchema, ErrorObject } from "ajv";
 import { SchemawatchError, messageOf } from "../errors.js";
-import { idKeyword, type Dialect } from "./dialect.js";
-import type { SchemaFile } from "./schema-file.js";
+import {
+  declaredDialect,
+  DEFAULT_DIALECT,
+  dialectOf,
+  engineOf,
+  idKeyword,
+  mayAssertFormats,
+  type Dialect,
+} from "./dialect.js";
+import { createAjv, EMPTY_ENUM } from "./engine.js";
+import { MetaSchemas } from "./meta.js";
+import { PatternError } from "./regexp.js";
+import { escapePointer, walkSchemas } from "./walk.js";
 
 /** A compiled schema: true when the document is valid, with the first failure otherwise. */
 export interface Validator {
@@ -14,102 +20,201 @@ export interface Validator {
   errors?: ErrorObject[] | null;
 }
 
-type AjvInstance = Ajv | Ajv2019 | Ajv2020 | InstanceType<typeof Ajv04Module.default>;
-
-const OPTIONS: Options = {
-  // Real schemas carry vendor keywords (x-…) and unknown formats; rejecting them would refuse valid
-  // catalogs. Syntax errors are still caught because every schema is checked against its meta-schema.
-  strict: false,
-  // The first failing keyword is what is reported; stopping there keeps validation cheap.
-  allErrors: false,
-  validateFormats: true,
-  // Remote refs are never fetched: no loadSchema is configured, so an unknown ref fails compilation.
-};
-
-function createAjv(dialect: Dialect): AjvInstance {
-  const ajv: AjvInstance =
-    dialect === "draft-04"
-      ? new Ajv04Module.default(OPTIONS)
-      : dialect === "2019-09"
-        ? new Ajv2019(OPTIONS)
-        : dialect === "2020-12"
-          ? new Ajv2020(OPTIONS)
-          : new Ajv(OPTIONS);
-  if (dialect === "draft-06" || dialect === "draft-07") ajv.addMetaSchema(draft06MetaSchema);
-  formatsModule.default(ajv as Ajv);
-  return ajv;
+/** A schema document and the absolute URI it is known by (its `$id`, resolved where it came from). */
+export interface SchemaDocument {
+  readonly uri: string;
+  readonly json: unknown;
+  /** What messages call it: a file path, or a registry subject and version. */
+  readonly name: string;
 }
 
 /**
- * One ajv instance per JSON Schema dialect, holding every schema file of a catalog so that refs between
- * files resolve by `$id` (or, for files without one, by their file URL). Each file compiles once.
+ * One version to compile: its document, the dialect it is read in (else its `$schema`, else the
+ * compiler's default), and the documents its `$ref`s may reach (shared files, a registry's
+ * `references`). Nothing else is visible to it: other versions with the same `$id` never interfere.
  */
-export class SchemaSet {
-  readonly #instances = new Map<string, AjvInstance>();
-  readonly #files = new Map<string, SchemaFile>();
-  readonly #compiled = new Map<string, Validator>();
+export interface VersionInput extends SchemaDocument {
+  readonly dialect?: Dialect;
+  readonly refs?: readonly SchemaDocument[];
+}
 
-  #instanceFor(dialect: Dialect): AjvInstance {
-    // Drafts 06 and 07 share an instance so refs between them resolve.
-    const key = dialect === "draft-06" ? "draft-07" : dialect;
-    let ajv = this.#instances.get(key);
-    if (!ajv) {
-      ajv = createAjv(dialect);
-      this.#instances.set(key, ajv);
-    }
-    return ajv;
+export interface CompilerOptions {
+  /** The dialect of a schema without `$schema`; draft-07 unless told otherwise. */
+  readonly defaultDialect?: Dialect;
+  /** Make `format`, `contentEncoding` and `contentMediaType` assertions in drafts 04 to 07. */
+  readonly assertFormats?: boolean;
+}
+
+/**
+ * Compiles schema versions the way the live monitor and every offline command validate: each version
+ * in its own ajv, checked first against its dialect's published meta-schema. Holds only the compiled
+ * meta-schemas, so one compiler serves a whole catalog (or a registry's versions) cheaply.
+ */
+export class SchemaCompiler {
+  readonly defaultDialect: Dialect;
+  readonly assertFormats: boolean;
+  readonly #meta = new MetaSchemas();
+
+  constructor(options: CompilerOptions = {}) {
+    this.defaultDialect = options.defaultDialect ?? DEFAULT_DIALECT;
+    this.assertFormats = options.assertFormats ?? false;
   }
 
-  /** Registers a file so other files can `$ref` it; throws when another file already holds its id. */
-  add(file: SchemaFile): void {
-    const existing = this.#files.get(file.baseId);
-    if (existing) {
-      throw new SchemawatchError(
-        "SCHEMA_INVALID",
-        `${file.path}: its id ${file.baseId} is already used by ${existing.path}`,
-      );
-    }
-    const schema: AnySchema =
-      typeof file.json === "boolean" || file.declaredId
-        ? file.json
-        : { ...file.json, [idKeyword(file.dialect)]: file.baseId };
-    try {
-      this.#instanceFor(file.dialect).addSchema(schema, file.declaredId ? undefined : file.baseId);
-    } catch (error) {
-      throw new SchemawatchError("SCHEMA_INVALID", `${file.path}: ${describeAjvError(error)}`, {
-        cause: error,
-      });
-    }
-    this.#files.set(file.baseId, file);
+  dialectOf(json: unknown, name: string): Dialect {
+    return dialectOf(json, name, this.defaultDialect);
   }
 
-  /** Compiles a registered file (once); throws a SCHEMA_INVALID error naming the file. */
-  compile(file: SchemaFile): Validator {
-    const cached = this.#compiled.get(file.baseId);
-    if (cached) return cached;
-    if (!this.#files.has(file.baseId)) this.add(file);
-    let validator: Validator | undefined;
+  /** Does the engine assert `format` and `content*` in this dialect? */
+  assertsFormats(dialect: Dialect): boolean {
+    return this.assertFormats && mayAssertFormats(dialect);
+  }
+
+  /**
+   * Compiles one version. Throws SCHEMA_INVALID naming the document, the JSON Pointer and the rule
+   * (a meta-schema rule, an unresolvable `$ref`, a pattern that is no regular expression).
+   */
+  compileVersion(input: VersionInput): Validator {
+    const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
+    this.#checkMeta(input, dialect);
+    const refs = this.#refs(input, dialect);
+    const engine = engineOf(dialect);
+    const ajv = createAjv(engine, this.assertsFormats(dialect));
     try {
-      validator = this.#instanceFor(file.dialect).getSchema(file.baseId);
+      for (const ref of refs) {
+        const prepared = prepare(ref.json, ref.uri, ref.dialect) as AnySchema;
+        // A boolean schema has no $id to be registered by.
+        ajv.addSchema(prepared, typeof prepared === "boolean" ? ref.uri : undefined);
+      }
+      return ajv.compile(prepare(input.json, input.uri, dialect) as AnySchema) as Validator;
     } catch (error) {
-      throw new SchemawatchError("SCHEMA_INVALID", `${file.path}: ${describeAjvError(error)}`, {
-        cause: error,
-      });
+      throw compileError(error, input, refs);
     }
-    if (!validator) {
-      throw new SchemawatchError("SCHEMA_INVALID", `${file.path}: schema did not compile`);
+  }
+
+  #checkMeta(document: SchemaDocument, dialect: Dialect): void {
+    const problem = this.#meta.check(document.json, dialect);
+    if (!problem) return;
+    throw new SchemawatchError(
+      "SCHEMA_INVALID",
+      `${document.name}: does not compile: #${problem.pointer}: ${problem.messages.join(" or ")} ` +
+        `(rule ${problem.rule} of the ${dialect} meta-schema)`,
+    );
+  }
+
+  /** The referable documents, each checked, without the version's own URI and without repeats. */
+  #refs(input: VersionInput, dialect: Dialect): Array<SchemaDocument & { dialect: Dialect }> {
+    const seen = new Set([input.uri]);
+    const out: Array<SchemaDocument & { dialect: Dialect }> = [];
+    for (const ref of input.refs ?? []) {
+      if (seen.has(ref.uri)) continue;
+      seen.add(ref.uri);
+      const declared = declaredDialect(ref.json, ref.name);
+      // A referenced document without $schema is compiled by the referring version's engine.
+      const own = declared ?? dialect;
+      if (engineOf(own) !== engineOf(dialect)) {
+        throw new SchemawatchError(
+          "SCHEMA_INVALID",
+          `${input.name}: does not compile: it is ${dialect} and may $ref ${ref.name}, which is ${own}; ` +
+            "a schema and what it references are compiled in one dialect (draft-06 and draft-07 mix)",
+        );
+      }
+      this.#checkMeta(ref, own);
+      out.push({ ...ref, dialect: own });
     }
-    this.#compiled.set(file.baseId, validator);
-    return validator;
+    return out;
   }
 }
 
-function describeAjvError(error: unknown): string {
-  const message = messageOf(error);
-  if (/can't resolve reference/i.test(message)) {
-    return `${message} (remote refs are never fetched; put the referenced schema in the catalog)`;
+/** Compiles one version with a compiler of its own (for a single schema; a catalog shares one). */
+export function compileVersion(input: VersionInput, options: CompilerOptions = {}): Validator {
+  return new SchemaCompiler(options).compileVersion(input);
+}
+
+/**
+ * The document as ajv receives it: its root `$id` set to the absolute URI (so a relative `$id` such as
+ * `schemas/a.json` is registered where refs look for it), and `enum: []` made compilable.
+ */
+function prepare(json: unknown, uri: string, dialect: Dialect): unknown {
+  if (typeof json !== "object" || json === null) return json;
+  const copy = structuredClone(json) as Record<string, unknown>;
+  copy[idKeyword(dialect)] = uri;
+  if (dialect !== "draft-04") {
+    walkSchemas(copy, (node) => {
+      if (Array.isArray(node["enum"]) && node["enum"].length === 0) {
+        delete node["enum"];
+        node[EMPTY_ENUM] = true;
+      }
+    });
   }
-  return `does not compile: ${message}`;
+  return copy;
+}
+
+function compileError(
+  error: unknown,
+  input: VersionInput,
+  refs: readonly SchemaDocument[],
+): SchemawatchError {
+  const documents = [input, ...refs];
+  let message: string;
+  if (error instanceof PatternError) {
+    const bad = error.pattern;
+    const where = locate(documents, (node, key) => {
+      if (key === "pattern") return node[key] === bad;
+      const map = node[key];
+      return key === "patternProperties" && isRecord(map) && Object.hasOwn(map, bad)
+        ? `/${escapePointer(bad)}`
+        : false;
+    });
+    message = `${where ?? input.name}: does not compile: ${error.message} (rule pattern: an ECMA-262 regular expression)`;
+  } else if (isMissingRef(error)) {
+    const missing = error.missingRef.replace(/#.*$/, "");
+    const where = locate(documents, (node, key, document) => {
+      const ref = node[key];
+      return key === "$ref" && typeof ref === "string" && resolves(ref, document.uri) === missing;
+    });
+    message =
+      `${where ?? input.name}: ${messageOf(error)} ` +
+      "(remote refs are never fetched; put the referenced schema in the catalog or its shared files)";
+  } else if (error instanceof RangeError) {
+    message = `${input.name}: does not compile: ajv ran out of stack (${error.message})`;
+  } else {
+    message = `${input.name}: does not compile: ${messageOf(error)}`;
+  }
+  return new SchemawatchError("SCHEMA_INVALID", message, { cause: error });
+}
+
+function resolves(ref: string, base: string): string | undefined {
+  try {
+    return new URL(ref, base).href.replace(/#.*$/, "");
+  } catch {
+    return undefined;
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isMissingRef(error: unknown): error is Error & { missingRef: string } {
+  return error instanceof Error && typeof (error as { missingRef?: unknown }).missingRef === "string";
+}
+
+/** `name: #/pointer/keyword` of the first node where `match` holds (true, or a suffix to append). */
+function locate(
+  documents: readonly SchemaDocument[],
+  match: (node: Record<string, unknown>, key: string, document: SchemaDocument) => boolean | string,
+): string | undefined {
+  for (const document of documents) {
+    let found: string | undefined;
+    walkSchemas(document.json, (node, pointer) => {
+      for (const key of Object.keys(node)) {
+        const hit = found === undefined ? match(node, key, document) : false;
+        if (hit !== false) found = `${pointer}/${escapePointer(key)}${typeof hit === "string" ? hit : ""}`;
+      }
+    });
+    if (found !== undefined) return `${document.name}: #${found}`;
+  }
+  return undefined;
 }
 
 /** The first failure of the last validation: the keyword and the instance path (JSON Pointer). */

@@ -2,8 +2,9 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Config, SubjectConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
-import { SchemaSet } from "./compiler.js";
-import { readSchemaFile, type SchemaFile } from "./schema-file.js";
+import { SchemaCompiler, type CompilerOptions, type SchemaDocument, type Validator } from "./compiler.js";
+import type { Dialect } from "./dialect.js";
+import { documentOf, readSchemaFile, type SchemaFile } from "./schema-file.js";
 import type { Catalog, CatalogSubject, CatalogVersion } from "./types.js";
 import {
   compareVersions,
@@ -50,18 +51,46 @@ async function sharedFiles(paths: readonly string[]): Promise<string[]> {
 }
 
 /**
- * Loads every subject's schema files, decides each file's version (config `file`, else `$id`, else the
- * file name), and compiles each once. Any problem stops loading with an error naming the file.
+ * The config's shared schema files, read in its default dialect. Two of them with one `$id` would make
+ * a `$ref` ambiguous, so that stops loading.
  */
-export async function loadCatalog(config: Config): Promise<Catalog> {
-  const set = new SchemaSet();
-  for (const path of await sharedFiles(config.shared)) set.add(await readSchemaFile(path));
+export async function loadSharedDocuments(
+  paths: readonly string[],
+  defaultDialect: Dialect,
+): Promise<SchemaFile[]> {
+  const byId = new Map<string, SchemaFile>();
+  for (const path of await sharedFiles(paths)) {
+    const file = await readSchemaFile(path, defaultDialect);
+    const existing = byId.get(file.baseId);
+    if (existing) {
+      throw new SchemawatchError(
+        "SCHEMA_INVALID",
+        `${file.path}: its id ${file.baseId} is already used by the shared schema ${existing.path}; ` +
+          "a $ref to it would be ambiguous",
+      );
+    }
+    byId.set(file.baseId, file);
+  }
+  return [...byId.values()];
+}
+
+/** The compiler a config asks for: its default dialect and whether formats are assertions. */
+export function compilerFor(config: Pick<Config, "defaultDialect" | "assertFormats">): SchemaCompiler {
+  return new SchemaCompiler({ defaultDialect: config.defaultDialect, assertFormats: config.assertFormats });
+}
+
+/**
+ * Loads every subject's schema files, decides each file's version (config `file`, else `$id`, else the
+ * file name), and compiles each once, on its own: a version's `$ref`s resolve within the version and
+ * the shared files, so versions that keep one `$id` never stand in for each other. Any problem stops
+ * loading with an error naming the file.
+ */
+export async function loadCatalog(config: Config, compiler = compilerFor(config)): Promise<Catalog> {
+  const shared = (await loadSharedDocuments(config.shared, compiler.defaultDialect)).map(documentOf);
 
   const pending: Array<{ subject: SubjectConfig; files: Array<{ file: SchemaFile; version: Version }> }> = [];
   for (const subject of config.subjects) {
-    const files = await versionFiles(subject);
-    for (const { file } of files) set.add(file);
-    pending.push({ subject, files });
+    pending.push({ subject, files: await versionFiles(subject, compiler.defaultDialect) });
   }
 
   const subjects = new Map<string, CatalogSubject>();
@@ -76,7 +105,7 @@ export async function loadCatalog(config: Config): Promise<Catalog> {
         version,
         status: meta?.status ?? "active",
         file,
-        validate: set.compile(file),
+        validate: compiler.compileVersion({ ...documentOf(file), dialect: file.dialect, refs: shared }),
         ...(meta?.deprecatedSince ? { deprecatedSince: meta.deprecatedSince } : {}),
         ...(meta?.confluentId !== undefined ? { confluentId: meta.confluentId } : {}),
         ...(meta?.confluentGuid ? { confluentGuid: normalizeGuid(meta.confluentGuid) } : {}),
@@ -124,7 +153,10 @@ function configFor(subject: SubjectConfig, version: Version) {
   return undefined;
 }
 
-async function versionFiles(subject: SubjectConfig): Promise<Array<{ file: SchemaFile; version: Version }>> {
+async function versionFiles(
+  subject: SubjectConfig,
+  defaultDialect: Dialect,
+): Promise<Array<{ file: SchemaFile; version: Version }>> {
   const paths = await listJsonFiles(subject.schemas, `subject ${subject.name} schema`);
   const explicit = new Map<string, Version>();
   for (const [key, value] of Object.entries(subject.versions)) {
@@ -143,7 +175,7 @@ async function versionFiles(subject: SubjectConfig): Promise<Array<{ file: Schem
   const claimed = new Map<string, string>();
   const result: Array<{ file: SchemaFile; version: Version }> = [];
   for (const path of paths) {
-    const file = await readSchemaFile(path);
+    const file = await readSchemaFile(path, defaultDialect);
     const version =
       explicit.get(path) ??
       (file.declaredId ? versionFromId(file.declaredId) : undefined) ??
@@ -181,16 +213,30 @@ export function normalizeGuid(guid: string): string {
   return guid.replace(/-/g, "").toLowerCase();
 }
 
-/** Compiles standalone schema files (offline commands): refs resolve between the given files. */
+/** A schema file compiled on its own, for the offline commands. */
+export interface LoadedSchema {
+  readonly file: SchemaFile;
+  readonly validate: Validator;
+}
+
+/**
+ * Compiles standalone schema files (offline commands), each on its own: a file's `$ref`s resolve within
+ * itself and the other given files (the way shared files serve a catalog). A file never validates
+ * through another file that has its `$id`, and another file's `$id` that two given files share is
+ * left out of the refs, since a `$ref` to it would be ambiguous.
+ */
 export async function loadSchemaFiles(
   paths: readonly string[],
-): Promise<Array<{ file: SchemaFile; validate: CatalogVersion["validate"] }>> {
-  const set = new SchemaSet();
+  options: CompilerOptions | SchemaCompiler = {},
+): Promise<LoadedSchema[]> {
+  const compiler = options instanceof SchemaCompiler ? options : new SchemaCompiler(options);
   const files: SchemaFile[] = [];
-  for (const path of paths) {
-    const file = await readSchemaFile(path);
-    if (!files.some((f) => f.baseId === file.baseId)) set.add(file);
-    files.push(file);
-  }
-  return files.map((file) => ({ file, validate: set.compile(file) }));
+  for (const path of paths) files.push(await readSchemaFile(path, compiler.defaultDialect));
+  const counts = new Map<string, number>();
+  for (const file of files) counts.set(file.baseId, (counts.get(file.baseId) ?? 0) + 1);
+  const referable: SchemaDocument[] = files.filter((f) => counts.get(f.baseId) === 1).map(documentOf);
+  return files.map((file) => ({
+    file,
+    validate: compiler.compileVersion({ ...documentOf(file), dialect: file.dialect, refs: referable }),
+  }));
 }

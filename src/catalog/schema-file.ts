@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SchemawatchError, messageOf } from "../errors.js";
-import { dialectOf, idKeyword, type Dialect } from "./dialect.js";
+import type { SchemaDocument } from "./compiler.js";
+import { DEFAULT_DIALECT, dialectOf, idKeyword, type Dialect } from "./dialect.js";
 
 /** A schema file as read from disk, before it is compiled. */
 export interface SchemaFile {
@@ -33,7 +34,14 @@ export async function readJsonFile(path: string): Promise<unknown> {
   }
 }
 
-export async function readSchemaFile(path: string): Promise<SchemaFile> {
+/**
+ * Reads a schema file. Its dialect is its `$schema`, else `defaultDialect`; its base URI is its `$id`
+ * resolved against the file's URL (so a relative `$id` works), else the file's URL.
+ */
+export async function readSchemaFile(
+  path: string,
+  defaultDialect: Dialect = DEFAULT_DIALECT,
+): Promise<SchemaFile> {
   const parsed = await readJsonFile(path);
   if (
     typeof parsed !== "boolean" &&
@@ -42,10 +50,25 @@ export async function readSchemaFile(path: string): Promise<SchemaFile> {
     throw new SchemawatchError("SCHEMA_INVALID", `${path}: a schema must be a JSON object or a boolean`);
   }
   const json = parsed as Record<string, unknown> | boolean;
-  const dialect = dialectOf(json, path);
+  const dialect = dialectOf(json, path, defaultDialect);
   const rawId = typeof json === "object" ? json[idKeyword(dialect)] : undefined;
   const declaredId = typeof rawId === "string" && rawId !== "" ? rawId : undefined;
   const fileUrl = pathToFileURL(path).href;
-  const baseId = declaredId ? new URL(declaredId, fileUrl).href.replace(/#$/, "") : fileUrl;
+  const baseId = declaredId ? resolveId(declaredId, fileUrl, path) : fileUrl;
   return { path, name: basename(path), json, dialect, declaredId, baseId };
+}
+
+function resolveId(id: string, fileUrl: string, path: string): string {
+  try {
+    return new URL(id, fileUrl).href.replace(/#.*$/, "");
+  } catch (error) {
+    throw new SchemawatchError("SCHEMA_INVALID", `${path}: #/$id: '${id}' is not a URI reference`, {
+      cause: error,
+    });
+  }
+}
+
+/** The file as the compiler takes it. */
+export function documentOf(file: SchemaFile): SchemaDocument {
+  return { uri: file.baseId, json: file.json, name: file.path };
 }

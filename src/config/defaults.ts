@@ -14,6 +14,9 @@ export const DEFAULTS = {
   maxRecordBytes: 1048576,
   workers: 0,
   logLevel: "info",
+  // As schema registries (Confluent, Apicurio) and ajv read a schema without $schema.
+  defaultDialect: "draft-07",
+  assertFormats: false,
   writer: {
     sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],
     header: "schema-version",

@@ -141,6 +141,8 @@ interface RawConfig {
   workers?: number;
   logLevel?: Config["logLevel"];
   shared?: string[];
+  defaultDialect?: Config["defaultDialect"];
+  assertFormats?: boolean;
   state?: Config["state"];
   corpus?: Partial<Config["corpus"]>;
   registries?: Record<string, RawRegistry>;
@@ -249,6 +251,8 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     shared: (raw.shared ?? []).map((p) => resolve(base, p)),
     registries,
+    defaultDialect: raw.defaultDialect ?? DEFAULTS.defaultDialect,
+    assertFormats: raw.assertFormats ?? DEFAULTS.assertFormats,
     subjects,
     // The evidence survives restarts by default: a file beside the config unless told otherwise.
     state: raw.state?.topic

@@ -191,6 +191,8 @@ export const configSchema = {
     workers: { type: "integer", minimum: 0, maximum: 16 },
     logLevel: { enum: ["trace", "debug", "info", "warn", "error", "fatal", "silent"] },
     shared: { type: "array", items: nonEmpty },
+    defaultDialect: { enum: ["draft-04", "draft-06", "draft-07", "2019-09", "2020-12"] },
+    assertFormats: { type: "boolean" },
     state: {
       type: "object",
       additionalProperties: false,

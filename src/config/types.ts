@@ -1,3 +1,4 @@
+import type { Dialect } from "../catalog/dialect.js";
 import type { VersionStatus } from "../catalog/types.js";
 
 export type WriterSource = "wire" | "guid-header" | "header" | "pointer";
@@ -160,6 +161,10 @@ export interface Config {
   readonly workers: number;
   readonly shared: readonly string[];
   readonly registries: Readonly<Record<string, RegistryConfig>>;
+  /** The dialect of a schema file without `$schema`. */
+  readonly defaultDialect: Dialect;
+  /** `format`, `contentEncoding` and `contentMediaType` are assertions in drafts 04 to 07. */
+  readonly assertFormats: boolean;
   readonly subjects: readonly SubjectConfig[];
   readonly state: StateConfig;
   readonly corpus: CorpusConfig;

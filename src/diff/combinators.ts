@@ -1,6 +1,7 @@
 import { at, mk, worst, type Ctx, type Engine, type Family, type Pair } from "./engine.js";
 import { disjoint } from "./disjoint.js";
-import type { Loc } from "./document.js";
+import { isObject, type Loc } from "./document.js";
+import { isInert } from "./keywords.js";
 import type { ChangeKind } from "./kinds.js";
 import type { Change, Verdict } from "./types.js";
 import { describeTypes } from "./typeset.js";
@@ -45,6 +46,8 @@ interface Cover {
  */
 function cover(engine: Engine, source: Loc, targets: readonly Loc[], exclusive: boolean, ctx: Ctx): Cover {
   const model = engine.model;
+  if (!exclusive && model.coversAll(targets))
+    return { verdict: "ok", reason: "the branches accept everything" };
   let overlap = false;
   for (const [j, target] of targets.entries()) {
     if (engine.subset(source, target, ctx) !== "ok") continue;
@@ -133,6 +136,15 @@ function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "on
   }
   if (!before || !after) return;
   const { pairs, added, removed } = pairBranches(before, after);
+  if (added.length === 0 && removed.length === 0) {
+    // The same branches, perhaps reordered: each document matches as many branches as before, so even
+    // overlapping oneOf branches accept the same documents.
+    const inner = pairs.flatMap(([i, j]) => engine.compare(before[i] as Loc, after[j] as Loc, ctx));
+    if (inner.every((c) => c.backward === "ok" && c.forward === "ok")) {
+      out.push(...inner);
+      return;
+    }
+  }
   const backward = before.map((branch) =>
     cover(engine, engine.model.merge(o, branch), after, exclusive, ctx),
   );
@@ -186,19 +198,32 @@ function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "on
   out.push(...emitted);
 }
 
+/** `allOf` branches with nested pure `allOf`s flattened: `allOf [allOf [A, B], C]` is `allOf [A, B, C]`. */
+function flatConjuncts(engine: Engine, branches: readonly Loc[], depth = 0): Loc[] {
+  return branches.flatMap((branch) => {
+    const target = engine.model.deref(branch);
+    const node = target.node;
+    if (depth > 8 || !isObject(node) || !Array.isArray(node["allOf"])) return [branch];
+    if (!Object.keys(node).every((key) => key === "allOf" || isInert(key, target))) return [branch];
+    return flatConjuncts(engine, engine.model.view(target).allOf, depth + 1);
+  });
+}
+
 function conjunction(engine: Engine, pair: Pair, out: Change[]): void {
   const o = pair.old.view;
   const n = pair.new.view;
   const ctx = engine.inPlace(pair);
   if (o.ref && n.ref) out.push(...engine.compare(o.ref, n.ref, ctx));
-  const before = o.ref && !n.ref ? [...o.allOf, o.ref] : o.allOf;
-  const after = n.ref && !o.ref ? [...n.allOf, n.ref] : n.allOf;
+  const oldAll = flatConjuncts(engine, o.allOf);
+  const newAll = flatConjuncts(engine, n.allOf);
+  const before = o.ref && !n.ref ? [...oldAll, o.ref] : oldAll;
+  const after = n.ref && !o.ref ? [...newAll, n.ref] : newAll;
   const { pairs, added, removed } = pairBranches(before, after);
   for (const [i, j] of pairs) out.push(...engine.compare(before[i] as Loc, after[j] as Loc, ctx));
   for (const j of added) {
     const branch = after[j] as Loc;
     const backward = engine.subset(o.loc, branch, pair.ctx);
-    const path = j < n.allOf.length ? at(n.loc, "allOf", String(j)) : at(n.loc, "$ref");
+    const path = j < newAll.length ? at(branch) : at(n.loc, "$ref");
     out.push(
       mk("all-of-branch-added", path, backward, "ok", "NEW adds a schema every document must also pass"),
     );
@@ -206,7 +231,7 @@ function conjunction(engine: Engine, pair: Pair, out: Change[]): void {
   for (const i of removed) {
     const branch = before[i] as Loc;
     const forward = engine.subset(n.loc, branch, engine.swapped(pair.ctx));
-    const path = i < o.allOf.length ? at(o.loc, "allOf", String(i)) : at(o.loc, "$ref");
+    const path = i < oldAll.length ? at(branch) : at(o.loc, "$ref");
     out.push(
       mk("all-of-branch-removed", path, "ok", forward, "NEW drops a schema every document had to pass"),
     );

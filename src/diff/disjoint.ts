@@ -1,7 +1,14 @@
 import { isObject, type Loc } from "./document.js";
 import type { Model } from "./model.js";
 import { fallbackFor } from "./objects.js";
-import { OBJECT } from "./typeset.js";
+import { ARRAY, NUMBER, OBJECT, STRING } from "./typeset.js";
+import type { Bound } from "./view.js";
+
+/** Is every number under `upper` below every number over `lower`? */
+function below(upper: Bound | undefined, lower: Bound | undefined): boolean {
+  if (!upper || !lower) return false;
+  return upper.value < lower.value || (upper.value === lower.value && (upper.exclusive || lower.exclusive));
+}
 import { includesValue, passesLocal } from "./values.js";
 
 /**
@@ -20,9 +27,23 @@ export function disjoint(model: Model, a: Loc, b: Loc, depth = 0): boolean {
   if (x && y) return !x.some((v) => includesValue(y, v));
   if (x && isObject(right.node)) return x.every((v) => !passesLocal(model.view(right), v));
   if (y && isObject(left.node)) return y.every((v) => !passesLocal(model.view(left), v));
-  if (shared !== OBJECT || !isObject(left.node) || !isObject(right.node)) return false;
+  if (!isObject(left.node) || !isObject(right.node)) return false;
   const p = model.view(left);
   const q = model.view(right);
+  if ((shared & ~NUMBER) === 0 && (below(p.upper, q.lower) || below(q.upper, p.lower))) return true;
+  if (
+    shared === STRING &&
+    ((p.maxLength ?? Infinity) < (q.minLength ?? 0) || (q.maxLength ?? Infinity) < (p.minLength ?? 0))
+  ) {
+    return true;
+  }
+  if (
+    shared === ARRAY &&
+    ((p.maxItems ?? Infinity) < (q.minItems ?? 0) || (q.maxItems ?? Infinity) < (p.minItems ?? 0))
+  ) {
+    return true;
+  }
+  if (shared !== OBJECT) return false;
   const pRequired = model.flatRequired(p);
   const qRequired = model.flatRequired(q);
   // Only schemas that apply whenever the property is present can discriminate.

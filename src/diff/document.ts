@@ -1,5 +1,5 @@
 import { SchemawatchError } from "../errors.js";
-import { dialectOf, type Dialect } from "./dialect.js";
+import type { Dialect } from "./dialect.js";
 
 /** A schema node and where it lives: the JSON Pointer within its document. */
 export interface Loc {
@@ -19,6 +19,8 @@ export interface Doc {
   readonly pointers: Map<object, string>;
   /** Base URI in effect inside each object node (after its own `$id`). */
   readonly bases: Map<object, string>;
+  /** The engine asserts `format` and `content*` here (drafts 04 to 07 with assertions turned on). */
+  readonly assertsFormats: boolean;
 }
 
 export type Json = Readonly<Record<string, unknown>>;
@@ -57,18 +59,63 @@ export class Space {
   private readonly resources = new Map<string, Loc>();
   private readonly anchors = new Map<string, Loc>();
 
+  private dialect: Dialect = "draft-07";
+  private assertsFormats = false;
+
   constructor(
     private readonly name: string,
     private readonly resolveExternal: ((uri: string) => unknown) | undefined,
   ) {}
 
-  /** Loads the main document of this side. */
-  load(root: unknown, dialect: Dialect, defaultUri: string): Loc {
-    return this.add(root, dialect, defaultUri, "");
+  /**
+   * Loads the main document of this side. Documents its `$ref`s reach are read in its dialect, as the
+   * engine compiles them (a version and what it references share one ajv).
+   */
+  load(root: unknown, dialect: Dialect, defaultUri: string, assertsFormats = false): Loc {
+    this.dialect = dialect;
+    this.assertsFormats = assertsFormats;
+    return this.add(root, defaultUri, "");
   }
 
-  private add(root: unknown, dialect: Dialect, uri: string, label: string): Loc {
-    const doc: Doc = { space: this, root, dialect, uri, label, pointers: new Map(), bases: new Map() };
+  /**
+   * Resolves every `$ref` of every document now, so that the external documents the engine needs are
+   * known before anything is compared. A `$ref` that resolves to nothing is left for the comparison to
+   * report where it matters.
+   */
+  preload(): void {
+    for (let i = 0; i < this.docs.length; i++) {
+      const doc = this.docs[i] as Doc;
+      for (const [node, ptr] of [...doc.pointers]) {
+        for (const key of ["$ref", "$recursiveRef", "$dynamicRef"]) {
+          const ref = (node as Json)[key];
+          if (typeof ref !== "string") continue;
+          try {
+            this.resolve({ node, ptr, doc }, ref);
+          } catch {
+            // reported by the comparison if it is reached
+          }
+        }
+      }
+    }
+  }
+
+  /** The documents outside the schema itself that its `$ref`s reach, by absolute URI. */
+  externals(): Array<{ uri: string; json: unknown }> {
+    return this.docs.filter((d) => d.label !== "").map((d) => ({ uri: d.uri, json: d.root }));
+  }
+
+  private add(root: unknown, uri: string, label: string): Loc {
+    const dialect = this.dialect;
+    const doc: Doc = {
+      space: this,
+      root,
+      dialect,
+      uri,
+      label,
+      pointers: new Map(),
+      bases: new Map(),
+      assertsFormats: this.assertsFormats,
+    };
     this.docs.push(doc);
     const top: Loc = { node: root, ptr: "", doc };
     this.resources.set(uri, top);
@@ -137,10 +184,7 @@ export class Space {
     if (found === undefined) throw this.invalid(from, ref, `points outside the schema (${uri})`);
     // A copy per side: the resolver may hand both sides the same object, and nodes are keyed by identity.
     const external: unknown = structuredClone(found);
-    // A document without $schema is compiled by the same ajv instance as the one referring to it.
-    const dialect =
-      isObject(external) && Object.hasOwn(external, "$schema") ? dialectOf(external, uri) : from.doc.dialect;
-    return this.add(external, dialect, uri, uri);
+    return this.add(external, uri, uri);
   }
 
   private pointer(from: Loc, ref: string, resource: Loc, fragment: string): Loc {

@@ -76,6 +76,16 @@ export function tighter(
   return fallback;
 }
 
+/** Sets the directions a proof covers to ok (a comparison of branches seen with their context, say). */
+export function proven(changes: readonly Change[], backward: boolean, forward: boolean): Change[] {
+  if (!backward && !forward) return [...changes];
+  return changes.map((c) => ({
+    ...c,
+    backward: backward ? "ok" : c.backward,
+    forward: forward ? "ok" : c.forward,
+  }));
+}
+
 /** Marks nested changes harmless in a direction whose source schema accepts no instance of `family`. */
 export function scoped(changes: readonly Change[], pair: Pair, family: number): Change[] {
   const backwardMoot = (pair.old.types & family) === 0;
@@ -109,7 +119,9 @@ export class Engine {
   compare(a: Loc, b: Loc, ctx: Ctx): Change[] {
     const oldLoc = this.model.deref(a);
     const newLoc = this.model.deref(b);
-    if (oldLoc.node === false || newLoc.node === false) return this.booleans(oldLoc, newLoc);
+    if (oldLoc.node === false || newLoc.node === false) {
+      return this.booleans(oldLoc, newLoc).map((c) => ({ ...c, site: { old: oldLoc, new: newLoc } }));
+    }
     const oldKey = isObject(oldLoc.node) ? oldLoc.node : TRUE_KEY;
     const newKey = isObject(newLoc.node) ? newLoc.node : TRUE_KEY;
     let byNew = this.memo.get(oldKey);
@@ -124,6 +136,10 @@ export class Engine {
     const pair: Pair = { old: this.side(oldLoc), new: this.side(newLoc), ctx };
     let out: Change[] = [];
     for (const family of this.families) family(this, pair, out);
+    // Nested comparisons tagged their own changes; the rest were found at this pair.
+    const site = { old: oldLoc, new: newLoc };
+    out = out.map((c) => (c.site ? c : { ...c, site }));
+    out = this.unwrapped(pair, out);
     // A side that accepts nothing has no document that could fail the other.
     if (pair.old.types === 0 || pair.new.types === 0) {
       out = out.map((c) => ({
@@ -134,6 +150,25 @@ export class Engine {
     }
     byCtx.set(key, out);
     return out;
+  }
+
+  /**
+   * One side wraps its keywords in `allOf` and the other does not: keyword by keyword the two look
+   * different, so the comparison is settled as a whole, with the branches merged into their node.
+   */
+  private unwrapped(pair: Pair, out: Change[]): Change[] {
+    const o = pair.old.view;
+    const n = pair.new.view;
+    const wrapped = (view: View, other: View) => view.allOf.length > 0 && other.allOf.length === 0;
+    const backward =
+      wrapped(o, n) &&
+      out.some((c) => c.backward !== "ok") &&
+      this.subset(this.model.mergeAll(o), n.loc, pair.ctx) === "ok";
+    const forward =
+      wrapped(n, o) &&
+      out.some((c) => c.forward !== "ok") &&
+      this.subset(this.model.mergeAll(n), o.loc, this.swapped(pair.ctx)) === "ok";
+    return proven(out, backward, forward);
   }
 
   /** Is every document valid under `a` valid under `b`? */

@@ -1,20 +1,21 @@
 import { arrays } from "./arrays.js";
 import { combinators } from "./combinators.js";
-import { dialectOf } from "./dialect.js";
-import { isObject, Space, type Loc } from "./document.js";
+import { isObject, type Loc } from "./document.js";
 import { Engine, mk, worst, type Family } from "./engine.js";
 import { logic } from "./logic.js";
 import { members } from "./members.js";
-import { Model } from "./model.js";
 import { numbers } from "./numbers.js";
 import { objects } from "./objects.js";
 import { annotations, enums, typeKeyword } from "./scalars.js";
 import { strings } from "./strings.js";
 import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verdict } from "./types.js";
 import { deepEqual } from "./values.js";
+import { engineSide, loadSides } from "./sides.js";
+import { Generator } from "./witness/generate.js";
+import { prove } from "./witness/prove.js";
 
 export type { Dialect } from "./dialect.js";
-export { dialectOf, DIALECTS } from "./dialect.js";
+export { DEFAULT_DIALECT, dialectOf, DIALECTS } from "./dialect.js";
 export { CHANGE_KINDS, isAnnotationKind, type ChangeFamily, type ChangeKind } from "./kinds.js";
 export type * from "./types.js";
 
@@ -106,32 +107,18 @@ function compatibilityOf(backward: Verdict, forward: Verdict): Compatibility {
  * nothing.
  */
 export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffOptions = {}): DiffResult {
-  // Nodes are tracked by identity; copies keep a caller's shared sub-objects from meeting on both sides.
-  const oldSchema: unknown = structuredClone(oldInput);
-  const newSchema: unknown = structuredClone(newInput);
   const policy: Policy = options.policy ?? "strict";
-  const oldName = options.oldName ?? "OLD";
-  const newName = options.newName ?? "NEW";
-  const oldDialect = options.oldDialect ?? dialectOf(oldSchema, oldName);
-  const newDialect = options.newDialect ?? dialectOf(newSchema, newName);
-  const oldRoot = new Space(oldName, options.resolveExternal).load(
-    oldSchema,
-    oldDialect,
-    "https://schemawatch.invalid/old",
-  );
-  const newRoot = new Space(newName, options.resolveExternal).load(
-    newSchema,
-    newDialect,
-    "https://schemawatch.invalid/new",
-  );
-  const model = new Model();
-  const head = rootChanges(oldSchema, newSchema, oldRoot, newRoot);
+  const loaded = loadSides(oldInput, newInput, options);
+  const { model, compiler } = loaded;
+  const oldRoot = loaded.old.root;
+  const newRoot = loaded.new.root;
+  const head = rootChanges(loaded.old.schema, loaded.new.schema, oldRoot, newRoot);
   const run = (p: Policy): Change[] => {
     const changes = dedupe([
       ...head,
       ...new Engine(model, FAMILIES).compare(oldRoot, newRoot, { policy: p }),
     ]);
-    if (changes.length === 0 && !deepEqual(oldSchema, newSchema)) {
+    if (changes.length === 0 && !deepEqual(loaded.old.schema, loaded.new.schema)) {
       changes.push(
         mk("equivalent-rewrite", "", "ok", "ok", "the documents differ but accept the same instances"),
       );
@@ -141,7 +128,16 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   const strict = run("strict");
   const lenient = run("lenient");
   const chosen = policy === "strict" ? strict : lenient;
-  const changes = withPolicies(chosen, strict, lenient);
+  let changes = withPolicies(chosen, strict, lenient);
+  if (options.witnesses !== false && changes.some((c) => c.backward !== "ok" || c.forward !== "ok")) {
+    changes = prove(changes, {
+      model,
+      compiler,
+      old: engineSide(loaded.old, compiler),
+      new: engineSide(loaded.new, compiler),
+    });
+  }
+  changes = changes.map(({ site: _site, ...change }) => change);
   const backward = worst(changes.map((c) => c.backward));
   const forward = worst(changes.map((c) => c.forward));
   let bump: Bump;
@@ -149,4 +145,22 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   else if (strict.every((c) => c.backward === "ok" && c.forward === "ok")) bump = "patch";
   else bump = backward === "ok" ? "minor" : "major";
   return { policy, compatibility: compatibilityOf(backward, forward), backward, forward, bump, changes };
+}
+
+/**
+ * The documents `diff` searches for witnesses, unfiltered: generated from OLD toward NEW's edges
+ * (`fromOld`) and from NEW toward OLD's (`fromNew`). Tests use them to look for counterexamples to
+ * an `ok`; they are candidates, valid or not under either version.
+ */
+export function candidateDocuments(
+  oldInput: unknown,
+  newInput: unknown,
+  options: DiffOptions = {},
+): { fromOld: unknown[]; fromNew: unknown[] } {
+  const loaded = loadSides(oldInput, newInput, options);
+  const generator = new Generator(loaded.model);
+  return {
+    fromOld: generator.documents(loaded.old.root, loaded.new.root),
+    fromNew: generator.documents(loaded.new.root, loaded.old.root),
+  };
 }

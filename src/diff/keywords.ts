@@ -84,8 +84,14 @@ export function isValidationKeyword(key: string, dialect: Dialect): boolean {
   return hasModernKeywords(dialect) && MODERN.includes(key);
 }
 
-/** A keyword with no effect on validity under its node's dialect. */
+const ASSERTABLE = new Set(["format", "contentEncoding", "contentMediaType"]);
+
+/**
+ * A keyword with no effect on validity under its node's dialect. `format` and `content*` count as
+ * assertions only where the engine asserts them (drafts 04 to 07 with --assert-formats).
+ */
 export function isInert(key: string, view: View | Loc): boolean {
-  const dialect = "dialect" in view ? view.dialect : view.doc.dialect;
-  return key in ANNOTATION_KEYWORDS || STRUCTURAL_KEYWORDS.has(key) || !isValidationKeyword(key, dialect);
+  const doc = "dialect" in view ? view.loc.doc : view.doc;
+  if (ASSERTABLE.has(key)) return !doc.assertsFormats;
+  return key in ANNOTATION_KEYWORDS || STRUCTURAL_KEYWORDS.has(key) || !isValidationKeyword(key, doc.dialect);
 }

@@ -1,18 +1,21 @@
-import { at, mk, type Engine, type Family, type Pair } from "./engine.js";
+import { at, mk, proven, type Engine, type Family, type Pair } from "./engine.js";
 import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
 import type { Model } from "./model.js";
 import type { Change, Verdict } from "./types.js";
 import { passesLocal } from "./values.js";
 
-/** A scalar that passes every keyword of a node that has no branches and no format is valid there. */
+/** A scalar that passes every keyword of a node without branches and asserted formats is valid there. */
 function certainlyValid(model: Model, loc: Loc, value: unknown): boolean {
   if (typeof value === "object" && value !== null) return false;
   const target = model.deref(loc);
   if (target.node === true) return true;
   if (!isObject(target.node)) return false;
   const view = model.view(target);
-  return !view.hasApplicators && !view.not && view.format === undefined && passesLocal(view, value);
+  const asserted = target.doc.assertsFormats;
+  const content = asserted && ("contentEncoding" in view.raw || "contentMediaType" in view.raw);
+  const format = asserted && view.format !== undefined;
+  return !view.hasApplicators && !view.not && !format && !content && passesLocal(view, value);
 }
 
 /** Adding `not X` is harmless when no document of the other side can match X. */
@@ -75,8 +78,16 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
   // then applies to documents passing `if`: the merge of the node with `if` bounds them from above.
   const scope = (view: typeof o): Loc =>
     guarded && keyword === "then" && view.if ? model.merge(view, view.if) : view.loc;
-  if (a && b) out.push(...engine.compare(a, b, ctx));
-  else if (b && !model.acceptsAll(b)) {
+  if (a && b) {
+    const changes = engine.compare(a, b, ctx);
+    if (changes.every((c) => c.backward === "ok" && c.forward === "ok")) out.push(...changes);
+    else {
+      // A branch applies together with the rest of its node: a keyword it repeats is no change.
+      const backward = engine.subset(model.merge(o, a), b, pair.ctx) === "ok";
+      const forward = engine.subset(model.merge(n, b), a, engine.swapped(pair.ctx)) === "ok";
+      out.push(...proven(changes, backward, forward));
+    }
+  } else if (b && !model.acceptsAll(b)) {
     const backward = engine.subset(scope(o), b, pair.ctx) === "ok" ? "ok" : "breaks";
     out.push(
       mk(`${keyword}-added`, at(n.loc, keyword), backward, "ok", `NEW adds a \`${keyword}\` constraint`),
@@ -95,6 +106,16 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
   }
 }
 
+/**
+ * Does every document of the other side satisfy both `then` and `else` of `view`'s conditional (the
+ * rest of its node already holds them, say)? Then the condition, whatever it is, rejects none of them.
+ */
+function satisfiesBoth(engine: Engine, pair: Pair, view: Pair["old"]["view"], forward: boolean): boolean {
+  const source = forward ? pair.new.loc : pair.old.loc;
+  const ctx = forward ? engine.swapped(pair.ctx) : pair.ctx;
+  return [view.then, view.else].every((branch) => !branch || engine.subset(source, branch, ctx) === "ok");
+}
+
 function conditional(engine: Engine, pair: Pair, out: Change[]): void {
   const o = pair.old.view;
   const n = pair.new.view;
@@ -110,14 +131,17 @@ function conditional(engine: Engine, pair: Pair, out: Change[]): void {
       branch(engine, pair, out, "else", true);
       return;
     }
-    const verdict: Verdict = trivial(o) && trivial(n) ? "ok" : "undecided";
+    const backward: Verdict =
+      (trivial(o) && trivial(n)) || satisfiesBoth(engine, pair, n, false) ? "ok" : "undecided";
+    const forward: Verdict =
+      (trivial(o) && trivial(n)) || satisfiesBoth(engine, pair, o, true) ? "ok" : "undecided";
     const reason = "the `if` condition changed, so documents move between `then` and `else`";
-    out.push(mk("if-changed", at(n.loc, "if"), verdict, verdict, reason));
+    out.push(mk("if-changed", at(n.loc, "if"), backward, forward, reason));
   } else if (n.if) {
-    const backward: Verdict = trivial(n) ? "ok" : "undecided";
+    const backward: Verdict = trivial(n) || satisfiesBoth(engine, pair, n, false) ? "ok" : "undecided";
     out.push(mk("if-added", at(n.loc, "if"), backward, "ok", "NEW adds an if/then/else condition"));
   } else if (o.if) {
-    const forward: Verdict = trivial(o) ? "ok" : "undecided";
+    const forward: Verdict = trivial(o) || satisfiesBoth(engine, pair, o, true) ? "ok" : "undecided";
     out.push(mk("if-removed", at(o.loc, "if"), "ok", forward, "NEW drops OLD's if/then/else condition"));
   }
 }

@@ -1,4 +1,4 @@
-import { at, mk, scoped, tighter, type Family, type Pair } from "./engine.js";
+import { at, mk, proven, scoped, tighter, type Family, type Pair } from "./engine.js";
 import { isObject, type Loc } from "./document.js";
 import { limit } from "./limits.js";
 import type { Enclosing, Model } from "./model.js";
@@ -14,6 +14,12 @@ const list = (names: readonly string[]): string => names.map((n) => JSON.stringi
 /** A side that rejects `key` outright can never trigger a dependency on it. */
 function never(model: Model, view: View, key: string, enclosing: Enclosing | undefined): boolean {
   return !view.properties.has(key) && fallbackFor(model, view, key, enclosing).state === "closed";
+}
+
+/** Does a dependent schema reject every object of the side that has `key`? */
+function dead(model: Model, view: View, key: string, dependent: Loc): boolean {
+  const merged = model.merge(model.view(present(model, view, key)), dependent);
+  return (model.types(merged) & OBJECT) === 0;
 }
 
 /** The documents of a side that carry `key`: the node plus `key` and what its dependencies then require. */
@@ -121,8 +127,22 @@ export const members: Family = (engine, pair, out) => {
     const a = o.dependentSchemas.get(key);
     const b = n.dependentSchemas.get(key);
     const when = JSON.stringify(key);
-    if (a && b) local.push(...engine.compare(a.value, b.value, inPlace));
-    else if (b) {
+    if (a && b) {
+      const deadOld = dead(model, o, key, a.value);
+      const deadNew = dead(model, n, key, b.value);
+      // Both reject every object that has the key: however they are written, they agree.
+      if (deadOld && deadNew) continue;
+      const changes = engine.compare(a.value, b.value, inPlace);
+      if (changes.every((c) => c.backward === "ok" && c.forward === "ok")) local.push(...changes);
+      else {
+        // A dependent schema applies together with the rest of its object: compare it so.
+        const within = (view: View, dependent: Loc, other: Loc, ctx: typeof pair.ctx): boolean =>
+          engine.subset(model.merge(model.view(present(model, view, key)), dependent), other, ctx) === "ok";
+        const backward = deadOld || within(o, a.value, b.value, pair.ctx);
+        const forward = deadNew || within(n, b.value, a.value, engine.swapped(pair.ctx));
+        local.push(...proven(changes, backward, forward));
+      }
+    } else if (b) {
       const backward = never(model, o, key, pair.ctx.encA)
         ? "ok"
         : engine.subset(present(model, o, key), b.value, pair.ctx);

@@ -1,7 +1,8 @@
-import { refReplacesSiblings } from "./dialect.js";
+import { refSiblingsApply } from "./dialect.js";
 import { isObject, type Json, type Loc } from "./document.js";
-import { ALL, BOOLEAN, maskOfType, maskOfValue, NULL } from "./typeset.js";
-import { declaredValues, passesLocal, passesType } from "./values.js";
+import { ALL, BOOLEAN, maskOfType, maskOfValue, NULL, OBJECT } from "./typeset.js";
+import { matchesEverything } from "./patterns.js";
+import { declaredValues, deepEqual, passesLocal, passesType, testPattern } from "./values.js";
 import { isInert } from "./keywords.js";
 import { mergeBranch } from "./merge.js";
 import { buildView, type View } from "./view.js";
@@ -39,7 +40,7 @@ export class Model {
   private readonly merges = new WeakMap<object, WeakMap<object, Loc>>();
   private readonly declared = new WeakMap<object, ReadonlyMap<string, readonly Declaration[]>>();
 
-  /** Follows `$ref` while it replaces its node: always before 2019-09, later only when it stands alone. */
+  /** Follows `$ref` while it replaces its node: when nothing that applies stands beside it. */
   deref(loc: Loc): Loc {
     let current = loc;
     const seen = new Set<unknown>();
@@ -50,7 +51,7 @@ export class Model {
       const pure = Object.keys(node).every(
         (key) => (REF_KEYS as readonly string[]).includes(key) || isInert(key, current),
       );
-      if (!refReplacesSiblings(current.doc.dialect) && !pure) break;
+      if (refSiblingsApply(current.doc.dialect) && !pure) break;
       // A cycle of references that never reaches a real schema constrains nothing.
       if (seen.has(node)) return { node: true, ptr: current.ptr, doc: current.doc };
       seen.add(node);
@@ -89,6 +90,8 @@ export class Model {
       if (list) mask &= list.reduce((m, branch) => m | this.types(branch), 0);
     }
     if (view.then && view.else) mask &= this.types(view.then) | this.types(view.else);
+    // An object must carry a required key that the object rejects: there is no such object.
+    if (view.required.some((key) => this.keyRejected(view, key))) mask &= ~OBJECT;
     if (view.not) {
       const negated = this.deref(view.not);
       if (this.acceptsAll(negated)) mask = 0;
@@ -101,6 +104,15 @@ export class Model {
     }
     this.typeCache.set(node, mask);
     return mask;
+  }
+
+  /** Does the object reject `key` whatever its value (`false` property, closed and unmatched)? */
+  private keyRejected(view: View, key: string): boolean {
+    const own = view.properties.get(key);
+    if (own) return this.rejectsAll(own);
+    if ([...view.patternProperties.keys()].some((pattern) => testPattern(pattern, key) !== false))
+      return false;
+    return view.additionalProperties !== undefined && this.rejectsAll(view.additionalProperties);
   }
 
   /**
@@ -123,12 +135,46 @@ export class Model {
     return result;
   }
 
-  /** True for `true`, `{}` and nodes made only of annotations and unknown keywords. */
-  acceptsAll(input: Loc): boolean {
+  /**
+   * True for `true`, `{}` and nodes made only of annotations and unknown keywords, a pattern that
+   * matches every string, and an `anyOf` that accepts everything.
+   */
+  acceptsAll(input: Loc, depth = 0): boolean {
     const loc = this.deref(input);
-    if (loc.node === true) return true;
-    if (!isObject(loc.node)) return loc.node !== false;
-    return Object.keys(loc.node).every((key) => isInert(key, loc));
+    const node = loc.node;
+    if (node === true) return true;
+    if (!isObject(node)) return node !== false;
+    if (depth > 8) return false;
+    return Object.keys(node).every(
+      (key) =>
+        isInert(key, loc) ||
+        (key === "pattern" && typeof node[key] === "string" && matchesEverything(node[key])) ||
+        (key === "anyOf" && this.coversAll(this.view(loc).anyOf ?? [], depth + 1)),
+    );
+  }
+
+  /**
+   * Does every document match one of `branches`? When one branch accepts everything, when branches
+   * that only name types name them all, or when one branch is the `not` of another.
+   */
+  coversAll(branches: readonly Loc[], depth = 0): boolean {
+    if (branches.some((branch) => this.acceptsAll(branch, depth + 1))) return true;
+    let mask = 0;
+    const targets = branches.map((branch) => this.deref(branch));
+    for (const target of targets) {
+      const node = target.node;
+      if (isObject(node) && Object.keys(node).every((k) => k === "type" || isInert(k, target))) {
+        mask |= maskOfType(node["type"]) ?? ALL;
+      }
+    }
+    if (mask === ALL) return true;
+    return targets.some((target) => {
+      const node = target.node;
+      if (!isObject(node) || !Object.hasOwn(node, "not")) return false;
+      if (!Object.keys(node).every((k) => k === "not" || isInert(k, target))) return false;
+      const negated = this.deref({ node: node["not"], ptr: `${target.ptr}/not`, doc: target.doc }).node;
+      return targets.some((other) => other !== target && deepEqual(other.node, negated));
+    });
   }
 
   rejectsAll(loc: Loc): boolean {
@@ -222,5 +268,28 @@ export class Model {
    */
   merge(base: View, branch: Loc): Loc {
     return mergeBranch(this, this.merges, base, branch);
+  }
+
+  /** A node at least as permissive as `view` with every `allOf` branch (nested ones too) merged in. */
+  mergeAll(view: View): Loc {
+    let current = view;
+    let loc = view.loc;
+    for (let round = 0; round < 8 && current.allOf.length > 0; round++) {
+      const [first, ...rest] = current.allOf;
+      loc = this.merge(current, first as Loc);
+      // Branches not merged yet stay conjuncts of the merged node.
+      if (rest.length > 0 && isObject(loc.node)) {
+        const node = {
+          ...loc.node,
+          allOf: [...rest.map((b) => b.node), ...this.view(loc).allOf.map((b) => b.node)],
+        };
+        loc.doc.pointers.set(node, loc.ptr);
+        loc.doc.bases.set(node, loc.doc.bases.get(loc.node as object) ?? loc.doc.uri);
+        loc = { node, ptr: loc.ptr, doc: loc.doc };
+      }
+      if (!isObject(loc.node)) return loc;
+      current = this.view(loc);
+    }
+    return loc;
   }
 }

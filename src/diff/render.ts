@@ -33,6 +33,7 @@ export function toJson(
       forward: c.forward,
       reason: c.reason,
       ...(c.breaksUnder ? { breaksUnder: c.breaksUnder } : {}),
+      ...(c.witness ? { witness: c.witness } : {}),
     })),
     ...(evidence ? { documents: evidence } : {}),
   };
@@ -45,7 +46,14 @@ function changeLines(change: Change): string[] {
   const strictOnly = change.breaksUnder === "strict" && (change.backward !== "ok" || change.forward !== "ok");
   const verdicts = `${word(change.backward).padEnd(10)}${word(change.forward).padEnd(10)}`;
   const head = `  ${verdicts}${change.kind} at ${where}`;
-  return [strictOnly ? `${head} (strict only)` : head, `${" ".repeat(22)}${change.reason}`];
+  const lines = [strictOnly ? `${head} (strict only)` : head, `${" ".repeat(22)}${change.reason}`];
+  // The proof, ready to paste into a producer's test.
+  for (const direction of ["backward", "forward"] as const) {
+    const witness = change.witness?.[direction];
+    if (witness !== undefined)
+      lines.push(`${" ".repeat(22)}witness (${direction}): ${JSON.stringify(witness)}`);
+  }
+  return lines;
 }
 
 const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
@@ -54,6 +62,15 @@ const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
   FORWARD: "FORWARD: upgrade producers first; the new schema rejects some old documents",
   NONE: "NONE: needs a coordinated release or a new major version side by side",
 };
+
+/** An undecided direction has no witness: it "may" reject documents, it is not shown to. */
+function summaryOf(result: DiffResult): string {
+  let text = SUMMARY[result.compatibility];
+  if (result.backward === "undecided")
+    text = text.replace("the new schema rejects", "the new schema may reject");
+  if (result.forward === "undecided") text = text.replace("old consumers reject", "old consumers may reject");
+  return text;
+}
 
 /** The text people read: one block per change, then the verdict and the release check. */
 export function toText(
@@ -73,7 +90,7 @@ export function toText(
     lines.push(`  pass OLD, fail NEW (backward): ${evidence.backward.join(", ") || "none"}`);
     lines.push(`  pass NEW, fail OLD (forward):  ${evidence.forward.join(", ") || "none"}`);
   }
-  lines.push(`compatibility ${SUMMARY[result.compatibility]}`);
+  lines.push(`compatibility ${summaryOf(result)}`);
   lines.push(`backward ${result.backward}, forward ${result.forward}; needs a ${result.bump} bump`);
   if (release.declared === undefined) {
     const fallback = release.ok ? "ok" : "FAIL: a change that can break OLD documents";

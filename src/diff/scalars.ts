@@ -1,6 +1,6 @@
 import { at, mk, tighter, type Family } from "./engine.js";
 import type { ChangeKind } from "./kinds.js";
-import { ALL, describeTypes, maskOfType, maskOfValue } from "./typeset.js";
+import { ALL, describeTypes, maskOfType, maskOfValue, STRING } from "./typeset.js";
 import { declaredValues, deepEqual, includesValue } from "./values.js";
 import { ANNOTATION_KEYWORDS, isValidationKeyword, STRUCTURAL_KEYWORDS } from "./keywords.js";
 import type { View } from "./view.js";
@@ -20,6 +20,17 @@ export const annotations: Family = (_engine, pair, out) => {
     const inNew = Object.hasOwn(n.raw, key);
     if (inOld && inNew && deepEqual(o.raw[key], n.raw[key])) continue;
     const what = !inOld ? "added" : !inNew ? "removed" : "changed";
+    if (
+      (key === "contentEncoding" || key === "contentMediaType") &&
+      (o.loc.doc.assertsFormats || n.loc.doc.assertsFormats)
+    ) {
+      // Asserted content: whether a string breaks is for a witness to show.
+      const backward = inNew && n.loc.doc.assertsFormats ? tighter(pair.old, STRING, () => undefined) : "ok";
+      const forward = inOld && o.loc.doc.assertsFormats ? tighter(pair.new, STRING, () => undefined) : "ok";
+      const reason = `${key} ${what}; asserted in this dialect (--assert-formats)`;
+      out.push(mk(kind, inNew ? at(n.loc, key) : at(o.loc, key), backward, forward, reason));
+      continue;
+    }
     const reason =
       kind === "extension-changed"
         ? `${key} ${what}; validators ignore keywords they do not know`

@@ -1,12 +1,10 @@
 import { at, mk, tighter, type Family } from "./engine.js";
 import { limit } from "./limits.js";
+import { matchesEverything } from "./patterns.js";
 import { NUMBER, STRING } from "./typeset.js";
 import { stringLength, testPattern } from "./values.js";
 
 const length = (v: unknown): number | undefined => (typeof v === "string" ? stringLength(v) : undefined);
-
-// Patterns that match every string; adding one changes nothing.
-const EVERYTHING = new Set(["", ".*", "^.*", ".*$", "[\\s\\S]*", "^[\\s\\S]*$"]);
 
 const matches =
   (pattern: string) =>
@@ -37,28 +35,37 @@ export const strings: Family = (_engine, pair, out) => {
   const b = n.pattern;
   if (a !== b) {
     if (a === undefined && b !== undefined) {
-      const backward = EVERYTHING.has(b) ? "ok" : tighter(pair.old, STRING, matches(b));
+      const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b));
       out.push(
         mk("pattern-added", at(n.loc, "pattern"), backward, "ok", `NEW requires strings to match /${b}/`),
       );
     } else if (a !== undefined && b === undefined) {
-      const forward = EVERYTHING.has(a) ? "ok" : tighter(pair.new, STRING, matches(a));
+      const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a));
       out.push(
         mk("pattern-removed", at(o.loc, "pattern"), "ok", forward, `OLD required strings to match /${a}/`),
       );
     } else if (a !== undefined && b !== undefined) {
-      const backward = EVERYTHING.has(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
-      const forward = EVERYTHING.has(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
+      const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
+      const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
       const reason = `pattern /${a}/ -> /${b}/: regular expressions are not compared for inclusion`;
       out.push(mk("pattern-changed", at(n.loc, "pattern"), backward, forward, reason));
     }
   }
 
-  // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers.
+  // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers: only where the
+  // engine asserts formats at all (drafts 04 to 07 with --assert-formats); elsewhere an annotation.
   const family = STRING | NUMBER;
-  const f = o.format;
-  const g = n.format;
-  if (f === g) return;
+  if (o.format === n.format) return;
+  const f = o.loc.doc.assertsFormats ? o.format : undefined;
+  const g = n.loc.doc.assertsFormats ? n.format : undefined;
+  if (f === g) {
+    const kind =
+      o.format === undefined ? "format-added" : n.format === undefined ? "format-removed" : "format-changed";
+    const path = n.format === undefined ? at(o.loc, "format") : at(n.loc, "format");
+    const reason = `format ${o.format ?? "none"} -> ${n.format ?? "none"}: an annotation here (formats are asserted only in drafts 04 to 07 with --assert-formats)`;
+    out.push(mk(kind, path, "ok", "ok", reason));
+    return;
+  }
   const unknown = (): undefined => undefined;
   if (f === undefined) {
     const backward = tighter(pair.old, family, unknown);

@@ -1,4 +1,6 @@
+import type { SchemaCompiler } from "../catalog/compiler.js";
 import type { Dialect } from "./dialect.js";
+import type { Loc } from "./document.js";
 import type { ChangeKind } from "./kinds.js";
 
 /**
@@ -33,14 +35,39 @@ export interface Change {
    * strict policy objects to it. Absent when the change is `ok` both ways under both policies.
    */
   readonly breaksUnder?: "strict" | "both";
+  /**
+   * The proof of each `breaks`: a document the engine accepts under one version and rejects under the
+   * other (`backward`: valid under OLD, invalid under NEW; `forward`: the reverse).
+   */
+  readonly witness?: Witnesses;
+  /** Internal, never in the result: the pair of schema nodes whose comparison found the change. */
+  readonly site?: { readonly old: Loc; readonly new: Loc };
+}
+
+export interface Witnesses {
+  readonly backward?: unknown;
+  readonly forward?: unknown;
 }
 
 export interface DiffOptions {
   /** Default `strict`. */
   readonly policy?: Policy;
-  /** Override the dialect named by OLD's `$schema` (2020-12 when it names none). */
+  /** The dialect of a schema without `$schema`; draft-07 (as registries and ajv read it) by default. */
+  readonly defaultDialect?: Dialect;
+  /** Override the dialect named by OLD's `$schema`. */
   readonly oldDialect?: Dialect;
   readonly newDialect?: Dialect;
+  /** The base URI of each side when it has no `$id` of its own: its file's URL, for instance. */
+  readonly oldBaseUri?: string;
+  readonly newBaseUri?: string;
+  /**
+   * The engine that validates: witnesses are checked with validators it compiles. Its `assertFormats`
+   * also decides whether `format` and `content*` changes count (drafts 04 to 07). One is made when
+   * absent, from `defaultDialect`.
+   */
+  readonly compiler?: SchemaCompiler;
+  /** Search witnesses for every `breaks` and `undecided` verdict (default true). */
+  readonly witnesses?: boolean;
   /** Returns the schema document for an absolute URI that a `$ref` names outside the schema itself. */
   readonly resolveExternal?: (uri: string) => unknown;
   /** Names OLD and NEW in error messages (file names, for instance). */

@@ -11,6 +11,9 @@ export interface CheckLine {
 
 export interface CheckResult {
   readonly lines: readonly CheckLine[];
+  /** Documents checked in each direction: old ones against NEW, new ones against OLD. */
+  readonly backwardChecked: number;
+  readonly forwardChecked: number;
   readonly backwardFailures: number;
   readonly forwardFailures: number;
   readonly strict: boolean;
@@ -49,7 +52,32 @@ export function checkCompatibility(
   const backwardFailures = lines.filter((l) => l.direction === "backward" && !l.passed).length;
   const forwardFailures = lines.filter((l) => l.direction === "forward" && !l.passed).length;
   const failed = backwardFailures > 0 || (strict && forwardFailures > 0);
-  return { lines, backwardFailures, forwardFailures, strict, exitCode: failed ? 1 : 0 };
+  return {
+    lines,
+    backwardChecked: oldDocuments.length,
+    forwardChecked: newDocuments.length,
+    backwardFailures,
+    forwardFailures,
+    strict,
+    exitCode: failed ? 1 : 0,
+  };
+}
+
+/**
+ * The run in one line, so that a pass says what it checked and forward failures say whether they
+ * count: `backward: 2 documents ok; forward: 2 of 3 fail NEW→OLD (information; --strict makes them fatal)`.
+ */
+export function formatCheckSummary(result: CheckResult): string {
+  const part = (checked: number, failures: number, arrow: string): string =>
+    failures === 0
+      ? `${checked} document${checked === 1 ? "" : "s"} ok`
+      : `${failures} of ${checked} fail ${arrow}`;
+  const backward = `backward: ${part(result.backwardChecked, result.backwardFailures, "OLD→NEW")}`;
+  let forward = `forward: ${part(result.forwardChecked, result.forwardFailures, "NEW→OLD")}`;
+  if (result.forwardFailures > 0) {
+    forward += result.strict ? " (fatal with --strict)" : " (information; --strict makes them fatal)";
+  }
+  return `${backward}; ${forward}`;
 }
 
 /** `/event` stays as it is; the root pointer "" reads as `root`. */

@@ -3,20 +3,24 @@ import type { SampleDocument } from "./documents.js";
 
 export interface MatrixSchema {
   readonly label: string;
+  /** The file the row's schema came from: labels (titles) may repeat, files do not. */
+  readonly file: string;
   readonly validate: Validator;
 }
 
 export interface Matrix {
   readonly schemas: readonly string[];
+  readonly files: readonly string[];
   readonly documents: readonly string[];
   /** One row per schema, one cell per document. */
   readonly valid: readonly (readonly boolean[])[];
 }
 
-/** The article's table: every document against every schema. */
+/** The article's table: every document against every schema, each row with its own validator. */
 export function buildMatrix(schemas: readonly MatrixSchema[], documents: readonly SampleDocument[]): Matrix {
   return {
     schemas: schemas.map((s) => s.label),
+    files: schemas.map((s) => s.file),
     documents: documents.map((d) => d.name.replace(/\.json$/i, "")),
     valid: schemas.map((s) => documents.map((d) => s.validate(d.json))),
   };

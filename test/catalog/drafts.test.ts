@@ -64,8 +64,9 @@ describe("JSON Schema dialects, chosen by $schema", () => {
     expect(validate({ id: 1, x: 1 })).toBe(false);
   });
 
-  it("2020-12: prefixItems, and 2020-12 when $schema is absent", async () => {
+  it("2020-12: prefixItems", async () => {
     const { file, validate } = await compile({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "array",
       prefixItems: [{ type: "string" }],
       items: false,
@@ -93,7 +94,7 @@ describe("JSON Schema dialects, chosen by $schema", () => {
   it("never fetches a remote ref", async () => {
     const dir = await writeTree({ "s.json": { $ref: "https://json-schema.example.net/remote.json" } });
     await expect(loadSchemaFiles([`${dir}/s.json`])).rejects.toThrow(
-      /s\.json: can't resolve reference .*remote refs are never fetched/,
+      /s\.json: #\/\$ref: can't resolve reference .*remote refs are never fetched/,
     );
   });
 });

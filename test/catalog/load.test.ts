@@ -115,6 +115,63 @@ describe("catalog loading", () => {
     expect(evaluate({ tag: "abcd" }, subject)[0]).toMatchObject({ passed: false, keyword: "maxLength" });
   });
 
+  it("loads versions that share one $id, each with its own $refs", async () => {
+    const shared = "https://example.com/schemas/event.json";
+    const version = (amount: string) => ({
+      $id: shared,
+      type: "object",
+      properties: { amount: { $ref: "#/definitions/amount" } },
+      definitions: { amount: { type: amount } },
+    });
+    const { load } = await catalogFrom(
+      {
+        "schemas/event/1.0.json": version("integer"),
+        "schemas/event/1.1.json": version("number"),
+        "schemas/event/2.0.json": version("string"),
+      },
+      CONFIG,
+    );
+    const subject = (await load()).subjects.get("event")!;
+    expect(subject.versions.map((v) => [v.version.text, v.file.baseId])).toEqual([
+      ["1.0.0", shared],
+      ["1.1.0", shared],
+      ["2.0.0", shared],
+    ]);
+    const passes = (doc: unknown) => evaluate(doc, subject).map((r) => r.passed);
+    expect(passes({ amount: 1 })).toEqual([true, true, false]);
+    expect(passes({ amount: 1.5 })).toEqual([false, true, false]);
+    expect(passes({ amount: "1" })).toEqual([false, false, true]);
+  });
+
+  it("stops on two shared schemas with one $id, since a $ref to it would be ambiguous", async () => {
+    const { dir, load } = await catalogFrom(
+      {
+        "schemas/event/1.0.json": v1,
+        "schemas/common/a.json": { $id: "https://example.com/common.json", type: "string" },
+        "schemas/common/b.json": { $id: "https://example.com/common.json", type: "integer" },
+      },
+      CONFIG + "shared: [schemas/common]\n",
+    );
+    await expect(load()).rejects.toThrow(
+      `${dir}/schemas/common/b.json: its id https://example.com/common.json is already used by the shared schema ${dir}/schemas/common/a.json`,
+    );
+  });
+
+  it("reads schemas without $schema as draft-07, or as the config's defaultDialect says", async () => {
+    const tuple = { type: "array", items: [{ type: "string" }], additionalItems: false };
+    const { load } = await catalogFrom({ "schemas/event/1.0.json": tuple }, CONFIG);
+    const subject = (await load()).subjects.get("event")!;
+    expect(subject.versions[0]?.file.dialect).toBe("draft-07");
+    expect(evaluate(["a", "b"], subject)[0]).toMatchObject({ passed: false, keyword: "additionalItems" });
+    const modern = await catalogFrom(
+      { "schemas/event/1.0.json": { prefixItems: [{ type: "string" }], items: false } },
+      "defaultDialect: 2020-12\n" + CONFIG,
+    );
+    const other = (await modern.load()).subjects.get("event")!;
+    expect(other.versions[0]?.file.dialect).toBe("2020-12");
+    expect(evaluate(["a", "b"], other)[0]).toMatchObject({ passed: false, keyword: "items" });
+  });
+
   it("stops on a schema that does not compile, naming the file", async () => {
     const { dir, load } = await catalogFrom({ "schemas/event/1.0.json": { type: 12 } }, CONFIG);
     await expect(load()).rejects.toMatchObject({

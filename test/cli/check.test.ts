@@ -15,6 +15,7 @@ describe("schemawatch check", () => {
         "forward   a-basic.json against old schema: ok",
         "forward   b-amount.json against old schema: FAIL (additionalProperties at root)",
         "forward   c-buy.json   against old schema: FAIL (enum at /event)",
+        "backward: 2 documents ok; forward: 2 of 3 fail NEW→OLD (information; --strict makes them fatal)",
         "",
       ].join("\n"),
     );
@@ -93,6 +94,121 @@ describe("schemawatch check", () => {
     ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/nope: cannot read documents folder/);
+  });
+
+  it("never passes vacuously: a folder without .json documents is bad input, named", async () => {
+    const dir = await writeTree({
+      "empty/.keep": "",
+      "notes/readme.txt": "x",
+      "new/a.json": { id: 1, event: "view" },
+    });
+    for (const folder of ["empty", "notes"]) {
+      const result = await runCli([
+        "check",
+        `${S}/v1.json`,
+        `${S}/v2.json`,
+        "--old-docs",
+        `${dir}/${folder}`,
+        "--new-docs",
+        `${dir}/new`,
+      ]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(`${dir}/${folder}: no .json documents in this folder`);
+      expect(result.stdout).toBe("");
+    }
+    const noNew = await runCli([
+      "check",
+      `${S}/v1.json`,
+      `${S}/v2.json`,
+      "--old-docs",
+      `${dir}/new`,
+      "--new-docs",
+      `${dir}/empty`,
+    ]);
+    expect(noNew.code).toBe(2);
+    expect(noNew.stderr).toContain(`${dir}/empty: no .json documents`);
+  });
+
+  it("sums up a failing run and a strict one in its last line", async () => {
+    const breaking = await runCli(["check", `${S}/v1.json`, `${S}/v2-breaking.json`, ...DOCS]);
+    expect(breaking.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "backward: 2 of 2 fail OLD→NEW; forward: 2 of 3 fail NEW→OLD (information; --strict makes them fatal)",
+    );
+    const strict = await runCli(["check", `${S}/v1.json`, `${S}/v2.json`, ...DOCS, "--strict"]);
+    expect(strict.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "backward: 2 documents ok; forward: 2 of 3 fail NEW→OLD (fatal with --strict)",
+    );
+    const json = JSON.parse(
+      (await runCli(["check", `${S}/v1.json`, `${S}/v2.json`, ...DOCS, "--format", "json"])).stdout,
+    );
+    expect([json.backwardChecked, json.forwardChecked, json.summary]).toEqual([
+      2,
+      3,
+      "backward: 2 documents ok; forward: 2 of 3 fail NEW→OLD (information; --strict makes them fatal)",
+    ]);
+  });
+
+  it("checks OLD and NEW that share an $id each against its own schema", async () => {
+    const id = "https://example.com/schemas/event.json";
+    const dir = await writeTree({
+      "old.json": {
+        $id: id,
+        properties: { n: { $ref: "#/definitions/n" } },
+        definitions: { n: { type: "integer" } },
+      },
+      "new.json": {
+        $id: id,
+        properties: { n: { $ref: "#/definitions/n" } },
+        definitions: { n: { type: "string" } },
+      },
+      "old-docs/a.json": { n: 1 },
+      "new-docs/b.json": { n: "1" },
+    });
+    const result = await runCli([
+      "check",
+      `${dir}/old.json`,
+      `${dir}/new.json`,
+      "--old-docs",
+      `${dir}/old-docs`,
+      "--new-docs",
+      `${dir}/new-docs`,
+    ]);
+    expect(result.stdout).toBe(
+      [
+        "backward  a.json       against new schema: FAIL (type at /n)",
+        "forward   b.json       against old schema: FAIL (type at /n)",
+        "backward: 1 of 1 fail OLD→NEW; forward: 1 of 1 fail NEW→OLD (information; --strict makes them fatal)",
+        "",
+      ].join("\n"),
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("reads schemas without $schema as draft-07 unless --default-dialect says otherwise", async () => {
+    const dir = await writeTree({
+      "old.json": { type: "array", items: [{ type: "string" }] },
+      "new.json": { type: "array", items: [{ type: "string" }], additionalItems: false },
+      "old-docs/a.json": ["a", 1],
+      "new-docs/b.json": ["b"],
+    });
+    const args = [
+      "check",
+      `${dir}/old.json`,
+      `${dir}/new.json`,
+      "--old-docs",
+      `${dir}/old-docs`,
+      "--new-docs",
+      `${dir}/new-docs`,
+    ];
+    const draft07 = await runCli(args);
+    expect(draft07.stdout.split("\n")[0]).toBe(
+      "backward  a.json       against new schema: FAIL (additionalItems at root)",
+    );
+    const modern = await runCli([...args, "--default-dialect", "2020-12"]);
+    expect(modern.code).toBe(2);
+    expect(modern.stderr).toContain(`${dir}/old.json: does not compile: #/items: must be object,boolean`);
+    const bad = await runCli([...args, "--default-dialect", "draft-3"]);
+    expect(bad.stderr).toContain("--default-dialect: unknown dialect 'draft-3'");
   });
 
   it("exits 2 with usage help for a missing flag or an unknown one", async () => {

@@ -81,6 +81,7 @@ describe("schemawatch corpus export --source", () => {
         `backward  ${MOBILE} against new schema: ok`,
         `forward   ${BILLING} against old schema: ok`,
         `forward   ${MOBILE} against old schema: ok`,
+        "backward: 1 of 2 fail OLD→NEW; forward: 2 documents ok",
         "",
       ].join("\n"),
     );
@@ -105,6 +106,7 @@ describe("schemawatch corpus export --source", () => {
         `backward  ${WEB} against new schema: FAIL (required at root)`,
         `forward   ${BILLING} against old schema: FAIL (additionalProperties at root)`,
         `forward   ${MOBILE} against old schema: FAIL (additionalProperties at root)`,
+        "backward: 1 of 1 fail OLD→NEW; forward: 2 of 2 fail NEW→OLD (information; --strict makes them fatal)",
         "",
       ].join("\n"),
     );

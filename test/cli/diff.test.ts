@@ -59,7 +59,76 @@ describe("schemawatch diff OLD NEW", () => {
       forward: "breaks",
       reason: expect.stringContaining("amount"),
       breaksUnder: "both",
+      witness: { forward: { id: 0, event: "view", amount: 0 } },
     });
+  });
+
+  it("prints each break's witness under its change", async () => {
+    const result = await diff(`${S}/v1.json`, `${S}/v2-required-amount.json`);
+    const lines = result.stdout.split("\n");
+    const at = lines.findIndex((l) => l.includes("required-added at /required/2"));
+    expect(lines.slice(at, at + 3)).toEqual([
+      "  BREAKS    ok        required-added at /required/2",
+      '                      NEW requires "amount"; OLD documents without it fail NEW',
+      '                      witness (backward): {"id":0,"event":"view"}',
+    ]);
+  });
+
+  it("reads schemas without $schema as draft-07: $ref siblings apply, tuples compile", async () => {
+    const dir = await writeTree({
+      "1.0.json": {
+        definitions: { s: { type: "string" } },
+        properties: { a: { $ref: "#/definitions/s", maxLength: 5 } },
+      },
+      "1.1.json": {
+        definitions: { s: { type: "string" } },
+        properties: { a: { $ref: "#/definitions/s", maxLength: 3 } },
+      },
+      "t1.json": { type: "array", items: [{ type: "string" }] },
+      "t2.json": { type: "array", items: [{ type: "string" }], additionalItems: false },
+    });
+    const siblings = JSON.parse(
+      (await diff(`${dir}/1.0.json`, `${dir}/1.1.json`, "--format", "json")).stdout,
+    );
+    expect(siblings).toMatchObject({ backward: "breaks", forward: "ok", bump: "major", ok: false });
+    expect(siblings.changes[0]).toMatchObject({
+      kind: "max-length-decreased",
+      witness: { backward: { a: "aaaa" } },
+    });
+    const tuple = JSON.parse((await diff(`${dir}/t1.json`, `${dir}/t2.json`, "--format", "json")).stdout);
+    expect(tuple.changes[0]).toMatchObject({ kind: "additional-items-closed", backward: "breaks" });
+    const modern = await diff(`${dir}/t1.json`, `${dir}/t2.json`, "--default-dialect", "2020-12");
+    expect(modern.code).toBe(2);
+    expect(modern.stderr).toContain("t1.json: does not compile: #/items: must be object,boolean");
+  });
+
+  it("compares OLD and NEW that share an $id, each with its own $refs", async () => {
+    const id = "https://example.com/schemas/event.json";
+    const version = (type: string) => ({
+      $id: id,
+      properties: { n: { $ref: "#/definitions/n" } },
+      definitions: { n: { type } },
+    });
+    const dir = await writeTree({ "1.0.json": version("integer"), "1.1.json": version("number") });
+    const json = JSON.parse((await diff(`${dir}/1.0.json`, `${dir}/1.1.json`, "--format", "json")).stdout);
+    expect(json).toMatchObject({ backward: "ok", forward: "breaks", bump: "minor", ok: true });
+    expect(json.changes).toContainEqual(
+      expect.objectContaining({ kind: "type-widened", witness: { forward: { n: 0.5 } } }),
+    );
+  });
+
+  it("treats format as an annotation unless --assert-formats (drafts 04 to 07)", async () => {
+    const dir = await writeTree({
+      "1.0.json": { type: "string" },
+      "1.1.json": { type: "string", format: "email" },
+    });
+    const plain = JSON.parse((await diff(`${dir}/1.0.json`, `${dir}/1.1.json`, "--format", "json")).stdout);
+    expect(plain).toMatchObject({ backward: "ok", forward: "ok", bump: "patch" });
+    const asserted = JSON.parse(
+      (await diff(`${dir}/1.0.json`, `${dir}/1.1.json`, "--assert-formats", "--format", "json")).stdout,
+    );
+    expect(asserted).toMatchObject({ backward: "breaks", forward: "ok", bump: "major" });
+    expect(asserted.changes[0]).toMatchObject({ kind: "format-added", witness: { backward: "" } });
   });
 
   it("exits 1 when a breaking change is released as a minor version", async () => {
@@ -88,8 +157,10 @@ describe("schemawatch diff OLD NEW", () => {
   });
 
   it("settles an undecided pattern change with --docs", async () => {
+    // Backward holds (three capitals still match) but patterns are not compared: undecided. Forward a
+    // witness proves.
     const without = await diff(`${F}/pattern/old.json`, `${F}/pattern/new.json`, "--format", "json");
-    expect(JSON.parse(without.stdout)).toMatchObject({ backward: "undecided", forward: "undecided" });
+    expect(JSON.parse(without.stdout)).toMatchObject({ backward: "undecided", forward: "breaks" });
     const result = await diff(
       `${F}/pattern/old.json`,
       `${F}/pattern/new.json`,
@@ -169,6 +240,38 @@ describe("schemawatch diff --config", () => {
     const result = await diff("--config", `${F}/config.yaml`);
     expect(result.stdout).toMatch(/order 1\.0\.0 -> 1\.1\.0 +BACKWARD +needs minor, declared minor: ok/);
     expect(result.stdout).toContain("required-added at /required/1");
+  });
+
+  it("compares versions that share one $id, each with its own $refs and the shared files", async () => {
+    const id = "https://example.com/schemas/order.json";
+    const version = (amount: unknown, extra: Record<string, unknown> = {}) => ({
+      $id: id,
+      type: "object",
+      properties: { amount: { $ref: "#/definitions/amount" }, money: { $ref: "common/money.json" } },
+      definitions: { amount: amount },
+      ...extra,
+    });
+    const dir = await writeTree({
+      "config.yaml":
+        "shared: [schemas/common]\nsubjects:\n  - name: order\n    topics: [orders]\n    schemas: schemas/order\n",
+      "schemas/order/1.0.json": version({ type: "integer" }),
+      "schemas/order/1.1.json": version({ type: "number" }),
+      "schemas/order/2.0.json": version({ type: "number" }, { required: ["amount"] }),
+      "schemas/common/money.json": { $id: "https://example.com/schemas/common/money.json", type: "string" },
+    });
+    const result = await diff("--config", `${dir}/config.yaml`, "--format", "json");
+    expect(result.code).toBe(0);
+    const pairs = JSON.parse(result.stdout).subjects[0].pairs.map((p: Record<string, unknown>) => [
+      p["oldVersion"],
+      p["newVersion"],
+      p["compatibility"],
+      p["bump"],
+    ]);
+    expect(pairs).toEqual([
+      ["1.0.0", "1.1.0", "BACKWARD", "minor"],
+      ["1.0.0", "2.0.0", "NONE", "major"],
+      ["1.1.0", "2.0.0", "FORWARD", "major"],
+    ]);
   });
 
   it("passes on the bundled example catalog", async () => {

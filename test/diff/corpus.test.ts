@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { CHANGE_KINDS, diffSchemas, type Policy } from "../../src/diff/index.js";
-import { compile, loadCorpus, type Case, type Expectation } from "./corpus.js";
+import { compile, compilerFor, loadCorpus, type Expectation, type LoadedCase } from "./corpus.js";
 
 const KNOWN = new Set<string>(Object.values(CHANGE_KINDS).flat());
 
-function check(entry: Case, policy: Policy, expected: Expectation): void {
-  const result = diffSchemas(entry.old, entry.new, { policy });
+function check(entry: LoadedCase, policy: Policy, expected: Expectation): void {
+  const options = { policy, defaultDialect: entry.defaultDialect, compiler: compilerFor(entry) };
+  const result = diffSchemas(entry.old, entry.new, options);
   const detail = JSON.stringify(result.changes, null, 1);
   expect({ backward: result.backward, forward: result.forward }, detail).toEqual({
     backward: expected.backward,
@@ -19,7 +20,7 @@ function check(entry: Case, policy: Policy, expected: Expectation): void {
   if (expected.bump) expect(result.bump, detail).toBe(expected.bump);
   for (const change of result.changes) expect(KNOWN.has(change.kind), change.kind).toBe(true);
   // Forward from OLD to NEW is backward from NEW to OLD: the two runs must agree.
-  const mirror = diffSchemas(entry.new, entry.old, { policy });
+  const mirror = diffSchemas(entry.new, entry.old, options);
   expect({ backward: mirror.backward, forward: mirror.forward }, "mirror").toEqual({
     backward: result.forward,
     forward: result.backward,
@@ -29,22 +30,30 @@ function check(entry: Case, policy: Policy, expected: Expectation): void {
 const corpus = loadCorpus();
 
 describe("diff corpus", () => {
-  it("has at least 150 labelled cases", () => {
-    expect(corpus.reduce((n, f) => n + f.cases.length, 0)).toBeGreaterThanOrEqual(150);
+  it("has at least 420 labelled cases", () => {
+    expect(corpus.reduce((n, f) => n + f.cases.length, 0)).toBeGreaterThanOrEqual(420);
   });
 
   for (const { file, cases } of corpus) {
     describe(file, () => {
       for (const entry of cases) {
         it(entry.name, () => {
+          for (const direction of ["backward", "forward"] as const) {
+            if (entry.expect[direction] === "undecided") {
+              expect(
+                entry.semantics?.[direction],
+                `${direction} is undecided: label its truth in semantics`,
+              ).toBeDefined();
+            }
+          }
           if (entry.policy) check(entry, entry.policy, entry.expect);
           else {
             check(entry, "strict", entry.expect);
             check(entry, "lenient", entry.lenient ?? entry.expect);
           }
           if (!entry.witness && !entry.samples) return;
-          const before = compile(entry.old);
-          const after = compile(entry.new);
+          const before = compile(entry.old, entry);
+          const after = compile(entry.new, entry);
           if (entry.witness && Object.hasOwn(entry.witness, "backward")) {
             const doc = entry.witness.backward;
             expect([before(doc), after(doc)], "backward witness passes OLD, fails NEW").toEqual([

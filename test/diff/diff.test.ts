@@ -85,8 +85,17 @@ describe("diffSchemas bump", () => {
   });
 
   it("forces major when backward is undecided", () => {
-    const result = diffSchemas({ type: "string", pattern: "^a" }, { type: "string", pattern: "^b" });
-    expect(result).toMatchObject({ backward: "undecided", compatibility: "NONE", bump: "major" });
+    // Digits are hex digits, but patterns are not compared for inclusion and no witness exists.
+    const result = diffSchemas(
+      { type: "string", pattern: "^[0-9]+$" },
+      { type: "string", pattern: "^[0-9a-f]+$" },
+    );
+    expect(result).toMatchObject({
+      backward: "undecided",
+      forward: "breaks",
+      compatibility: "NONE",
+      bump: "major",
+    });
   });
 });
 

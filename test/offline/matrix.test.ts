@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { writeTree } from "../helpers/files.js";
 
 const S = "examples/article/schemas";
 const D = "examples/article/docs/matrix";
@@ -29,6 +30,7 @@ describe("schemawatch matrix", () => {
         "v2, adds enum value buy",
         "v2, drops additionalProperties: false",
       ],
+      files: ARTICLE_ARGS.slice(1, 6),
       documents: ["old-doc", "with-amount", "with-event-buy", "with-unknown-key"],
       valid: [
         [true, false, false, false],
@@ -83,6 +85,53 @@ describe("schemawatch matrix", () => {
       "--format=json",
     ]);
     expect(JSON.parse(result.stdout).valid).toEqual([[false], [true]]);
+  });
+
+  it("validates each row against its own schema when versions share an $id", async () => {
+    // Five versions, three of them keeping one $id (a common habit): each row must be its own file.
+    const id = "https://example.com/schemas/event.json";
+    const version = (title: string, amount: unknown, extra: Record<string, unknown> = {}) => ({
+      $id: id,
+      title,
+      type: "object",
+      properties: { amount: { $ref: "#/definitions/amount" } },
+      definitions: { amount: amount },
+      ...extra,
+    });
+    const dir = await writeTree({
+      "1.0.json": version("1.0 integer amount", { type: "integer" }),
+      "1.1.json": version("1.1 any number", { type: "number" }),
+      "1.2.json": version("1.2 amount required", { type: "number" }, { required: ["amount"] }),
+      "2.0.json": {
+        ...version("2.0 string amount", { type: "string" }),
+        $id: "https://example.com/schemas/event/2.0.json",
+      },
+      "3.0.json": { title: "3.0 closed", type: "object", additionalProperties: false },
+      "docs/a-int.json": { amount: 1 },
+      "docs/b-fraction.json": { amount: 1.5 },
+      "docs/c-text.json": { amount: "1" },
+      "docs/d-empty.json": {},
+    });
+    const docs = ["a-int", "b-fraction", "c-text", "d-empty"].map((d) => `${dir}/docs/${d}.json`);
+    const files = ["1.0", "1.1", "1.2", "2.0", "3.0"].map((v) => `${dir}/${v}.json`);
+    const result = await runCli(["matrix", "--schema", ...files, "--doc", ...docs, "--format", "json"]);
+    expect(result.code).toBe(0);
+    const json = JSON.parse(result.stdout);
+    expect(json.files).toEqual(files);
+    expect(json.schemas).toEqual([
+      "1.0 integer amount",
+      "1.1 any number",
+      "1.2 amount required",
+      "2.0 string amount",
+      "3.0 closed",
+    ]);
+    expect(json.valid).toEqual([
+      [true, false, false, true],
+      [true, true, false, true],
+      [true, true, false, false],
+      [false, false, true, true],
+      [false, false, false, true],
+    ]);
   });
 
   it("exits 2 with a usage message when no documents are given", async () => {

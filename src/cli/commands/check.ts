@@ -1,24 +1,29 @@
 import { loadSchemaFiles } from "../../catalog/load.js";
-import { checkCompatibility, formatCheckLine } from "../../offline/check.js";
+import { checkCompatibility, formatCheckLine, formatCheckSummary } from "../../offline/check.js";
 import { readDocumentFolder } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
+import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
 
 const help = `Usage: schemawatch check OLD NEW --old-docs DIR --new-docs DIR [--strict] [--format text|json]
+                         [--default-dialect D] [--assert-formats]
 
 The article's compatibility check, for CI. Every document in --old-docs is validated against NEW
 (backward: can an upgraded consumer still read what old producers send?) and every document in
---new-docs against OLD (forward: can an old consumer read what upgraded producers send?).
+--new-docs against OLD (forward: can an old consumer read what upgraded producers send?). The last
+line sums the run up: how many documents each direction checked and how many failed.
 
 Options:
   --old-docs DIR     documents valid under OLD (real shapes from production, personal data removed)
   --new-docs DIR     documents that NEW produces
   --strict           make forward failures fatal too (a public contract whose consumers you don't control)
   --format FORMAT    text (default) or json
+${SCHEMA_FLAGS_HELP}
   -h, --help         show this help
 
 Exit status: 0 compatible; 1 a backward check failed (or, with --strict, a forward one);
-2 bad input (unreadable file, a document that is not JSON, a schema that does not compile).
+2 bad input (unreadable file, a document that is not JSON, a schema that does not compile, a
+documents folder without any .json file: a check of nothing would pass).
 
 Example:
   schemawatch check examples/article/schemas/v1.json examples/article/schemas/v2.json \\
@@ -35,6 +40,7 @@ export const checkCommand: Command = {
       "new-docs": { type: "string" },
       strict: { type: "boolean", default: false },
       format: { type: "string" },
+      ...SCHEMA_FLAGS,
     });
     if (values.help) {
       context.stdout.write(help);
@@ -44,7 +50,10 @@ export const checkCommand: Command = {
     if (positionals.length !== 2) throw usageError("check", "expected two schema files, OLD and NEW");
     if (!values["old-docs"]) throw usageError("check", "--old-docs DIR is required");
     if (!values["new-docs"]) throw usageError("check", "--new-docs DIR is required");
-    const [oldSchema, newSchema] = await loadSchemaFiles(positionals);
+    // Each file on its own: OLD and NEW often share an $id and must not stand in for each other.
+    const compiler = compilerFromFlags("check", values);
+    const [oldSchema] = await loadSchemaFiles(positionals.slice(0, 1), compiler);
+    const [newSchema] = await loadSchemaFiles(positionals.slice(1, 2), compiler);
     const oldDocs = await readDocumentFolder(values["old-docs"]);
     const newDocs = await readDocumentFolder(values["new-docs"]);
     const result = checkCompatibility(
@@ -61,9 +70,12 @@ export const checkCommand: Command = {
             old: positionals[0],
             new: positionals[1],
             strict: result.strict,
+            backwardChecked: result.backwardChecked,
+            forwardChecked: result.forwardChecked,
             backwardFailures: result.backwardFailures,
             forwardFailures: result.forwardFailures,
             ok: result.exitCode === 0,
+            summary: formatCheckSummary(result),
             results: result.lines,
           },
           null,
@@ -72,6 +84,7 @@ export const checkCommand: Command = {
       );
     } else {
       for (const line of result.lines) context.stdout.write(formatCheckLine(line) + "\n");
+      context.stdout.write(formatCheckSummary(result) + "\n");
       if (result.backwardFailures > 0) {
         context.stderr.write(
           `${result.backwardFailures} document(s) valid under the old schema fail the new one: the change is not backward compatible (a major version, or keep producers on the old schema)\n`,

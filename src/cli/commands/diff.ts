@@ -1,27 +1,29 @@
-import { stat } from "node:fs/promises";
-import { listJsonFiles, loadCatalog, loadSchemaFiles } from "../../catalog/load.js";
-import { readSchemaFile, type SchemaFile } from "../../catalog/schema-file.js";
-import type { CatalogVersion } from "../../catalog/types.js";
+import type { SchemaCompiler } from "../../catalog/compiler.js";
+import { loadCatalog, loadSchemaFiles, loadSharedDocuments } from "../../catalog/load.js";
+import type { SchemaFile } from "../../catalog/schema-file.js";
 import { versionFromFileName, versionFromId, type Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
 import { diffSchemas, type Bump, type DiffResult, type Policy } from "../../diff/index.js";
 import { declaredBump, gatherEvidence, settle, suffices, type Evidence } from "../../diff/release.js";
 import { toJson, toText, type Release } from "../../diff/render.js";
-import { SchemawatchError, messageOf } from "../../errors.js";
+import { SchemawatchError } from "../../errors.js";
 import { readDocumentFolder, type SampleDocument } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
+import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
-                        [--expect patch|minor|major]
+                        [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
        schemawatch diff --config FILE [--subject NAME] [--policy ...] [--format ...] [--docs DIR]
 
 Compares two versions of a JSON Schema without documents and classifies every change: its kind, the
 JSON Pointer where it happened, whether it breaks backward (a document valid under OLD fails NEW) and
-forward (a document valid under NEW fails OLD), and why. Then it says the least semver bump the change
-needs and checks it against the declared one. With --config it checks every version of a subject
-against every earlier one (transitively) and the version numbers they were released under.
+forward (a document valid under NEW fails OLD), and why. Every break comes with its witness: a
+document the engine accepts under one version and rejects under the other because of that change.
+Then it says the least semver bump the change needs and checks it against the declared one. With
+--config it checks every version of a subject against every earlier one (transitively) and the
+version numbers they were released under.
 
 Options:
   --policy POLICY   strict (default; the schema registries' rule: an open object may already carry any
@@ -31,7 +33,9 @@ Options:
                     fail NEW, and the reverse
   --expect BUMP     the bump this release declares (patch, minor or major) instead of the versions in
                     $id or the file names
-  --config FILE     a schemawatch config; with --subject NAME only that subject is checked
+  --config FILE     a schemawatch config; with --subject NAME only that subject is checked (its
+                    defaultDialect and assertFormats apply unless the flags below say otherwise)
+${SCHEMA_FLAGS_HELP}
   -h, --help        show this help
 
 Exit status: 0 when the declared bump covers the changes (with no declared version: when nothing breaks
@@ -51,6 +55,11 @@ interface Options {
   readonly documents?: readonly SampleDocument[];
 }
 
+interface Flags {
+  readonly "default-dialect"?: string | undefined;
+  readonly "assert-formats"?: boolean | undefined;
+}
+
 function fileVersion(file: SchemaFile): Version | undefined {
   return (file.declaredId ? versionFromId(file.declaredId) : undefined) ?? versionFromFileName(file.name);
 }
@@ -68,11 +77,20 @@ interface Side {
   readonly validate: (document: unknown) => boolean;
 }
 
-function compare(before: Side, after: Side, options: Options, externals?: ReadonlyMap<string, unknown>) {
+function compare(
+  before: Side,
+  after: Side,
+  options: Options,
+  compiler: SchemaCompiler,
+  externals?: ReadonlyMap<string, unknown>,
+) {
   let result: DiffResult = diffSchemas(before.file.json, after.file.json, {
     policy: options.policy,
+    compiler,
     oldDialect: before.file.dialect,
     newDialect: after.file.dialect,
+    oldBaseUri: before.file.baseId,
+    newBaseUri: after.file.baseId,
     oldName: before.file.path,
     newName: after.file.path,
     resolveExternal: (uri) => externals?.get(uri.replace(/#$/, "")),
@@ -91,10 +109,12 @@ async function pair(
   expected: Bump | undefined,
   context: CommandContext,
   json: boolean,
+  flags: Flags,
 ) {
-  // One schema set per file: two versions often share an $id and must not stand in for each other.
-  const [before] = await loadSchemaFiles(paths.slice(0, 1));
-  const [after] = await loadSchemaFiles(paths.slice(1, 2));
+  // One file at a time: two versions often share an $id and must not stand in for each other.
+  const compiler = compilerFromFlags("diff", flags);
+  const [before] = await loadSchemaFiles(paths.slice(0, 1), compiler);
+  const [after] = await loadSchemaFiles(paths.slice(1, 2), compiler);
   if (!before || !after) throw usageError("diff", "expected two schema files, OLD and NEW");
   const oldVersion = fileVersion(before.file);
   const newVersion = fileVersion(after.file);
@@ -106,7 +126,7 @@ async function pair(
         "swap OLD and NEW, or pass --expect",
     );
   }
-  const { result, evidence } = compare(before, after, options);
+  const { result, evidence } = compare(before, after, options, compiler);
   const release = releaseOf(result.bump, oldVersion, newVersion, expected);
   const names = { old: before.file.path, new: after.file.path };
   const output = json
@@ -116,28 +136,10 @@ async function pair(
   return release.ok ? 0 : 1;
 }
 
-/** Schema files a catalog's `$ref`s may reach: shared files and every version, by base URI. */
-async function externalSchemas(
-  config: Config,
-  versions: readonly CatalogVersion[],
-): Promise<Map<string, unknown>> {
-  const map = new Map<string, unknown>();
-  for (const path of config.shared) {
-    let folder: boolean;
-    try {
-      folder = (await stat(path)).isDirectory();
-    } catch (error) {
-      throw new SchemawatchError("FILE_UNREADABLE", `${path}: shared schema not found: ${messageOf(error)}`, {
-        cause: error,
-      });
-    }
-    for (const file of folder ? await listJsonFiles(path, "shared schema") : [path]) {
-      const schema = await readSchemaFile(file);
-      map.set(schema.baseId, schema.json);
-    }
-  }
-  for (const version of versions) map.set(version.file.baseId, version.file.json);
-  return map;
+/** The shared schema files a version's `$ref`s may reach, by base URI (a version reaches no other). */
+async function externalSchemas(config: Config, compiler: SchemaCompiler): Promise<Map<string, unknown>> {
+  const shared = await loadSharedDocuments(config.shared, compiler.defaultDialect);
+  return new Map(shared.map((file) => [file.baseId, file.json]));
 }
 
 async function subjects(
@@ -146,8 +148,10 @@ async function subjects(
   options: Options,
   context: CommandContext,
   json: boolean,
+  flags: Flags,
 ) {
   const config = await loadConfig(configPath);
+  const compiler = compilerFromFlags("diff", flags, config);
   if (only && !config.subjects.some((s) => s.name === only)) {
     const known = config.subjects.map((s) => s.name).join(", ");
     throw new SchemawatchError(
@@ -155,12 +159,9 @@ async function subjects(
       `${config.path}: no subject '${only}' (subjects: ${known})`,
     );
   }
-  const catalog = await loadCatalog(config);
+  const catalog = await loadCatalog(config, compiler);
   const chosen = [...catalog.subjects.values()].filter((s) => !only || s.name === only);
-  const externals = await externalSchemas(
-    config,
-    chosen.flatMap((s) => s.versions),
-  );
+  const externals = await externalSchemas(config, compiler);
   let failed = false;
   const report: Record<string, unknown>[] = [];
   const text: string[] = [];
@@ -168,7 +169,7 @@ async function subjects(
     const pairs: Record<string, unknown>[] = [];
     for (const [j, after] of subject.versions.entries()) {
       for (const before of subject.versions.slice(0, j)) {
-        const { result, evidence } = compare(before, after, options, externals);
+        const { result, evidence } = compare(before, after, options, compiler, externals);
         const release = releaseOf(result.bump, before.version, after.version);
         failed ||= !release.ok;
         const names = { old: before.file.path, new: after.file.path };
@@ -205,6 +206,7 @@ export const diffCommand: Command = {
       expect: { type: "string" },
       config: { type: "string" },
       subject: { type: "string" },
+      ...SCHEMA_FLAGS,
     });
     if (values.help) {
       context.stdout.write(help);
@@ -220,11 +222,11 @@ export const diffCommand: Command = {
       if (positionals.length > 0) throw usageError("diff", "give either OLD NEW or --config, not both");
       if (expected)
         throw usageError("diff", "--expect applies to OLD NEW; with --config the versions decide");
-      return subjects(values.config, values.subject, options, context, json);
+      return subjects(values.config, values.subject, options, context, json, values);
     }
     if (values.subject) throw usageError("diff", "--subject needs --config FILE");
     if (positionals.length !== 2)
       throw usageError("diff", "expected two schema files, OLD and NEW (or --config FILE)");
-    return pair(positionals, options, expected, context, json);
+    return pair(positionals, options, expected, context, json, values);
   },
 };

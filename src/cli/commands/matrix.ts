@@ -3,17 +3,25 @@ import { readDocuments } from "../../offline/documents.js";
 import { buildMatrix, formatMatrixMarkdown, formatMatrixText } from "../../offline/matrix.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
+import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
+
+// Flags that take a value: their value is never a schema or a document.
+const VALUED = new Set(["--format", "--default-dialect"]);
 
 const help = `Usage: schemawatch matrix --schema FILE... --doc FILE... [--format text|markdown|json]
+                          [--default-dialect D] [--assert-formats]
 
 Validates every document against every schema and prints the article's compatibility table: one row
 per schema (labelled by its title, else its file name), one column per document, cells ok or FAIL.
+Each schema is compiled on its own, so rows that share an $id still validate with their own schema;
+a $ref may reach the other given files whose $id no other file shares.
 
 Options:
   --schema FILE      a schema file; repeat for each row (or list several after one --schema)
   --doc FILE         a document; repeat for each column (or list several after one --doc)
   --format FORMAT    text (default), markdown, or json:
-                     {"schemas": [...], "documents": [...], "valid": [[true, false, ...], ...]}
+                     {"schemas": [...], "files": [...], "documents": [...], "valid": [[true, ...], ...]}
+${SCHEMA_FLAGS_HELP}
   -h, --help         show this help
 
 Exit status: 0 the table was printed; 2 bad input.
@@ -38,7 +46,7 @@ function splitLists(args: readonly string[]): { schemas: string[]; docs: string[
     else if (arg.startsWith("-")) {
       target = undefined;
       rest.push(arg);
-      if (arg === "--format" && i + 1 < args.length) rest.push(args[++i]!);
+      if (VALUED.has(arg) && i + 1 < args.length) rest.push(args[++i]!);
     } else if (target) target.push(arg);
     else rest.push(arg);
   }
@@ -51,7 +59,10 @@ export const matrixCommand: Command = {
   help,
   async run(args, context) {
     const { schemas, docs, rest } = splitLists(args);
-    const { values, positionals } = parseCommandArgs("matrix", rest, { format: { type: "string" } });
+    const { values, positionals } = parseCommandArgs("matrix", rest, {
+      format: { type: "string" },
+      ...SCHEMA_FLAGS,
+    });
     if (values.help) {
       context.stdout.write(help);
       return 0;
@@ -60,7 +71,7 @@ export const matrixCommand: Command = {
     if (positionals.length > 0) throw usageError("matrix", `unexpected argument '${positionals[0]}'`);
     if (schemas.length === 0) throw usageError("matrix", "give at least one --schema FILE");
     if (docs.length === 0) throw usageError("matrix", "give at least one --doc FILE");
-    const compiled = await loadSchemaFiles(schemas);
+    const compiled = await loadSchemaFiles(schemas, compilerFromFlags("matrix", values));
     const documents = await readDocuments(docs);
     const matrix = buildMatrix(
       compiled.map(({ file, validate }) => ({
@@ -68,6 +79,7 @@ export const matrixCommand: Command = {
           typeof file.json === "object" && typeof file.json["title"] === "string"
             ? file.json["title"]
             : file.name,
+        file: file.path,
         validate,
       })),
       documents,

@@ -1,0 +1,275 @@
+import { isObject, type Loc } from "../document.js";
+import { passesLocal, testPattern } from "../values.js";
+import type { View } from "../view.js";
+import type { Generator } from "./generate.js";
+import { patternSamples } from "./regex.js";
+import { expand, type Scope } from "./scope.js";
+
+/** How many variations one object or array may offer, at the top of the document and below it. */
+const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
+
+/** The schemas that apply to the value of `key`, or undefined when some view forbids the key. */
+function keySchemas(generator: Generator, views: readonly View[], key: string): Loc[] | undefined {
+  const out: Loc[] = [];
+  const declaredAnywhere = views.some(
+    (v) => v.properties.has(key) || [...v.patternProperties.keys()].some((p) => testPattern(p, key) === true),
+  );
+  for (const view of views) {
+    const own = view.properties.get(key);
+    const patterns = [...view.patternProperties]
+      .filter(([p]) => testPattern(p, key) === true)
+      .map(([, l]) => l);
+    if (own) out.push(own);
+    out.push(...patterns);
+    if (!own && patterns.length === 0) {
+      if (view.additionalProperties) out.push(view.additionalProperties);
+      else if (view.unevaluatedProperties && !declaredAnywhere) out.push(view.unevaluatedProperties);
+    }
+    if (view.propertyNames && !keyAllowed(generator, view.propertyNames, key)) return undefined;
+  }
+  if (out.some((loc) => generator.model.deref(loc).node === false)) return undefined;
+  return out;
+}
+
+function keyAllowed(generator: Generator, names: Loc, key: string): boolean {
+  const target = generator.model.deref(names);
+  if (target.node === false) return false;
+  return !isObject(target.node) || passesLocal(generator.model.view(target), key);
+}
+
+/** A key no view declares and no pattern matches, for the "unknown key" column of the article. */
+function freshKey(views: readonly View[]): string {
+  for (const name of ["x", "extra", "x-unknown", "zz9"]) {
+    const taken = views.some(
+      (v) =>
+        v.properties.has(name) || [...v.patternProperties.keys()].some((p) => testPattern(p, name) === true),
+    );
+    if (!taken) return name;
+  }
+  return "x-schemawatch";
+}
+
+/** Keys the document must carry: `required`, and what `dependentRequired` adds for present keys. */
+function closure(views: readonly View[], keys: Iterable<string>): string[] {
+  const out = new Set(keys);
+  for (const view of views) for (const name of view.required) out.add(name);
+  for (let changed = true; changed;) {
+    changed = false;
+    for (const view of views) {
+      for (const [key, dependent] of view.dependentRequired) {
+        if (!out.has(key)) continue;
+        for (const name of dependent.value) {
+          if (out.has(name)) continue;
+          out.add(name);
+          changed = true;
+        }
+      }
+    }
+  }
+  return [...out];
+}
+
+/**
+ * Objects of a scope: the base object (required keys, plain values), then one change at a time: each
+ * key the scope or the other version names gets each of its candidate values, round-robin over keys so
+ * that a cut list still touches every key; an unknown key comes last.
+ */
+export function objects(
+  generator: Generator,
+  scope: Scope,
+  hints: readonly View[],
+  depth: number,
+  forced: readonly string[] = [],
+): unknown[] {
+  let views = scope.views;
+  const present = closure(views, forced);
+  // A dependent schema of a present key joins the scope.
+  const dependents = views.flatMap((v) =>
+    present.flatMap((k) => (v.dependentSchemas.get(k) ? [v.dependentSchemas.get(k)!.value] : [])),
+  );
+  if (dependents.length > 0 && depth < 6) {
+    const widened = expand(generator.model, [...scope.locs, ...dependents])[0];
+    if (!widened) return [];
+    views = widened.views;
+  }
+  const required = closure(views, present);
+  const cache = new Map<string, unknown[]>();
+  const valuesOf = (key: string): unknown[] => {
+    let values = cache.get(key);
+    if (!values) {
+      const mine = keySchemas(generator, views, key);
+      const theirs = keySchemas(generator, hints, key) ?? [];
+      values = mine ? generator.values(mine, theirs, depth + 1, depth < 2 ? 48 : 16) : [];
+      cache.set(key, values);
+    }
+    return values;
+  };
+  const base: Record<string, unknown> = {};
+  for (const key of required) {
+    const [first] = valuesOf(key);
+    if (first === undefined) return [];
+    base[key] = first;
+  }
+  const declared = new Set(views.flatMap((v) => [...v.properties.keys()]));
+  const named = new Set([...declared]);
+  for (const view of hints) {
+    for (const key of [
+      ...view.properties.keys(),
+      ...view.required,
+      ...view.dependentRequired.keys(),
+      ...view.dependentSchemas.keys(),
+    ])
+      named.add(key);
+  }
+  for (const view of [...views, ...hints]) {
+    for (const pattern of view.patternProperties.keys())
+      for (const key of patternSamples(pattern, 2)) named.add(key);
+  }
+  named.add(freshKey([...views, ...hints]));
+  // Names at the edges of the other version's propertyNames.
+  const theirNames = hints.flatMap((v) => (v.propertyNames ? [v.propertyNames] : []));
+  if (theirNames.length > 0) {
+    const mine = views.flatMap((v) => (v.propertyNames ? [v.propertyNames] : []));
+    const stringType: Loc = { node: { type: "string" }, ptr: "", doc: theirNames[0]!.doc };
+    for (const name of generator.values([stringType, ...mine], theirNames, depth + 1, 6)) {
+      if (typeof name === "string") named.add(name);
+    }
+  }
+  const minProperties = Math.max(0, ...views.map((v) => v.minProperties ?? 0));
+  for (const key of named) {
+    if (Object.keys(base).length >= minProperties) break;
+    const [first] = Object.hasOwn(base, key) ? [] : valuesOf(key);
+    if (first !== undefined) base[key] = first;
+  }
+  const out: unknown[] = [base];
+  const lanes: unknown[][] = [];
+  for (const key of required)
+    lanes.push(
+      valuesOf(key)
+        .slice(1)
+        .map((value) => ({ ...base, [key]: value })),
+    );
+  for (const key of named) {
+    if (Object.hasOwn(base, key)) continue;
+    const dependsOn = views.some((v) => v.dependentRequired.has(key) || v.dependentSchemas.has(key));
+    if (dependsOn && depth < 6)
+      lanes.push(objects(generator, scope, hints, depth + 1, [...present, key]).slice(0, 8));
+    else lanes.push(valuesOf(key).map((value) => ({ ...base, [key]: value })));
+  }
+  // Objects with more keys, for the other version's maxProperties (or this one's).
+  const limits = [...views, ...hints].flatMap((v) =>
+    v.maxProperties !== undefined ? [v.maxProperties + 1, v.maxProperties] : [],
+  );
+  for (const size of new Set(limits)) {
+    if (size > 64) continue;
+    const crowded: Record<string, unknown> = { ...base };
+    const extra = [...named, ...Array.from({ length: size }, (_, i) => `x${i + 1}`)];
+    for (const key of extra) {
+      if (Object.keys(crowded).length >= size) break;
+      const [first] = Object.hasOwn(crowded, key) ? [] : valuesOf(key);
+      if (first !== undefined) crowded[key] = first;
+    }
+    lanes.unshift([crowded]);
+  }
+  for (let i = 0; out.length < budget(depth) && lanes.some((lane) => i < lane.length); i++) {
+    for (const lane of lanes) if (i < lane.length) out.push(lane[i]);
+  }
+  return out;
+}
+
+/** The schemas that apply to item `index`: a tuple's own, else the rest (`items`, `additionalItems`). */
+function itemSchemas(views: readonly View[], index: number): Loc[] {
+  const out: Loc[] = [];
+  for (const view of views) {
+    if (index < view.prefix.length) out.push(view.prefix[index] as Loc);
+    else if (view.rest) out.push(view.rest);
+    else if (view.unevaluatedItems && view.prefix.length === 0) out.push(view.unevaluatedItems);
+  }
+  return out;
+}
+
+/**
+ * Arrays of a scope: the shortest one, lengths at both versions' limits, each position with each of its
+ * candidate values, a repeated item where the other version wants unique items.
+ */
+export function arrays(generator: Generator, scope: Scope, hints: readonly View[], depth: number): unknown[] {
+  const views = scope.views;
+  const min = Math.max(0, ...views.map((v) => v.minItems ?? 0));
+  const max = Math.min(Infinity, ...views.map((v) => v.maxItems ?? Infinity));
+  const unique = views.some((v) => v.uniqueItems);
+  const contains = views.flatMap((v) => (v.contains ? [v.contains] : []));
+  const tuple = Math.min(4, Math.max(0, ...[...views, ...hints].map((v) => v.prefix.length)));
+  const cache = new Map<number, unknown[]>();
+  const valuesAt = (i: number): unknown[] => {
+    let values = cache.get(i);
+    if (!values) {
+      const mine = [...itemSchemas(views, i), ...(i === 0 ? contains : [])];
+      values = generator.values(mine, itemSchemas(hints, i), depth + 1, depth < 2 ? 32 : 12);
+      cache.set(i, values);
+    }
+    return values;
+  };
+  const build = (length: number, at?: number, value?: unknown): unknown[] | undefined => {
+    if (length < min || length > max || length > 8) return undefined;
+    const items: unknown[] = [];
+    for (let i = 0; i < length; i++) {
+      if (i === at) {
+        items.push(value);
+        continue;
+      }
+      const options = valuesAt(i);
+      const choice = unique
+        ? options.find((o) => !items.some((x) => JSON.stringify(x) === JSON.stringify(o)))
+        : options[0];
+      if (choice === undefined) return undefined;
+      items.push(choice);
+    }
+    return items;
+  };
+  const shortest = Math.max(min, contains.length > 0 ? 1 : 0);
+  const out: unknown[] = [];
+  const push = (items: unknown[] | undefined): void =>
+    void (items && out.length < budget(depth) && out.push(items));
+  push(build(shortest));
+  const lengths = new Set([0, 1, 2, shortest + 1, tuple, tuple + 1, max]);
+  for (const view of hints)
+    for (const n of [view.minItems, view.maxItems])
+      if (n !== undefined) [n - 1, n, n + 1].forEach((m) => lengths.add(m));
+  for (const length of lengths) if (length >= 0) push(build(length));
+  const positions = Math.max(1, shortest, tuple);
+  for (let i = 0; i < positions; i++) {
+    for (const value of valuesAt(i).slice(1)) push(build(Math.max(shortest, i + 1), i, value));
+  }
+  // Several items matching `contains`, at the counts either side's minContains/maxContains care about.
+  const wanted = [...contains, ...hints.flatMap((v) => (v.contains ? [v.contains] : []))];
+  if (wanted.length > 0) {
+    const counts = new Set<number>([2]);
+    for (const view of [...views, ...hints]) {
+      for (const n of [view.minContains, view.maxContains])
+        if (n !== undefined) [n - 1, n, n + 1].forEach((m) => counts.add(m));
+    }
+    const matching = (i: number): unknown[] =>
+      generator.values([...itemSchemas(views, i), ...wanted], itemSchemas(hints, i), depth + 1, 4);
+    for (const count of counts) {
+      if (count < 1 || count > 8) continue;
+      const items: unknown[] = [];
+      for (let i = 0; i < count; i++) {
+        const options = matching(i);
+        const choice = unique
+          ? options.find((o) => !items.some((x) => JSON.stringify(x) === JSON.stringify(o)))
+          : options[0];
+        if (choice !== undefined) items.push(choice);
+      }
+      if (items.length === count)
+        for (const length of [count, count + 1]) {
+          const filler = build(length);
+          push(filler ? [...items, ...filler.slice(count)] : undefined);
+        }
+    }
+  }
+  if (!unique && hints.some((v) => v.uniqueItems)) {
+    const [first] = valuesAt(0);
+    if (first !== undefined && max >= 2) push(Array.from({ length: Math.max(2, min) }, () => first));
+  }
+  return out;
+}

@@ -1,0 +1,117 @@
+import type { Loc } from "../document.js";
+import type { Model } from "../model.js";
+import { ARRAY, BOOLEAN, maskOfType, NULL, NUMBER, OBJECT, STRING } from "../typeset.js";
+import { declaredValues, includesValue, passesLocal } from "../values.js";
+import type { View } from "../view.js";
+import { arrays, objects } from "./composite.js";
+import { numbers, strings } from "./scalars.js";
+import { expand, hintsOf, type Scope } from "./scope.js";
+
+const PER_PLACE = 24;
+const MAX_DEPTH = 7;
+const WORK = 4000;
+
+/**
+ * Generates documents that one schema (`accept`) should accept, steered toward the edges of another
+ * (`reject`): a base document with the least that is required, and variations that change one place
+ * at a time. Nothing here is trusted: every document is checked with the engine before it is used.
+ */
+export class Generator {
+  readonly #memo = new Map<string, unknown[]>();
+  readonly #ids = new WeakMap<object, number>();
+  #nextId = 1;
+  #work = 0;
+
+  constructor(readonly model: Model) {}
+
+  /** Candidate witnesses: valid under `accept` as far as generation can tell, first the smallest. */
+  documents(accept: Loc, reject: Loc, limit = 4000): unknown[] {
+    return this.values([accept], [reject], 0, limit);
+  }
+
+  /**
+   * Values for one place of a document, where every schema of `accept` applies and `reject` holds the
+   * other version's schemas for the same place. The first value is the plainest one.
+   */
+  values(accept: readonly Loc[], reject: readonly Loc[], depth: number, limit = PER_PLACE): unknown[] {
+    if (depth > MAX_DEPTH) return [];
+    const key = `${accept.map((l) => this.#id(l)).join(",")}|${reject.map((l) => this.#id(l)).join(",")}|${depth}|${limit}`;
+    const known = this.#memo.get(key);
+    if (known) return known;
+    // Wide recursive schemas could ask for a great many places; past a budget only plain values remain.
+    const plain = ++this.#work > WORK;
+    const values = this.#generate(accept, reject, depth, plain ? 1 : limit, plain);
+    this.#memo.set(key, values);
+    return values;
+  }
+
+  #id(loc: Loc): string {
+    const node = this.model.deref(loc).node;
+    if (typeof node !== "object" || node === null) return String(node);
+    let id = this.#ids.get(node);
+    if (id === undefined) this.#ids.set(node, (id = this.#nextId++));
+    return String(id);
+  }
+
+  #generate(
+    accept: readonly Loc[],
+    reject: readonly Loc[],
+    depth: number,
+    limit: number,
+    plain: boolean,
+  ): unknown[] {
+    const hints = hintsOf(this.model, plain ? [] : reject);
+    const out = new Values(limit);
+    for (const scope of expand(this.model, accept)) this.scope(scope, hints.views, depth, out);
+    if (depth < 4) {
+      for (const steer of hints.steers) {
+        for (const scope of expand(this.model, [...accept, ...steer]).slice(0, 3)) {
+          this.scope(scope, hints.views, depth, out);
+        }
+      }
+    }
+    return out.list;
+  }
+
+  private scope(scope: Scope, hints: readonly View[], depth: number, out: Values): void {
+    const { views } = scope;
+    let mask = ~0;
+    for (const [i, view] of views.entries()) {
+      mask &= maskOfType(view.type) ?? ~0;
+      mask &= this.model.types(scope.locs[i] as Loc);
+    }
+    if (mask === 0) return;
+    const fits = (value: unknown): boolean => views.every((view) => passesLocal(view, value));
+    const finite = views.map(declaredValues).filter((v): v is readonly unknown[] => v !== undefined);
+    if (finite.length > 0) {
+      const [first, ...rest] = finite;
+      for (const value of first ?? [])
+        if (rest.every((set) => includesValue(set, value)) && fits(value)) out.add(value);
+      return;
+    }
+    if (mask & NULL) out.add(null);
+    if (mask & BOOLEAN) out.add(false).add(true);
+    if (mask & NUMBER) for (const n of numbers(views, hints, mask).slice(0, 16)) out.add(n);
+    if (mask & STRING) for (const s of strings(views, hints).slice(0, 16)) out.add(s);
+    if (mask & OBJECT) for (const o of objects(this, scope, hints, depth)) if (fits(o)) out.add(o);
+    if (mask & ARRAY) for (const a of arrays(this, scope, hints, depth)) if (fits(a)) out.add(a);
+  }
+}
+
+/** A bounded list of distinct values, in the order they were found. */
+class Values {
+  readonly list: unknown[] = [];
+  readonly #seen = new Set<string>();
+
+  constructor(private readonly limit: number) {}
+
+  add(value: unknown): this {
+    if (this.list.length >= this.limit) return this;
+    const key = JSON.stringify(value);
+    if (!this.#seen.has(key)) {
+      this.#seen.add(key);
+      this.list.push(value);
+    }
+    return this;
+  }
+}

@@ -1,0 +1,108 @@
+import { isObject, type Loc } from "../document.js";
+import type { Model } from "../model.js";
+import type { View } from "../view.js";
+
+/**
+ * One way a document can satisfy a conjunction of schemas: every view that applies at once (`allOf`
+ * and `$ref` inlined) after one branch of each `anyOf`, `oneOf` and `if`/`then`/`else` was taken.
+ */
+export interface Scope {
+  readonly views: readonly View[];
+  readonly locs: readonly Loc[];
+}
+
+interface Choice {
+  readonly owner: object;
+  readonly keyword: string;
+  readonly options: readonly (readonly Loc[])[];
+}
+
+const MAX_SCOPES = 12;
+
+/**
+ * The ways to satisfy all of `roots`: the first branch of every choice, then each other branch of one
+ * choice at a time (a line through the combinations, not all of them). Empty when a `false` applies.
+ */
+export function expand(model: Model, roots: readonly Loc[], depth = 0, picks: Picks = new Map()): Scope[] {
+  const views: View[] = [];
+  const locs: Loc[] = [];
+  const choices: Choice[] = [];
+  const queue = [...roots];
+  const seen = new Set<unknown>();
+  while (queue.length > 0) {
+    const loc = model.deref(queue.shift() as Loc);
+    if (loc.node === false) return [];
+    if (!isObject(loc.node) || seen.has(loc.node)) continue;
+    seen.add(loc.node);
+    const view = model.view(loc);
+    views.push(view);
+    locs.push(loc);
+    queue.push(...view.allOf, ...(view.ref ? [view.ref] : []));
+    const options: Array<[string, (readonly Loc[])[]]> = [];
+    if (view.anyOf) options.push(["anyOf", view.anyOf.map((b) => [b])]);
+    if (view.oneOf) options.push(["oneOf", view.oneOf.map((b) => [b])]);
+    if (view.if) {
+      const then = view.then ? [view.if, view.then] : [view.if];
+      options.push(["if", [then, view.else ? [view.else] : []]]);
+    }
+    for (const [keyword, list] of options) {
+      const pick = picks.get(view.raw)?.get(keyword);
+      if (pick !== undefined) queue.push(...(list[pick] ?? []));
+      else choices.push({ owner: view.raw, keyword, options: list });
+    }
+  }
+  if (choices.length === 0) return [{ views, locs }];
+  const combos: Picks[] = [];
+  const base = choices.reduce((p, choice) => pick(p, choice, 0), picks);
+  combos.push(base);
+  if (depth < 3) {
+    for (const choice of choices) {
+      for (let i = 1; i < choice.options.length; i++) combos.push(pick(base, choice, i));
+    }
+  }
+  const out: Scope[] = [];
+  for (const combo of combos) {
+    if (out.length >= MAX_SCOPES) break;
+    out.push(...expand(model, roots, depth + 1, combo).slice(0, MAX_SCOPES - out.length));
+  }
+  return out;
+}
+
+/** Which branch each choice took, by the schema object that owns it and the keyword. */
+type Picks = ReadonlyMap<object, ReadonlyMap<string, number>>;
+
+function pick(picks: Picks, choice: Choice, index: number): Picks {
+  const next = new Map(picks);
+  next.set(choice.owner, new Map([...(picks.get(choice.owner) ?? []), [choice.keyword, index]]));
+  return next;
+}
+
+/**
+ * Every view a schema can bring to bear at one place, through any branch: what a generated document
+ * may want to stay inside, or step just outside of. `steers` are schemas worth satisfying on purpose:
+ * what a `not` forbids, what an `if` tests, and two `oneOf` branches at once.
+ */
+export function hintsOf(model: Model, roots: readonly Loc[]): { views: View[]; steers: Loc[][] } {
+  const views: View[] = [];
+  const steers: Loc[][] = [];
+  const queue = [...roots];
+  const seen = new Set<unknown>();
+  while (queue.length > 0 && views.length < 32) {
+    const loc = model.deref(queue.shift() as Loc);
+    if (!isObject(loc.node) || seen.has(loc.node)) continue;
+    seen.add(loc.node);
+    const view = model.view(loc);
+    views.push(view);
+    queue.push(...view.allOf, ...(view.ref ? [view.ref] : []), ...(view.anyOf ?? []), ...(view.oneOf ?? []));
+    for (const branch of [view.then, view.else]) if (branch) queue.push(branch);
+    if (view.not) steers.push([view.not]);
+    if (view.if) steers.push([view.if]);
+    const branches = view.oneOf ?? [];
+    for (let i = 0; i < branches.length && steers.length < 12; i++) {
+      for (let j = i + 1; j < branches.length && steers.length < 12; j++) {
+        steers.push([branches[i] as Loc, branches[j] as Loc]);
+      }
+    }
+  }
+  return { views, steers };
+}
