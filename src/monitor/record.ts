@@ -102,9 +102,17 @@ export class HeaderDecoder {
     if (first === undefined) return undefined;
     if (typeof first === "string") return first;
     const bytes = this.#bytes;
-    for (let i = 0; i < bytes.length; i++) {
+    const length = first.length;
+    search: for (let i = 0; i < bytes.length; i++) {
       const known = bytes[i]!;
-      if (known.length === first.length && known.equals(first)) return this.#texts[i];
+      if (known.length !== length) continue;
+      // A loop beats Buffer.equals (a call into C++) on the few bytes header values have.
+      if (length > 32) {
+        if (known.equals(first)) return this.#texts[i];
+        continue;
+      }
+      for (let j = 0; j < length; j++) if (known[j] !== first[j]) continue search;
+      return this.#texts[i];
     }
     const text = first.toString("utf8");
     // Copy: kafkajs may reuse the memory behind the header buffer.

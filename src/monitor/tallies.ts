@@ -97,12 +97,37 @@ export class Tallies {
   // Nested maps rather than a joined string key: the hot path finds a series without allocating.
   readonly #series = new Map<string, Map<string, Map<string, RecordSeries>>>();
   readonly #decode = new Map<string, Cell<DecodeLabels>>();
+  #last:
+    | {
+        readonly topic: string;
+        readonly subject: CatalogSubject;
+        readonly producer: string;
+        readonly writer: SeriesWriter;
+        readonly series: RecordSeries;
+      }
+    | undefined;
 
   /**
    * The series of a record, created (with every reader's counters at zero) the first time. A series
    * of unreadable records has no readers: nothing of them is validated.
    */
   series(topic: string, subject: CatalogSubject, producer: string, writer: SeriesWriter): RecordSeries {
+    // Consecutive records mostly share their series: the last one answers without three map lookups.
+    const last = this.#last;
+    if (
+      last !== undefined &&
+      last.writer === writer &&
+      last.topic === topic &&
+      last.producer === producer &&
+      last.subject === subject
+    )
+      return last.series;
+    const found = this.#find(topic, subject, producer, writer);
+    this.#last = { topic, subject, producer, writer, series: found };
+    return found;
+  }
+
+  #find(topic: string, subject: CatalogSubject, producer: string, writer: SeriesWriter): RecordSeries {
     let byProducer = this.#series.get(topic);
     if (!byProducer) this.#series.set(topic, (byProducer = new Map()));
     let byWriter = byProducer.get(producer);
@@ -148,6 +173,7 @@ export class Tallies {
    * readers that remain are kept (counters never go back); new readers start at zero.
    */
   rebind(subject: CatalogSubject): void {
+    this.#last = undefined;
     for (const series of this.allSeries) {
       const labels = series.count.labels;
       if (labels.subject !== subject.name || labels.writer_version === UNKNOWN_VERSION) continue;

@@ -107,3 +107,11 @@ describe("the decode guard", () => {
     expect(require("kafkajs/src/protocol/recordBatch/v0/decoder.js")).toBe(before);
   });
 });
+
+describe("record timestamps", () => {
+  it("reads kafkajs's decimal timestamps exactly, falling back to Number() for anything else", async () => {
+    const { timestampOf } = await import("../../src/kafka/batch.js");
+    for (const text of ["1796112000000", "0", "-1", "123456789012345", "9007199254740993", "", "12a", " 5"])
+      expect(timestampOf(text), text).toBe(Number(text));
+  });
+});
