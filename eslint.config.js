@@ -23,6 +23,8 @@ export default tseslint.config(
         console: "readonly",
         setTimeout: "readonly",
         clearTimeout: "readonly",
+        setInterval: "readonly",
+        clearInterval: "readonly",
         fetch: "readonly",
         globalThis: "readonly",
       },

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // One consumer of the Kafka benchmark, in a process of its own: a bare kafkajs consumer that does
-// nothing, or schemawatch's KafkaSource and pipeline. Each run gets a fresh process (no JIT, heap or
+// nothing, or the whole schemawatch monitor (startMonitor). Each run gets a fresh process (no JIT, heap or
 // patched module of another run) and a fresh consumer group, reads the pre-filled topic once, and
 // prints one JSON line: records/s, CPU-seconds per million records (every thread of the process) and
 // peak resident memory.
@@ -60,14 +60,16 @@ async function bare() {
   return { ...result, validated: 0 };
 }
 
+/** The whole monitor (startMonitor: lifecycle, HTTP, state file, workers), as `schemawatch run` runs it. */
 async function schemawatch() {
-  const { loadCatalog } = await import("../dist/catalog/load.js");
-  const { parseConfig } = await import("../dist/config/load.js");
-  const { KafkaSource } = await import("../dist/kafka/source.js");
-  const { Health } = await import("../dist/monitor/health.js");
-  const { Pipeline } = await import("../dist/monitor/pipeline.js");
+  const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
+  const { tmpdir } = await import("node:os");
+  const { join } = await import("node:path");
+  const { startMonitor } = await import("../dist/monitor/assemble.js");
   const { createLogger } = await import("../dist/log.js");
-  const config = parseConfig(
+  const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-"));
+  await writeFile(
+    join(dir, "config.yaml"),
     `kafka:
   brokers: [${spec.brokers.join(", ")}]
   groupId: bench-sw-${randomUUID()}
@@ -87,30 +89,33 @@ subjects:
       ratio: ${spec.ratio}
       maxPerSecond: 1000000000
 `,
-    resolve("bench/config.yaml"),
   );
-  const catalog = await loadCatalog(config);
-  const pipeline = new Pipeline(catalog, config);
-  const progress = counter(spec.records);
-  const sink = {
-    process(record) {
-      pipeline.process(record);
-      progress.add(1);
-    },
-  };
-  const source = new KafkaSource({
-    kafka: config.kafka,
-    topics: [spec.topic],
-    sink,
-    health: new Health(),
-    logger: createLogger("silent"),
+  const monitor = await startMonitor({
+    configPath: join(dir, "config.yaml"),
+    source: "kafka",
+    port: 0,
+    host: "127.0.0.1",
     env: {},
+    version: "bench",
+    logger: createLogger("silent"),
     tuning: TUNING,
   });
-  await source.start();
+  const progress = counter(spec.records);
+  // The monitor's own tallies tell how far it got: counted, and (with workers) validated too.
+  const counted = () => monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
+  let seen = 0;
+  const poll = setInterval(() => {
+    const now = monitor.pipeline.pendingValidations > 0 ? seen : counted();
+    if (now > seen) {
+      progress.add(now - seen);
+      seen = now;
+    }
+  }, 5);
   const result = await progress.done;
-  await source.stop();
-  const validated = pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
+  clearInterval(poll);
+  const validated = monitor.pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
+  await monitor.stop();
+  await rm(dir, { recursive: true, force: true });
   return { ...result, validated };
 }
 
