@@ -3,8 +3,8 @@ import type { Consumer } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
-import { RepeatLog } from "../log.js";
-import type { UndecodableBatch } from "./decode-guard.js";
+import { finishesWithin } from "../timing.js";
+import { KafkaReporter } from "./reporting.js";
 import { SharedAdmin, connectAdmin } from "./admin.js";
 import { batchHandler } from "./batch.js";
 import { KAFKA_RETRY, buildKafkaConfig } from "./connection.js";
@@ -48,15 +48,19 @@ export class KafkaSource {
   #pendingStarts: PartitionOffsets = new Map();
   /** The topics the current consumer is subscribed to: those of the monitored topics that exist. */
   #subscribed: readonly string[] = [];
-  /** Topics last found missing, reported once each until they appear. */
-  #missing = new Set<string>();
-  readonly #repeats: RepeatLog;
+  readonly #report: KafkaReporter;
 
   constructor(options: KafkaSourceOptions) {
     this.#options = options;
     this.#tuning = { ...DEFAULT_TUNING, ...options.tuning };
     this.#log = options.logger;
-    this.#repeats = new RepeatLog(options.logger, this.#tuning.logRepeatMs);
+    this.#report = new KafkaReporter({
+      health: options.health,
+      logger: options.logger,
+      brokers: options.kafka.brokers,
+      logRepeatMs: this.#tuning.logRepeatMs,
+      reconnectMaxMs: this.#tuning.reconnectMaxMs,
+    });
   }
 
   /**
@@ -187,7 +191,10 @@ export class KafkaSource {
         partitionsConsumedConcurrently: this.#options.concurrency ?? 1,
         eachBatch: batchHandler(this.#options.sink, this.#log, {
           onBatchEnd: this.#options.onBatchEnd,
-          onUndecodable: (topic, partition, batch) => this.#undecodable(topic, partition, batch),
+          onUndecodable: (topic, partition, batch) => {
+            this.#report.undecodable(topic, partition, batch);
+            this.#options.onUndecodable?.(topic, partition, batch);
+          },
         }),
       });
       await abandoned();
@@ -212,13 +219,7 @@ export class KafkaSource {
       if (!mine()) return;
       health.brokerUp = true;
       health.lastError = undefined;
-      if (this.#failures > 0) {
-        const suppressed = this.#repeats.reset("unreachable");
-        this.#log.info(
-          { failedAttempts: this.#failures, suppressedLines: suppressed },
-          "Kafka reachable again: consuming",
-        );
-      }
+      this.#report.reachable(this.#failures);
       this.#failures = 0;
       this.#assign(consumer, payload.memberAssignment);
     });
@@ -290,79 +291,26 @@ export class KafkaSource {
     const base = Math.min(this.#tuning.reconnectMaxMs, RECONNECT_INITIAL_MS * 2 ** this.#failures);
     const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.#failures++;
-    const { health } = this.#options;
-    if (health.lastError !== undefined) {
-      // One clear line when Kafka goes away, then a summary a minute, not a line per retry.
-      this.#repeats.log(
-        "warn",
-        "unreachable",
-        {
-          brokers: this.#options.kafka.brokers,
-          error: health.lastError,
-          attempts: this.#failures,
-          nextAttemptMs: delay,
-        },
-        `Kafka unreachable (${health.lastError}); retrying with backoff, up to every ${Math.round(this.#tuning.reconnectMaxMs / 1000)} s`,
-      );
-    }
+    // One clear line when Kafka goes away, then a summary a minute, not a line per retry.
+    this.#report.unreachable(this.#failures, delay);
     this.#reconnectTimer = setTimeout(() => {
       this.#reconnectTimer = undefined;
       void this.#connect(session);
     }, delay);
   }
 
-  /** A batch the decode guard could not decode: said once per partition and problem, then summarised. */
-  #undecodable(topic: string, partition: number, batch: UndecodableBatch): void {
-    const where = `${topic}/${partition}`;
-    const problem = this.#options.health.problem(
-      `undecodable:${where}`,
-      `${where}: a batch of ${batch.records} records at offsets ${batch.firstOffset}..${batch.lastOffset} could not be decoded (${batch.problem}); its records count as unknown and the partition's coverage restarts`,
-    );
-    this.#repeats.log(
-      "error",
-      `undecodable:${where}:${batch.codec}`,
-      {
-        topic,
-        partition,
-        firstOffset: batch.firstOffset,
-        lastOffset: batch.lastOffset,
-        records: batch.records,
-        codec: batch.codec,
-        problem: batch.problem,
-        batches: problem.count,
-      },
-      "record batch could not be decoded: skipped, counted as undecodable_batch, coverage restarted",
-    );
-    this.#options.onUndecodable?.(topic, partition, batch);
-  }
-
   /** The monitored topics that exist now; the missing ones are reported (once) and left out. */
   async #presentTopics(session: Session): Promise<string[]> {
-    const { health, topics } = this.#options;
     let presence;
     try {
-      presence = await describeTopics(await session.admin.get(), topics);
+      presence = await describeTopics(await session.admin.get(), this.#options.topics);
     } catch (error) {
       session.admin.drop();
       // Unknown: subscribe to all and let the consumer's own errors tell.
       this.#log.debug({ error: messageOf(error) }, "cannot list the topics");
-      return [...topics];
+      return [...this.#options.topics];
     }
-    for (const topic of presence.missing) {
-      health.problem(
-        `topic-missing:${topic}`,
-        `topic ${topic} does not exist (never created, or deleted); it is read once it exists`,
-      );
-      if (!this.#missing.has(topic))
-        this.#log.error({ topic }, "a monitored topic does not exist: the other topics are read meanwhile");
-    }
-    for (const topic of this.#missing) {
-      if (presence.missing.includes(topic)) continue;
-      health.resolve(`topic-missing:${topic}`);
-      this.#log.info({ topic }, "a monitored topic exists again: reading it");
-    }
-    this.#missing = new Set(presence.missing);
-    if (presence.missing.length === 0) health.resolve("topic-changed");
+    this.#report.topics(presence);
     return presence.present;
   }
 
@@ -432,13 +380,8 @@ export class KafkaSource {
       // A lag measurement in flight is not waited for: with the broker down it could retry for long.
       await session.admin.close();
     })();
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<boolean>((resolve) => {
-      timer = setTimeout(() => resolve(true), this.#tuning.stopTimeoutMs);
-    });
-    const timedOut = await Promise.race([work.then(() => false), timeout]);
-    clearTimeout(timer);
-    if (timedOut) this.#log.warn({ timeoutMs: this.#tuning.stopTimeoutMs }, "Kafka did not close in time");
+    if (!(await finishesWithin(work, this.#tuning.stopTimeoutMs)))
+      this.#log.warn({ timeoutMs: this.#tuning.stopTimeoutMs }, "Kafka did not close in time");
     this.#revoke();
     this.#options.health.brokerUp = false;
     this.#consumer = undefined;

@@ -5,6 +5,7 @@ import type { Catalog } from "../catalog/types.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
+import { finishesWithin } from "../timing.js";
 import { buildServer } from "../http/server.js";
 import type { ConsumerTuning } from "../kafka/options.js";
 import { createLogger } from "../log.js";
@@ -276,24 +277,13 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         abort.abort();
         stopWatching();
         await stopSource();
-        const saved = await bounded(lifecycle.stop(), STATE_STOP_MS);
+        const saved = await finishesWithin(lifecycle.stop(), STATE_STOP_MS);
         if (!saved) logger.warn({ timeoutMs: STATE_STOP_MS }, "the lifecycle state was not saved in time");
         await server.close();
         await pool?.stop();
         restoreWarnings();
       })()),
   };
-}
-
-/** Whether the work finished within `ms`; it is not waited for past that. */
-async function bounded(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
-  try {
-    return await Promise.race([work.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 function listenError(host: string, port: number, error: unknown): SchemawatchError {
