@@ -12,7 +12,7 @@ const RECORDS = Number(process.env.BENCH_CODEC_RECORDS ?? 200_000);
 const JACKSON = ["jackson-core-", "jackson-databind-", "jackson-annotations-"];
 
 /** Writes RECORDS records to the topic with the Java producer, Kafka's default batch.size and linger.ms. */
-async function fill(brokers, topic, codec) {
+export async function fill(brokers, topic, codec) {
   const child = spawn("java", ["-cp", kafkaClasspath(JACKSON), "test/helpers/java/ProduceRecords.java"], {
     stdio: ["pipe", "ignore", "pipe"],
   });

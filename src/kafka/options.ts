@@ -20,7 +20,18 @@ export interface ConsumerTuning {
   readonly metadataMaxAge: number;
   /** A problem that repeats (Kafka unreachable, undecodable batches) is logged once per this, with a count. */
   readonly logRepeatMs: number;
+  /**
+   * Bytes one fetch may bring, in all and per partition. kafkajs decodes a whole fetch response at
+   * once, and a compressed batch expands about fivefold into record objects: kafkajs's defaults (10 MB,
+   * 1 MB a partition) overran the image's 96 MB heap on a gzip topic. The broker still sends a batch
+   * larger than these, alone.
+   */
+  readonly maxBytes: number;
+  readonly maxBytesPerPartition: number;
 }
+
+const MAX_BYTES = 2 * 1024 * 1024;
+const MAX_BYTES_PER_PARTITION = 512 * 1024;
 
 export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
   sessionTimeout: 30_000,
@@ -31,6 +42,8 @@ export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
   stopTimeoutMs: 15_000,
   metadataMaxAge: 10_000,
   logRepeatMs: 60_000,
+  maxBytes: MAX_BYTES,
+  maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
 };
 
 /** Called after a batch's records went to the sink and before their offsets are committed. */

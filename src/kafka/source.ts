@@ -144,6 +144,8 @@ export class KafkaSource {
       // kafkajs notices partitions added to a subscribed topic only when its metadata expires; its
       // default, 5 minutes, would leave a new partition unread (and unobserved) for that long.
       metadataMaxAge: t.metadataMaxAge,
+      maxBytes: t.maxBytes,
+      maxBytesPerPartition: t.maxBytesPerPartition,
       // A monitor must never create the topics it watches.
       allowAutoTopicCreation: false,
       // Restarts are this class's job, with its backoff and its one log line; kafkajs's own restart
