@@ -142,7 +142,11 @@ export class RegistryFollower {
     void followed.poller.poll();
   }
 
-  /** Set after construction by whoever rebuilds the catalog. */
+  /** Called when a poll changed a snapshot; set by whoever rebuilds the catalog. */
+  get onChange(): () => void {
+    return () => this.#onChange?.();
+  }
+
   set onChange(handler: (() => void) | undefined) {
     this.#onChange = handler;
   }
