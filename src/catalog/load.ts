@@ -140,7 +140,8 @@ export async function loadCatalog(
     const entry = buildSubject(subject.name, subject.topics, versions);
     subjects.set(subject.name, entry);
     for (const topic of subject.topics) subjectByTopic.set(topic, entry);
-    for (const [id, version] of entry.byConfluentId) if (!byConfluentId.has(id)) byConfluentId.set(id, version);
+    for (const [id, version] of entry.byConfluentId)
+      if (!byConfluentId.has(id)) byConfluentId.set(id, version);
     for (const [guid, version] of entry.byConfluentGuid)
       if (!byConfluentGuid.has(guid)) byConfluentGuid.set(guid, version);
   }

@@ -40,8 +40,6 @@ export interface MonitorOptions {
   readonly captureWarnings?: boolean;
   /** Overrides `workers` (tests run the integration suite with validation workers on). */
   readonly workers?: number;
-  /** Overrides every registry's poll interval, in milliseconds (tests). */
-  readonly registryPollInterval?: number;
 }
 
 /** How long a stop waits for the last verdicts to be saved (a state topic on a broker that is down). */
@@ -89,9 +87,6 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     logger,
     health,
     live,
-    ...(options.registryPollInterval !== undefined
-      ? { registryPollInterval: options.registryPollInterval }
-      : {}),
   });
   const catalogLog = sources.log;
   const initial = sources.initial;

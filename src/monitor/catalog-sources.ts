@@ -20,8 +20,6 @@ export interface CatalogSourcesOptions {
   readonly health: Health;
   /** A live monitor keeps the registry snapshots in its state file; a replayed capture does not. */
   readonly live: boolean;
-  /** Overrides every registry's poll interval, in milliseconds (tests). */
-  readonly registryPollInterval?: number;
 }
 
 /**
@@ -62,7 +60,6 @@ export class CatalogSources {
       config,
       env: options.env,
       logger: options.logger.child({ component: "registry" }),
-      ...(options.registryPollInterval !== undefined ? { interval: options.registryPollInterval } : {}),
       onPolled: (name, up, error) => registryPolled(health, follower, name, up, error),
     });
     // A replayed capture neither reads nor writes the live state, the registry's snapshots included.

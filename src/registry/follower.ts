@@ -19,8 +19,6 @@ export interface FollowerOptions {
   /** Called after every poll of a registry. */
   readonly onPolled?: (registry: string, up: boolean, error: Error | undefined) => void;
   readonly now?: () => number;
-  /** Overrides the registries' poll intervals, in milliseconds (tests). */
-  readonly interval?: number;
 }
 
 interface Followed {
@@ -105,7 +103,7 @@ export class RegistryFollower {
     const poller = new RegistryPoller({
       reader,
       subjects: [...subjects],
-      interval: this.#options.interval ?? interval,
+      interval,
       logger,
       now: this.#now,
       onChange: (snapshot) => {

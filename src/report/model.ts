@@ -1,12 +1,7 @@
 import type { Direction } from "../engine/direction.js";
 import type { LifecycleRuntime } from "../lifecycle/runtime.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
-import type {
-  MonitorStatus,
-  ProducerStatus,
-  RateSummary,
-  SubjectRegistryEntry,
-} from "../monitor/status.js";
+import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "../monitor/status.js";
 import type { Tallies } from "../monitor/tallies.js";
 import { wouldFailMatrix } from "./matrix.js";
 
