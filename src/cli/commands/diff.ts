@@ -1,6 +1,7 @@
 import type { SchemaCompiler, SchemaDocument } from "../../catalog/compiler.js";
 import { loadSharedDocuments } from "../../catalog/load.js";
 import type { SchemaFile } from "../../catalog/schema-file.js";
+import type { CatalogVersion } from "../../catalog/types.js";
 import type { Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
@@ -148,6 +149,14 @@ async function pair(
   return release.ok ? 0 : 1;
 }
 
+/**
+ * The release a catalog version declares: its semver, except for a registry version labelled by its
+ * number (`3`), which says nothing about the size of the change.
+ */
+function declaredOf(version: CatalogVersion): Version | undefined {
+  return version.registry && /^\d+$/.test(version.version.text) ? undefined : version.version;
+}
+
 /** The shared schema files a version's `$ref`s may reach, by base URI (a version reaches no other). */
 async function externalSchemas(config: Config, compiler: SchemaCompiler): Promise<Map<string, unknown>> {
   const shared = await loadSharedDocuments(config.shared, compiler.defaultDialect);
@@ -183,7 +192,7 @@ async function subjects(
     for (const [j, after] of subject.versions.entries()) {
       for (const before of subject.versions.slice(0, j)) {
         const { result, evidence } = compare(before, after, options, compiler, externals);
-        const release = releaseOf(result.bump, before.version, after.version);
+        const release = releaseOf(result.bump, declaredOf(before), declaredOf(after));
         failed ||= !release.ok;
         const names = { old: before.file.path, new: after.file.path };
         pairs.push({
@@ -193,7 +202,9 @@ async function subjects(
         });
         const verdict = release.ok ? "ok" : "FAIL";
         const line = `${subject.name} ${before.version.text} -> ${after.version.text}`;
-        const bumps = `needs ${result.bump}, declared ${release.declared}`;
+        const bumps = release.declared
+          ? `needs ${result.bump}, declared ${release.declared}`
+          : `needs ${result.bump}, no declared version`;
         text.push(`${line.padEnd(32)} ${result.compatibility.padEnd(9)} ${bumps}: ${verdict}`);
         if (!release.ok) text.push(toText(result, names, release, evidence).replace(/^/gm, "    ").trimEnd());
       }

@@ -67,8 +67,23 @@ function parseRegistryVersion(command: string, text: string): number | "latest" 
 /** `--registry URL`, or `--registry NAME` of the config's registries (which brings auth and TLS). */
 function registryConfig(command: string, registry: string, config: Config | undefined): RegistryConfig {
   if (/^https?:\/\//.test(registry)) {
+    // Named by its host in messages and paths: registry:HOST/SUBJECT/versions/N.
+    let parsed: URL;
+    try {
+      parsed = new URL(registry);
+    } catch {
+      throw usageError(command, `--registry ${registry}: not a URL`);
+    }
+    if (parsed.username !== "" || parsed.password !== "") {
+      // Messages show the URL; credentials in it would leak. Not repeated here either.
+      throw usageError(
+        command,
+        "--registry: put credentials in a registry of --config (auth: usernameEnv, passwordFile …) and name it, not in the URL",
+      );
+    }
+    const name = parsed.host;
     return {
-      name: "--registry",
+      name,
       url: registry.replace(/\/+$/, ""),
       pollInterval: parseDuration(DEFAULTS.registry.pollInterval) * 1000,
       timeout: parseDuration(DEFAULTS.registry.timeout) * 1000,
