@@ -223,6 +223,25 @@ subjects:
     expect(asked).toEqual([5, 5]);
   });
 
+  it("reads GUIDs from the __value_schema_id header, and hands one it does not know to the lookup", async () => {
+    const guid = "0f8e1a52-3c4d-4b6e-9f70-112233445566";
+    const { catalog } = await buildCatalog(await config(), [snapshot([version(1, 1, street, { guid })])]);
+    const asked: string[] = [];
+    const pipeline = new Pipeline(catalog, await config());
+    pipeline.subjects.get("order")!.useIdLookups({ request: () => {}, requestGuid: (g) => asked.push(g) });
+    const header = (hex: string) => ({
+      __value_schema_id: Buffer.concat([Buffer.from([1]), Buffer.from(hex, "hex")]),
+    });
+    pipeline.process(record({ street: "x" }, header(guid.replace(/-/g, "")), { topic: "orders" }));
+    pipeline.process(record({ street: "x" }, header("ff".repeat(16)), { topic: "orders" }));
+    const counts = pipeline.tallies.records
+      .filter((c) => c.value > 0)
+      .map((c) => `${c.labels.writer_version}=${c.value}`)
+      .sort();
+    expect(counts).toEqual(["1=1", "unknown=1"]);
+    expect(asked).toEqual(["ff".repeat(16)]);
+  });
+
   it("keeps a hard-deleted version as retired, and reads kept snapshots back from a state", () => {
     const before = snapshot([version(1, 1, street), version(2, 2, street)]);
     const after = snapshot([version(2, 2, street), version(3, 3, street)]);
