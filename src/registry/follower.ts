@@ -48,6 +48,8 @@ export class RegistryFollower {
   readonly #now: () => number;
   readonly #registries = new Map<string, Followed>();
   readonly #snapshots = new Map<string, SubjectSnapshot>();
+  /** Snapshots kept from an earlier run that no poll has replaced yet. */
+  readonly #kept = new Set<string>();
   readonly #startedAt: number;
   #notes = new Map<string, readonly string[]>();
   #onChange: (() => void) | undefined;
@@ -107,11 +109,18 @@ export class RegistryFollower {
       logger,
       now: this.#now,
       onChange: (snapshot) => {
-        const key = snapshotKey(name, snapshot.subject);
-        this.#snapshots.set(key, retainRemoved(this.#snapshots.get(key), snapshot));
+        this.#take(name, snapshot);
         this.#onChange?.();
       },
-      onPolled: (up, error) => this.#options.onPolled?.(name, up, error),
+      onPolled: (up, error) => {
+        // A read that changed nothing still dates the snapshot in use.
+        for (const subject of subjects) {
+          const read = poller.snapshot(subject);
+          const current = this.#snapshots.get(snapshotKey(name, subject));
+          if (read && read.fetchedAt !== current?.fetchedAt) this.#take(name, read);
+        }
+        this.#options.onPolled?.(name, up, error);
+      },
     });
     const ids = new IdResolver({
       client,
@@ -123,6 +132,16 @@ export class RegistryFollower {
       requestGuid: (guid) => ids.requestGuid(dashed(guid)),
     };
     this.#registries.set(name, { name, url, reader, poller, ids, subjects, lookups });
+  }
+
+  /**
+   * The snapshot the catalog uses from one the registry answered. Versions gone from the registry
+   * are kept (as deleted) until restart; a snapshot kept from an earlier run gives way whole.
+   */
+  #take(registry: string, snapshot: SubjectSnapshot): void {
+    const key = snapshotKey(registry, snapshot.subject);
+    const previous = this.#kept.delete(key) ? undefined : this.#snapshots.get(key);
+    this.#snapshots.set(key, retainRemoved(previous, snapshot));
   }
 
   #found(name: string, key: string, answer: IdAnswer, logger: Logger): void {
@@ -159,7 +178,9 @@ export class RegistryFollower {
       const followed = this.#registries.get(snapshot.registry);
       if (!followed?.subjects.has(snapshot.subject)) continue;
       followed.poller.seed(snapshot);
-      this.#snapshots.set(snapshotKey(snapshot.registry, snapshot.subject), snapshot);
+      const key = snapshotKey(snapshot.registry, snapshot.subject);
+      this.#snapshots.set(key, snapshot);
+      this.#kept.add(key);
     }
     await Promise.all([...this.#registries.values()].map((r) => r.poller.start()));
   }

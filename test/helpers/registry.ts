@@ -85,6 +85,12 @@ export async function softDelete(url: string, subject: string, version: number):
   await call("DELETE", `${url}/subjects/${encodeURIComponent(subject)}/versions/${version}`);
 }
 
+/** Deletes a version for good: a soft delete, then `?permanent=true`, as the Confluent API wants. */
+export async function hardDelete(url: string, subject: string, version: number): Promise<void> {
+  await softDelete(url, subject, version);
+  await call("DELETE", `${url}/subjects/${encodeURIComponent(subject)}/versions/${version}?permanent=true`);
+}
+
 export async function setCompatibility(
   url: string,
   subject: string | undefined,
