@@ -108,11 +108,12 @@ export class CatalogSources {
       const lookups = subject.registry ? follower.lookups(subject.registry.name) : undefined;
       if (lookups) pipeline.subjects.get(subject.name)?.useIdLookups(lookups);
     }
-    follower.onChange = () => updates.refresh((current) => this.build(current.config));
+    const refresh = () => updates.refresh((current) => this.build(current.config));
+    follower.onChange = refresh;
     // A poll may have changed a snapshot since the first catalog was built.
     const now = follower.snapshots();
     const built = updates.current.snapshots;
-    if (now.length !== built.length || now.some((s, i) => s !== built[i])) follower.onChange();
+    if (now.length !== built.length || now.some((s, i) => s !== built[i])) refresh();
   }
 
   /** The catalog is complete once every registry subject has a snapshot (read now, or kept). */

@@ -160,10 +160,6 @@ export class RegistryFollower {
   }
 
   /** Called when a poll changed a snapshot; set by whoever rebuilds the catalog. */
-  get onChange(): () => void {
-    return () => this.#onChange?.();
-  }
-
   set onChange(handler: (() => void) | undefined) {
     this.#onChange = handler;
   }
