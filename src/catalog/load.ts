@@ -8,6 +8,7 @@ import { documentOf, readSchemaFile, type SchemaFile } from "./schema-file.js";
 import type { Catalog, CatalogSubject, CatalogVersion } from "./types.js";
 import {
   compareVersions,
+  normalizeVersion,
   parseVersion,
   versionFromFileName,
   versionFromId,
@@ -80,12 +81,22 @@ export function compilerFor(config: Pick<Config, "defaultDialect" | "assertForma
 }
 
 /**
+ * What a catalog source beside the folders (a schema registry) adds to a subject: given the subject's
+ * versions from its schema files, compiled, it returns the subject's whole version list.
+ */
+export type VersionSource = (subject: SubjectConfig, local: readonly CatalogVersion[]) => CatalogVersion[];
+
+/**
  * Loads every subject's schema files, decides each file's version (config `file`, else `$id`, else the
  * file name), and compiles each once, on its own: a version's `$ref`s resolve within the version and
  * the shared files, so versions that keep one `$id` never stand in for each other. Any problem stops
- * loading with an error naming the file.
+ * loading with an error naming the file. `more` adds versions from elsewhere (src/registry/catalog.ts).
  */
-export async function loadCatalog(config: Config, compiler = compilerFor(config)): Promise<Catalog> {
+export async function loadCatalog(
+  config: Config,
+  compiler = compilerFor(config),
+  more?: VersionSource,
+): Promise<Catalog> {
   const shared = (await loadSharedDocuments(config.shared, compiler.defaultDialect)).map(documentOf);
 
   const pending: Array<{ subject: SubjectConfig; files: Array<{ file: SchemaFile; version: Version }> }> = [];
@@ -97,8 +108,10 @@ export async function loadCatalog(config: Config, compiler = compilerFor(config)
   const subjectByTopic = new Map<string, CatalogSubject>();
   const byConfluentId = new Map<number, CatalogVersion>();
   const byConfluentGuid = new Map<string, CatalogVersion>();
+  // Ids the config gives by hand must name one version; a registry gives identical content one id.
+  const configured = new Map<number, CatalogVersion>();
   for (const { subject, files } of pending) {
-    const versions = files.map(({ file, version }): CatalogVersion => {
+    const local = files.map(({ file, version }): CatalogVersion => {
       const meta = configFor(subject, version);
       return {
         subject: subject.name,
@@ -111,23 +124,26 @@ export async function loadCatalog(config: Config, compiler = compilerFor(config)
         ...(meta?.confluentGuid ? { confluentGuid: normalizeGuid(meta.confluentGuid) } : {}),
       };
     });
+    for (const version of local) {
+      if (version.confluentId === undefined) continue;
+      const other = configured.get(version.confluentId);
+      if (other) {
+        throw new SchemawatchError(
+          "CONFIG_INVALID",
+          `${config.path}: confluentId ${version.confluentId} is given to both ${other.subject} ${other.version.text} and ${version.subject} ${version.version.text}`,
+        );
+      }
+      configured.set(version.confluentId, version);
+    }
+    const versions = more ? more(subject, local) : [...local];
     versions.sort((a, b) => compareVersions(a.version, b.version));
     const entry = buildSubject(subject.name, subject.topics, versions);
     subjects.set(subject.name, entry);
     for (const topic of subject.topics) subjectByTopic.set(topic, entry);
-    for (const version of versions) {
-      if (version.confluentId !== undefined) {
-        const other = byConfluentId.get(version.confluentId);
-        if (other) {
-          throw new SchemawatchError(
-            "CONFIG_INVALID",
-            `${config.path}: confluentId ${version.confluentId} is given to both ${other.subject} ${other.version.text} and ${version.subject} ${version.version.text}`,
-          );
-        }
-        byConfluentId.set(version.confluentId, version);
-      }
-      if (version.confluentGuid) byConfluentGuid.set(version.confluentGuid, version);
-    }
+    for (const [id, version] of entry.byConfluentId)
+      if (!byConfluentId.has(id)) byConfluentId.set(id, version);
+    for (const [guid, version] of entry.byConfluentGuid)
+      if (!byConfluentGuid.has(guid)) byConfluentGuid.set(guid, version);
   }
   return { subjects, subjectByTopic, byConfluentId, byConfluentGuid };
 }
@@ -137,13 +153,36 @@ export function buildSubject(
   topics: readonly string[],
   versions: readonly CatalogVersion[],
 ): CatalogSubject {
+  const byVersion = new Map(versions.map((v) => [v.version.text, v]));
+  // A registry version labelled `3` is also found as 3.0.0, the way a writer may declare it.
+  for (const v of versions) {
+    const normalized = normalizeVersion(v.version.text);
+    if (normalized !== undefined && !byVersion.has(normalized)) byVersion.set(normalized, v);
+  }
   return {
     name,
     topics,
     versions,
     readers: versions.filter((v) => v.status !== "retired"),
-    byVersion: new Map(versions.map((v) => [v.version.text, v])),
+    byVersion,
+    byConfluentId: idMap(versions, (v) => v.confluentId),
+    byConfluentGuid: idMap(versions, (v) => v.confluentGuid),
   };
+}
+
+/**
+ * Versions by id. One id on two versions of a subject happens in a registry (content registered again
+ * after a soft delete): the id names the one still in use, else the newest.
+ */
+function idMap<K>(versions: readonly CatalogVersion[], key: (v: CatalogVersion) => K | undefined) {
+  const out = new Map<K, CatalogVersion>();
+  for (const version of versions) {
+    const id = key(version);
+    if (id === undefined) continue;
+    const other = out.get(id);
+    if (!other || other.status === "retired" || version.status !== "retired") out.set(id, version);
+  }
+  return out;
 }
 
 function configFor(subject: SubjectConfig, version: Version) {
@@ -157,16 +196,19 @@ async function versionFiles(
   subject: SubjectConfig,
   defaultDialect: Dialect,
 ): Promise<Array<{ file: SchemaFile; version: Version }>> {
-  const paths = await listJsonFiles(subject.schemas, `subject ${subject.name} schema`);
+  // A registry subject may have no folder; the config refuses versions entries without one.
+  const folder = subject.schemas;
+  if (folder === undefined) return [];
+  const paths = await listJsonFiles(folder, `subject ${subject.name} schema`);
   const explicit = new Map<string, Version>();
   for (const [key, value] of Object.entries(subject.versions)) {
     const version = parseVersion(key, `subject ${subject.name}: versions`);
     if (value.file) {
-      const path = resolve(subject.schemas, value.file);
+      const path = resolve(folder, value.file);
       if (!paths.includes(path)) {
         throw new SchemawatchError(
           "FILE_UNREADABLE",
-          `${path}: schema file of ${subject.name} ${version.text} not found in ${subject.schemas}`,
+          `${path}: schema file of ${subject.name} ${version.text} not found in ${folder}`,
         );
       }
       explicit.set(path, version);
@@ -201,7 +243,7 @@ async function versionFiles(
     if (!claimed.has(version.text)) {
       throw new SchemawatchError(
         "FILE_UNREADABLE",
-        `${subject.schemas}: no schema file for ${subject.name} ${version.text}, which the config lists`,
+        `${folder}: no schema file for ${subject.name} ${version.text}, which the config lists`,
       );
     }
   }

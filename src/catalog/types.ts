@@ -1,4 +1,4 @@
-import type { Validator } from "./compiler.js";
+import type { SchemaDocument, Validator } from "./compiler.js";
 import type { SchemaFile } from "./schema-file.js";
 import type { Version } from "./version.js";
 
@@ -16,6 +16,19 @@ export interface CatalogVersion {
   readonly deprecatedSince?: string;
   readonly confluentId?: number;
   readonly confluentGuid?: string;
+  /** Where a registered version comes from; absent for a schema file. */
+  readonly registry?: RegistryOrigin;
+  /** The documents its `$ref`s reach besides the shared files: a registered version's references. */
+  readonly refs?: readonly SchemaDocument[];
+}
+
+/** A registered version's place in its registry. */
+export interface RegistryOrigin {
+  /** The `registries` key. */
+  readonly name: string;
+  readonly subject: string;
+  /** The registry's version number. */
+  readonly version: number;
 }
 
 /** A subject: one contract with its versions in ascending semver order. */
@@ -25,15 +38,24 @@ export interface CatalogSubject {
   readonly versions: readonly CatalogVersion[];
   /** The versions that are evaluated (every status but retired), ascending. */
   readonly readers: readonly CatalogVersion[];
-  /** Looks a version up by its normalized text (`1.1.0`). */
+  /**
+   * Looks a version up by its text (`1.1.0`, or `3` for a registry version labelled by number) and by
+   * its normalized semver (`3.0.0`), so a writer that declares either finds it.
+   */
   readonly byVersion: ReadonlyMap<string, CatalogVersion>;
+  /**
+   * This subject's versions by wire id and GUID. Ids belong to content, not to subjects (the same
+   * schema registered under two subjects has one id), so a record is looked up in its own subject.
+   */
+  readonly byConfluentId: ReadonlyMap<number, CatalogVersion>;
+  readonly byConfluentGuid: ReadonlyMap<string, CatalogVersion>;
 }
 
 export interface Catalog {
   readonly subjects: ReadonlyMap<string, CatalogSubject>;
   /** Which subject a topic carries. */
   readonly subjectByTopic: ReadonlyMap<string, CatalogSubject>;
-  /** Confluent schema registry ids and GUIDs mapped to versions. */
+  /** Confluent schema registry ids and GUIDs mapped to versions, over every subject (first one wins). */
   readonly byConfluentId: ReadonlyMap<number, CatalogVersion>;
   readonly byConfluentGuid: ReadonlyMap<string, CatalogVersion>;
 }

@@ -123,7 +123,7 @@ function walk(root: unknown, path: readonly string[], lines: LineCounter): { lin
 interface RawSubject {
   name: string;
   topics: string[];
-  schemas: string;
+  schemas?: string;
   versions?: Record<string, VersionConfig>;
   writer?: Partial<SubjectConfig["writer"]>;
   producer?: Partial<SubjectConfig["producer"]>;
@@ -183,13 +183,27 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
         );
       }
     }
+    if (subject.schemas === undefined) {
+      if (subject.registry === undefined) {
+        throw new SchemawatchError(
+          "CONFIG_INVALID",
+          `${where(["subjects", index])}: give schemas (a folder of schema files), registry (a schema registry subject), or both`,
+        );
+      }
+      if (Object.keys(subject.versions ?? {}).length > 0) {
+        throw new SchemawatchError(
+          "CONFIG_INVALID",
+          `${where(["subjects", index, "versions"])}: these name schema files, and the subject has no schemas folder; settings of registered versions go under registry.versions, keyed by the registry's version number`,
+        );
+      }
+    }
     const producer = subject.producer ?? {};
     const usesDefaultSource =
       producer.header === undefined && producer.keyPattern === undefined && producer.pointer === undefined;
     return {
       name: subject.name,
       topics: subject.topics,
-      schemas: resolve(base, subject.schemas),
+      ...(subject.schemas !== undefined ? { schemas: resolve(base, subject.schemas) } : {}),
       versions: subject.versions ?? {},
       writer: { ...DEFAULTS.writer, ...subject.writer },
       producer: {

@@ -89,7 +89,8 @@ const registry = {
 const subject = {
   type: "object",
   additionalProperties: false,
-  required: ["name", "topics", "schemas"],
+  // schemas or registry (or both): checked in load.ts, to say it in words.
+  required: ["name", "topics"],
   properties: {
     name: { type: "string", pattern: "^[A-Za-z0-9._-]+$" },
     registry: subjectRegistry,

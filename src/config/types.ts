@@ -59,8 +59,11 @@ export interface SubjectRegistryConfig {
 export interface SubjectConfig {
   readonly name: string;
   readonly topics: readonly string[];
-  /** Absolute path of the folder that holds the subject's schema files. */
-  readonly schemas: string;
+  /**
+   * Absolute path of the folder that holds the subject's schema files. Optional for a subject whose
+   * versions come from a registry (where it holds candidates not registered yet).
+   */
+  readonly schemas?: string;
   readonly versions: Readonly<Record<string, VersionConfig>>;
   readonly registry?: SubjectRegistryConfig;
   readonly writer: WriterConfig;

@@ -35,7 +35,9 @@ export function loadSides(oldInput: unknown, newInput: unknown, options: DiffOpt
       (which === "old" ? options.oldDialect : options.newDialect) ?? dialectOf(schema, name, defaultDialect);
     const base =
       (which === "old" ? options.oldBaseUri : options.newBaseUri) ?? `https://schemawatch.invalid/${which}`;
-    const space = new Space(name, options.resolveExternal);
+    const resolve =
+      (which === "old" ? options.oldResolveExternal : options.newResolveExternal) ?? options.resolveExternal;
+    const space = new Space(name, resolve);
     const root = space.load(schema, dialect, base, compiler.assertsFormats(dialect));
     return { schema, root, space, name, dialect, base };
   };

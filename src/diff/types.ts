@@ -70,6 +70,12 @@ export interface DiffOptions {
   readonly witnesses?: boolean;
   /** Returns the schema document for an absolute URI that a `$ref` names outside the schema itself. */
   readonly resolveExternal?: (uri: string) => unknown;
+  /**
+   * As `resolveExternal`, for one side only: two registered versions may each name a different
+   * version of a referenced schema by the same URI.
+   */
+  readonly oldResolveExternal?: (uri: string) => unknown;
+  readonly newResolveExternal?: (uri: string) => unknown;
   /** Names OLD and NEW in error messages (file names, for instance). */
   readonly oldName?: string;
   readonly newName?: string;

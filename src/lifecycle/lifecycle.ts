@@ -32,6 +32,11 @@ export interface LifecycleState {
   readonly unreadable?: Record<string, UnreadableEvidence[]>;
   /** The corpus of real shapes, when it is enabled (its own JSON form, see src/corpus). */
   readonly corpus?: unknown;
+  /**
+   * The last good snapshot of every registry subject (src/registry), so that a restart while the
+   * registry is down still knows the registered versions and their ids. State file only.
+   */
+  readonly registry?: unknown;
 }
 
 /**
@@ -57,6 +62,11 @@ export class Lifecycle {
     ((subject: string, version: string, own: CandidateEvidence) => CandidateEvidence) | undefined;
   /** With a shared state topic: this replica's unreadable records merged with the other replicas'. */
   unreadableView: ((subject: string, own: UnreadableEvidence[]) => UnreadableEvidence[]) | undefined;
+  /**
+   * The subject's schema registry while it does not answer, and since when (epoch ms): a version
+   * registered meanwhile may be what its records carry, so no deprecated version is drained.
+   */
+  registryDown: ((subject: string) => { registry: string; since: number } | undefined) | undefined;
 
   constructor(subjects: readonly LifecycleSubject[], logger: Logger, now: () => number) {
     this.#log = logger;

@@ -54,6 +54,8 @@ export class LifecycleRuntime {
   /** Extra state saved alongside the evidence (the corpus), and what was restored of it. */
   extraState: (() => unknown) | undefined;
   restoredExtra: unknown;
+  /** The registry snapshots saved alongside the evidence in the state file (read back at start-up). */
+  registryState: (() => unknown) | undefined;
 
   constructor(options: LifecycleRuntimeOptions) {
     this.#pipeline = options.pipeline;
@@ -230,9 +232,11 @@ export class LifecycleRuntime {
     if (!this.#statePath) return;
     try {
       const extra = this.extraState?.();
+      const registry = this.registryState?.();
       await saveState(this.#statePath, {
         ...this.lifecycle.toState(),
         ...(extra === undefined ? {} : { corpus: extra }),
+        ...(registry === undefined ? {} : { registry }),
       });
     } catch (error) {
       this.#log.error({ path: this.#statePath, problem: messageOf(error) }, "could not save lifecycle state");

@@ -97,6 +97,13 @@ export function judgeDeprecated(
       `${entry.records} ${entry.records === 1 ? "record" : "records"} on ${entry.topic}/${entry.partition} could not be read (${entry.reason}) since ${iso(entry.firstAt)}, the last one ${ago(now, entry.lastAt)}: their version is unknown, so ${version.version.text} may still be in use`,
     );
   }
+  const down = lifecycle.registryDown?.(s.subject.name);
+  if (down) {
+    // Not a gap in observation: the window goes on, only the verdict waits for the registry.
+    reasons.push(
+      `registry ${down.registry} down since ${iso(down.since)}: a version registered meanwhile could be what the records carry`,
+    );
+  }
   if (evidence.lastUndeclaredAt >= since) {
     reasons.unshift(
       `undeclared records still need it (they pass ${version.version.text} and fail every newer active version): ${evidence.undeclaredDependents} so far, last one ${ago(now, evidence.lastUndeclaredAt)}`,
@@ -114,6 +121,7 @@ export function judgeDeprecated(
       lastDeclaredBy: evidence.lastDeclaredBy,
       undeclaredDependents: evidence.undeclaredDependents,
       unreadableRecords,
+      registryDownSince: down ? iso(down.since) : null,
     },
   };
 }

@@ -109,6 +109,24 @@ export const METRICS = {
     help: "The drain window of the subject: how long a deprecated version must carry no traffic to be removable.",
     labels: ["subject"],
   },
+  registryUp: {
+    name: "schemawatch_registry_up",
+    type: "gauge",
+    help: "1 while the schema registry answers every poll, 0 while it does not (the last catalog stays in use, and no deprecated version of its subjects is judged drained).",
+    labels: ["registry"],
+  },
+  registryLastSuccess: {
+    name: "schemawatch_registry_last_success_timestamp_seconds",
+    type: "gauge",
+    help: "When a poll last read every subject of the schema registry; 0 when none has yet.",
+    labels: ["registry"],
+  },
+  registryLookups: {
+    name: "schemawatch_registry_id_lookups_total",
+    type: "counter",
+    help: "Lookups of wire ids and GUIDs the catalog did not know, by result (found, missing, failed, unsupported): requests to the registry, never one per record.",
+    labels: ["registry", "result"],
+  },
   coverageGaps: {
     name: "schemawatch_coverage_gap_total",
     type: "counter",

@@ -106,6 +106,19 @@ export function createRegistry(sources: MetricSources): Registry {
   });
   add(METRICS.brokerUp, () => [{ labels: {}, value: health.brokerUp ? 1 : 0 }]);
   add(METRICS.ready, () => [{ labels: {}, value: health.ready ? 1 : 0 }]);
+  const registries = () => health.registries?.status() ?? [];
+  add(METRICS.registryUp, () =>
+    registries().map((r) => ({ labels: { registry: r.name }, value: r.up ? 1 : 0 })),
+  );
+  add(METRICS.registryLastSuccess, () =>
+    registries().map((r) => ({ labels: { registry: r.name }, value: (r.lastSuccess ?? 0) / 1000 })),
+  );
+  add(METRICS.registryLookups, function* () {
+    for (const r of registries()) {
+      for (const [result, value] of Object.entries(r.lookups))
+        yield { labels: { registry: r.name, result }, value };
+    }
+  });
   add(METRICS.buildInfo, () => [
     { labels: { version: sources.version, node_version: process.version }, value: 1 },
   ]);

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from "fastify";
 import type { Logger } from "pino";
-import { loadCatalog } from "../catalog/load.js";
 import type { Catalog } from "../catalog/types.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
@@ -11,9 +10,11 @@ import type { ConsumerTuning } from "../kafka/options.js";
 import { createLogger } from "../log.js";
 import { createRegistry } from "../metrics/registry.js";
 import { checkCapture, replayFile, type FileSourceSummary } from "../source/file.js";
-import { LifecycleRuntime, lifecycleSubjects } from "../lifecycle/runtime.js";
+import { LifecycleRuntime } from "../lifecycle/runtime.js";
 import { buildReport, type Report } from "../report/model.js";
 import { renderReport } from "../report/render.js";
+import { CatalogSources, sameSources } from "./catalog-sources.js";
+import { CatalogUpdates } from "./catalog-updates.js";
 import { watchCatalog } from "./reload.js";
 import { Corpus } from "../corpus/corpus.js";
 import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
@@ -48,6 +49,7 @@ const STATE_STOP_MS = 5_000;
 /** A started monitor: serving HTTP, consuming its source. */
 export interface RunningMonitor {
   readonly config: Config;
+  /** The catalog in use (it changes with reloads and registered versions). */
   readonly catalog: Catalog;
   readonly pipeline: Pipeline;
   readonly health: Health;
@@ -78,14 +80,23 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     : loaded;
   const logger = options.logger ?? createLogger(config.logLevel);
   const restoreWarnings = options.captureWarnings ? captureProcessWarnings(logger) : () => {};
-  let catalog = await loadCatalog(config);
   const health = new Health();
-  health.catalogLoaded = true;
-  const pipeline = new Pipeline(catalog, config);
+  const live = options.source === "kafka";
+  const sources = await CatalogSources.open({
+    config,
+    env: options.env,
+    logger,
+    health,
+    live,
+  });
+  const catalogLog = sources.log;
+  const initial = sources.initial;
+  let updates: CatalogUpdates | undefined;
+  const catalog = () => updates?.current.catalog ?? initial.catalog;
+  const pipeline = new Pipeline(initial.catalog, config);
   pipeline.onInternalError = internalErrorLogger(logger.child({ component: "pipeline" }));
   const workers = options.workers ?? config.workers;
   const pool = workers > 0 ? new ValidationPool(workers, logger.child({ component: "workers" })) : undefined;
-  const live = options.source === "kafka";
   // Several replicas share the evidence through the state topic (loaded only then: it needs kafkajs).
   const stateTopic =
     live && config.state.topic
@@ -105,8 +116,17 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     ...(stateTopic ? { stateTopic } : live && config.state.file ? { statePath: config.state.file } : {}),
   });
   await lifecycle.load();
+  const catalogUpdates = (updates = new CatalogUpdates({
+    initial,
+    pipeline,
+    pool,
+    lifecycle,
+    logger: catalogLog,
+    onApplied: () => sources.complete(),
+  }));
+  sources.attach(pipeline, lifecycle, catalogUpdates, live);
   const corpus = config.corpus.enabled
-    ? restoreCorpus(config, () => catalog, lifecycle.restoredExtra, logger)
+    ? restoreCorpus(config, catalog, lifecycle.restoredExtra, logger)
     : undefined;
   if (corpus) {
     attachCorpus(pipeline, corpus);
@@ -115,11 +135,11 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   const registry = createRegistry({
     pipeline,
     health,
-    catalog: () => catalog,
+    catalog,
     version: options.version,
     lifecycle,
   });
-  const status = () => buildStatus(catalog, pipeline, health);
+  const status = () => buildStatus(catalog(), pipeline, health);
   const report = () => buildReport(status(), pipeline.tallies, lifecycle);
   const server = buildServer({
     registry,
@@ -138,51 +158,25 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     pages: { "/": () => renderReport(report(), "html", { refreshSeconds: 10, monitorUrl: "" }) },
     logger: logger.child({ component: "http" }),
   });
-  const reloadLog = logger.child({ component: "catalog" });
   const reload = async (): Promise<{ ok: true } | { ok: false; problem: string }> => {
     try {
-      const next = await loadConfig(options.configPath);
-      const changed = next.subjects.some((s, i) => {
-        const before = config.subjects[i];
-        return !before || before.name !== s.name || before.topics.join() !== s.topics.join();
-      });
-      if (changed || next.subjects.length !== config.subjects.length) {
-        throw new Error("subjects or topics changed: restart the monitor to apply that");
-      }
-      const nextCatalog = await loadCatalog(next);
-      // The workers first: a job sent after this is validated with the reloaded catalog.
-      await pool?.reload(next);
-      pipeline.replaceCatalog(nextCatalog, (subject, entry, reader, result) => {
-        if (reader.status === "candidate") {
-          lifecycle.lifecycle.candidateResult(
-            subject.subject.name,
-            reader.version.text,
-            entry.producer,
-            result,
-            entry.observedAt,
-          );
+      await catalogUpdates.update(async (current) => {
+        const next = await loadConfig(options.configPath);
+        if (!sameSources(current.config, next)) {
+          throw new Error("subjects, topics or registries changed: restart the monitor to apply that");
         }
+        return sources.build(next);
       });
-      catalog = nextCatalog;
-      lifecycle.lifecycle.replaceSubjects(lifecycleSubjects(pipeline));
-      reloadLog.info(
-        {
-          versions: [...catalog.subjects.values()].flatMap((s) =>
-            s.versions.map((v) => `${s.name} ${v.version.text}:${v.status}`),
-          ),
-        },
-        "catalog reloaded",
-      );
       return { ok: true };
     } catch (error) {
       const problem = messageOf(error);
-      reloadLog.error({ problem }, "catalog reload failed; the previous catalog stays in use");
+      catalogLog.error({ problem }, "catalog reload failed; the previous catalog stays in use");
       return { ok: false, problem };
     }
   };
   logger.info(
     {
-      subjects: [...catalog.subjects.values()].map((s) => ({
+      subjects: [...initial.catalog.subjects.values()].map((s) => ({
         subject: s.name,
         topics: s.topics,
         versions: s.versions.map((v) => `${v.version.text}:${v.status}`),
@@ -199,19 +193,20 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     // many scrapers arrive at once; the kernel caps this at its somaxconn.
     address = await server.listen({ host, port, backlog: 4096 });
   } catch (error) {
+    await sources.stop();
     throw listenError(host, port, error);
   }
   logger.info({ address }, "serving the status page at /, /metrics, /healthz, /readyz and /api/*");
 
-  const topics = [...catalog.subjectByTopic.keys()];
-  const stopWatching = live ? watchCatalog(config, () => void reload(), reloadLog) : () => {};
+  const topics = [...initial.catalog.subjectByTopic.keys()];
+  const stopWatching = live ? watchCatalog(config, () => void reload(), catalogLog) : () => {};
   const abort = new AbortController();
   let stopSource: () => Promise<void> = async () => {};
   let replayed: Promise<FileSourceSummary>;
   try {
     // Started last, so that a failed start-up before it leaves no thread running.
     if (pool) {
-      await pool.start(config, config.corpus.enabled);
+      await pool.start(config, config.corpus.enabled, initial.snapshots);
       pipeline.useWorkers(pool);
     }
     if (options.source === "kafka") {
@@ -253,6 +248,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     }
   } catch (error) {
     stopWatching();
+    await sources.stop();
     await pool?.stop();
     await server.close();
     throw error;
@@ -260,7 +256,9 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   let stopping: Promise<void> | undefined;
   return {
     config,
-    catalog,
+    get catalog() {
+      return catalog();
+    },
     pipeline,
     health,
     server,
@@ -277,6 +275,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         abort.abort();
         stopWatching();
         await stopSource();
+        await sources.stop();
         const saved = await finishesWithin(lifecycle.stop(), STATE_STOP_MS);
         if (!saved) logger.warn({ timeoutMs: STATE_STOP_MS }, "the lifecycle state was not saved in time");
         await server.close();

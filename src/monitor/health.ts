@@ -1,4 +1,12 @@
+import type { RegistryStatus, SubjectRegistryStatus } from "../registry/types.js";
 import type { SourceRecord } from "./record.js";
+
+/** The registries a catalog follows, read at scrape and request time. */
+export interface RegistrySource {
+  status(): readonly RegistryStatus[];
+  /** A config subject's registry subject; undefined for a subject without a registry. */
+  subject(name: string): SubjectRegistryStatus | undefined;
+}
 
 /** A condition an operator should know of that does not stop the monitor (see {@link Health.problems}). */
 export interface Problem {
@@ -39,6 +47,10 @@ const MAX_PROBLEMS = 100;
  */
 export class Health {
   catalogLoaded = false;
+  /** Why the catalog is not loaded yet (a registry that has not answered), for /readyz. */
+  catalogProblem: string | undefined;
+  /** The registries the catalog follows; undefined when it follows none. */
+  registries: RegistrySource | undefined;
   /** True while the source can reach Kafka (always true for a file source). */
   brokerUp = false;
   /** The partitions this member is assigned, per topic. */
@@ -94,7 +106,8 @@ export class Health {
   }
 
   reasonNotReady(): string | undefined {
-    if (!this.catalogLoaded) return "catalog not loaded";
+    if (!this.catalogLoaded)
+      return this.catalogProblem ? `catalog not loaded: ${this.catalogProblem}` : "catalog not loaded";
     if (!this.brokerUp) return `broker unreachable${this.lastError ? `: ${this.lastError}` : ""}`;
     if (this.assignedPartitions === 0) {
       const missing = this.problems().filter((p) => p.key.startsWith("topic-missing:"));

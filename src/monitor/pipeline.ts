@@ -77,7 +77,7 @@ export class Pipeline implements RecordSink {
     config.subjects.forEach((subjectConfig, index) => {
       const subject = catalog.subjects.get(subjectConfig.name);
       if (!subject) return;
-      const pipeline = new SubjectPipeline(subject, subjectConfig, catalog, now);
+      const pipeline = new SubjectPipeline(subject, subjectConfig, now);
       subjects.set(subject.name, pipeline);
       this.#subjectIndex.set(pipeline, index);
       for (const topic of subject.topics) this.#byTopic.set(topic, pipeline);
@@ -131,8 +131,10 @@ export class Pipeline implements RecordSink {
       const subject = catalog.subjects.get(pipeline.subject.name);
       if (!subject) continue;
       const before = new Set(pipeline.subject.readers.map((r) => r.version.text));
-      pipeline.rebind(subject, catalog);
+      pipeline.rebind(subject);
       this.tallies.rebind(subject);
+      // A version new to the catalog (registered meanwhile) shows at zero before its first record.
+      this.#startAtZero(pipeline);
       const added = subject.readers
         .map((r, i) => [r, i] as const)
         .filter(([r]) => !before.has(r.version.text));

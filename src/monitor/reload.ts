@@ -29,7 +29,7 @@ export function watchCatalog(config: Config, reload: () => void, logger: Logger)
   const watchers: FSWatcher[] = [];
   for (const folder of new Set([
     dirname(config.path),
-    ...config.subjects.map((s) => s.schemas),
+    ...config.subjects.flatMap((s) => (s.schemas !== undefined ? [s.schemas] : [])),
     ...config.shared,
   ])) {
     try {

@@ -1,5 +1,6 @@
 import type { Catalog } from "../catalog/types.js";
 import { DIRECTIONS, type Direction } from "../engine/direction.js";
+import type { LookupResult, RegistryStatus, SubjectRegistryStatus } from "../registry/types.js";
 import { describeProblems, type Health, type ProblemStatus } from "./health.js";
 import type { Pipeline } from "./pipeline.js";
 import { NO_VERSION, UNKNOWN_VERSION } from "./tallies.js";
@@ -30,6 +31,54 @@ export interface VersionStatusEntry {
   wouldFail: Partial<Record<Direction, RateSummary>>;
 }
 
+/** A registry the catalog follows, as JSON. */
+export interface RegistryStatusEntry {
+  name: string;
+  url: string;
+  up: boolean;
+  /** Since when it has not answered; null while it does. */
+  downSince: string | null;
+  lastSuccess: string | null;
+  lastError: string | null;
+  /** Lookups of wire ids and GUIDs the catalog did not know, by how they ended (requests, not records). */
+  lookups: Record<LookupResult, number>;
+}
+
+/** The registry subject a subject's versions come from: the registry's own verdict beside the traffic. */
+export interface SubjectRegistryEntry extends RegistryStatusEntry {
+  subject: string;
+  /** The subject's compatibility level, its own or the registry's global one; null when unknown. */
+  compatibility: { level: string; source: "subject" | "global" } | null;
+  /** When the snapshot in use was read; null when there is none. */
+  snapshotAt: string | null;
+  /** Registered versions the catalog leaves out, and why. */
+  leftOut: string[];
+}
+
+const isoOrNull = (ms: number | undefined) => (ms === undefined ? null : new Date(ms).toISOString());
+
+export function registryEntry(status: RegistryStatus): RegistryStatusEntry {
+  return {
+    name: status.name,
+    url: status.url,
+    up: status.up,
+    downSince: isoOrNull(status.downSince),
+    lastSuccess: isoOrNull(status.lastSuccess),
+    lastError: status.lastError ?? null,
+    lookups: { ...status.lookups },
+  };
+}
+
+function subjectRegistryEntry(status: SubjectRegistryStatus): SubjectRegistryEntry {
+  return {
+    ...registryEntry(status.registry),
+    subject: status.subject,
+    compatibility: status.compatibility ? { ...status.compatibility } : null,
+    snapshotAt: isoOrNull(status.snapshotAt),
+    leftOut: [...status.leftOut],
+  };
+}
+
 export interface SubjectStatus {
   subject: string;
   topics: string[];
@@ -40,6 +89,8 @@ export interface SubjectStatus {
   sampleRatio: number;
   versions: VersionStatusEntry[];
   producers: ProducerStatus[];
+  /** Where its registered versions come from; null for a subject of schema files only. */
+  registry: SubjectRegistryEntry | null;
 }
 
 export interface MonitorStatus {
@@ -48,6 +99,8 @@ export interface MonitorStatus {
   /** Conditions that leave the monitor running but that an operator should know (see Health.problems). */
   problems: ProblemStatus[];
   subjects: SubjectStatus[];
+  /** The registries the catalog follows. */
+  registries: RegistryStatusEntry[];
   decodeErrors: Record<string, Record<string, number>>;
   labelOverflow: Record<string, number>;
 }
@@ -148,6 +201,7 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
         };
       }),
       producers: [...producers.values()].sort((a, b) => a.producer.localeCompare(b.producer)),
+      registry: registryOf(health, name),
     });
   }
   const decodeErrors: Record<string, Record<string, number>> = {};
@@ -162,7 +216,13 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
     notReadyReason: health.reasonNotReady() ?? null,
     problems: describeProblems(health),
     subjects,
+    registries: (health.registries?.status() ?? []).map(registryEntry),
     decodeErrors,
     labelOverflow: { producer: overflow },
   };
+}
+
+function registryOf(health: Health, subject: string): SubjectRegistryEntry | null {
+  const status = health.registries?.subject(subject);
+  return status ? subjectRegistryEntry(status) : null;
 }

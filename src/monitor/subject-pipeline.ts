@@ -1,9 +1,9 @@
-import type { Catalog, CatalogSubject } from "../catalog/types.js";
+import type { CatalogSubject } from "../catalog/types.js";
 import type { SubjectConfig } from "../config/types.js";
 import { createResults, type ReaderResult } from "../engine/evaluate.js";
 import { ProducerResolver } from "./producer.js";
 import { Sampler } from "./sampler.js";
-import { WriterResolver } from "./writer.js";
+import { WriterResolver, type IdLookups } from "./writer.js";
 
 /**
  * A recent sampled record, kept so that a candidate added by a reload is judged at once. In-thread
@@ -44,11 +44,12 @@ export class SubjectPipeline {
   /** The last RESERVOIR_SIZE sampled records, oldest overwritten first. */
   readonly reservoir: ReservoirEntry[] = [];
   #next = 0;
+  #lookups: IdLookups | undefined;
 
-  constructor(subject: CatalogSubject, config: SubjectConfig, catalog: Catalog, now: () => number) {
+  constructor(subject: CatalogSubject, config: SubjectConfig, now: () => number) {
     this.subject = subject;
     this.config = config;
-    this.writer = new WriterResolver(subject, catalog, config.writer);
+    this.writer = new WriterResolver(subject, config.writer);
     this.producer = new ProducerResolver(config.producer);
     this.sampler = new Sampler(config.sampling, now);
     this.results = createResults(subject);
@@ -61,10 +62,16 @@ export class SubjectPipeline {
     this.#next = (this.#next + 1) % RESERVOIR_SIZE;
   }
 
+  /** Where wire ids and GUIDs this subject does not know are looked up (its registry). */
+  useIdLookups(lookups: IdLookups): void {
+    this.#lookups = lookups;
+    this.writer = new WriterResolver(this.subject, this.config.writer, lookups);
+  }
+
   /** Takes a reloaded catalog's version of this subject; producers, sampler and reservoir stay. */
-  rebind(subject: CatalogSubject, catalog: Catalog): void {
+  rebind(subject: CatalogSubject): void {
     this.subject = subject;
-    this.writer = new WriterResolver(subject, catalog, this.config.writer);
+    this.writer = new WriterResolver(subject, this.config.writer, this.#lookups);
     this.results = createResults(subject);
   }
 }

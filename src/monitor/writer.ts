@@ -1,5 +1,5 @@
 import { normalizeGuid } from "../catalog/load.js";
-import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
+import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import { tryParseVersion } from "../catalog/version.js";
 import type { WriterConfig } from "../config/types.js";
 import { compilePointer, readPointer, type Pointer } from "./pointer.js";
@@ -21,6 +21,16 @@ export interface WriterResult {
 }
 
 /**
+ * Where a wire id or GUID the catalog does not know is looked up (the subject's registry). Called for
+ * every such record, so it must cost nothing while a lookup is in flight or backing off.
+ */
+export interface IdLookups {
+  request(id: number): void;
+  /** `guid` as 32 lower-case hex digits. */
+  requestGuid(guid: string): void;
+}
+
+/**
  * Finds a record's writer version in the configured order. Every source but `pointer` reads only a
  * header or the first five bytes, so most records are counted without parsing their JSON.
  */
@@ -29,14 +39,18 @@ export class WriterResolver {
   readonly #header: HeaderDecoder;
   readonly #pointer: Pointer;
   readonly #subject: CatalogSubject;
-  readonly #catalog: Catalog;
+  readonly #lookups: IdLookups | undefined;
   readonly needsPayload: boolean;
   /** Declared texts seen so far and what they mean; producers repeat a handful of them endlessly. */
   readonly #texts = new Map<string, CatalogVersion | DecodeReason>();
 
-  constructor(subject: CatalogSubject, catalog: Catalog, config: WriterConfig) {
+  /**
+   * Ids are looked up in the subject's own versions: one schema registered under two subjects has one
+   * id. One the subject does not know is `unknown_schema_id`, and is handed to `lookups`.
+   */
+  constructor(subject: CatalogSubject, config: WriterConfig, lookups?: IdLookups) {
     this.#subject = subject;
-    this.#catalog = catalog;
+    this.#lookups = lookups;
     this.#sources = config.sources;
     this.#header = new HeaderDecoder(config.header);
     this.#pointer = compilePointer(config.pointer);
@@ -66,11 +80,12 @@ export class WriterResolver {
         case "wire": {
           if (out.payloadStart !== WIRE_PREFIX) break;
           const id = value!.readUInt32BE(1);
-          const version = this.#catalog.byConfluentId.get(id);
-          if (!version || version.subject !== this.#subject.name) {
+          const version = this.#subject.byConfluentId.get(id);
+          if (version) out.version = version;
+          else {
+            // Counted as unknown now, never held: the lookup brings the version for later records.
             out.error = "unknown_schema_id";
-          } else {
-            out.version = version;
+            this.#lookups?.request(id);
           }
           return true;
         }
@@ -81,9 +96,13 @@ export class WriterResolver {
             out.error = "unknown_schema_id";
             return true;
           }
-          const version = this.#catalog.byConfluentGuid.get(normalizeGuid(bytes.subarray(1).toString("hex")));
-          if (!version || version.subject !== this.#subject.name) out.error = "unknown_schema_id";
-          else out.version = version;
+          const guid = normalizeGuid(bytes.subarray(1).toString("hex"));
+          const version = this.#subject.byConfluentGuid.get(guid);
+          if (version) out.version = version;
+          else {
+            out.error = "unknown_schema_id";
+            this.#lookups?.requestGuid(guid);
+          }
           return true;
         }
         case "header": {

@@ -54,6 +54,8 @@ export class IdResolver {
   readonly #ids = new Map<number, Entry>();
   readonly #guidEntries = new Map<string, Entry>();
   #guids = true;
+  /** Lookups answered so far (ids and GUIDs), by how they ended: the registry's requests for them. */
+  readonly results: Record<IdLookup["status"], number> = { found: 0, missing: 0, failed: 0, unsupported: 0 };
 
   constructor(options: IdResolverOptions) {
     this.#client = options.client;
@@ -102,6 +104,14 @@ export class IdResolver {
     const entry = this.#ids.get(id);
     if (entry !== undefined && !this.#due(entry)) return;
     void this.lookupId(id);
+  }
+
+  /** As `request`, for a GUID (32 hex digits, or with dashes). */
+  requestGuid(guid: string): void {
+    if (!this.#guids) return;
+    const entry = this.#guidEntries.get(guid.replace(/-/g, "").toLowerCase());
+    if (entry !== undefined && !this.#due(entry)) return;
+    void this.lookupGuid(guid);
   }
 
   /** Forgets what is known of a wire id, for example once the catalog has it. */
@@ -153,6 +163,7 @@ export class IdResolver {
       .then((lookup) => {
         current.lookup = lookup;
         current.pending = undefined;
+        this.results[lookup.status]++;
         if (lookup.status === "found") {
           try {
             this.#onFound?.(name, lookup.answer);

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
+import { RegistryError } from "./http.js";
 import type { SnapshotReader } from "./snapshot.js";
 import type { RegistryState, SkippedVersion, SubjectSnapshot } from "./types.js";
 
@@ -29,6 +30,8 @@ export interface PollerOptions {
   readonly onChange?: (snapshot: SubjectSnapshot, changes: readonly SnapshotChange[]) => void;
   /** Called when the registry goes from up to down or back. */
   readonly onStatus?: (up: boolean, error: Error | undefined) => void;
+  /** Called after every poll, with whether it read every subject and why not. */
+  readonly onPolled?: (up: boolean, error: Error | undefined) => void;
   readonly now?: () => number;
 }
 
@@ -88,6 +91,7 @@ export class RegistryPoller {
   #up: boolean | undefined;
   #lastError: Error | undefined;
   #lastSuccess: number | undefined;
+  #downSince: number | undefined;
   #polls = 0;
   #running: Promise<boolean> | undefined;
   #again = false;
@@ -113,6 +117,11 @@ export class RegistryPoller {
     return this.#lastSuccess;
   }
 
+  /** Epoch milliseconds of the end of the first failed poll since the registry last answered. */
+  get downSince(): number | undefined {
+    return this.#downSince;
+  }
+
   /** Polls finished so far. */
   get polls(): number {
     return this.#polls;
@@ -121,6 +130,14 @@ export class RegistryPoller {
   /** The last good snapshot of a registry subject. */
   snapshot(subject: string): SubjectSnapshot | undefined {
     return this.#snapshots.get(subject);
+  }
+
+  /**
+   * Takes a snapshot kept from an earlier run (the lifecycle state) as the last good one, until a
+   * poll reads the subject: a registry that is down at start still leaves its versions known.
+   */
+  seed(snapshot: SubjectSnapshot): void {
+    if (!this.#snapshots.has(snapshot.subject)) this.#snapshots.set(snapshot.subject, snapshot);
   }
 
   /** Polls once (awaited), then every `interval` until `stop`. */
@@ -174,6 +191,14 @@ export class RegistryPoller {
         snapshot = await reader.read(subject);
       } catch (error) {
         failure ??= error instanceof Error ? error : new Error(messageOf(error));
+        // A registry that does not answer, or refuses the credentials, would do the same for every
+        // other subject: each would wait out its timeouts and retries.
+        if (
+          error instanceof RegistryError &&
+          (error.code === "REGISTRY_UNAVAILABLE" || error.code === "REGISTRY_UNAUTHORIZED")
+        ) {
+          break;
+        }
         continue;
       }
       const before = this.#snapshots.get(subject);
@@ -186,7 +211,10 @@ export class RegistryPoller {
     const was = this.#up;
     this.#up = up;
     this.#lastError = failure;
-    if (up) this.#lastSuccess = this.#now();
+    if (up) {
+      this.#lastSuccess = this.#now();
+      this.#downSince = undefined;
+    } else this.#downSince ??= this.#now();
     if (was !== up) {
       if (up) logger.info({ registry: reader.registry }, "schema registry answers");
       else
@@ -196,6 +224,7 @@ export class RegistryPoller {
         );
       this.#options.onStatus?.(up, failure);
     }
+    this.#options.onPolled?.(up, failure);
     return up;
   }
 

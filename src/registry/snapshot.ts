@@ -90,62 +90,104 @@ export class SnapshotReader {
     return content;
   }
 
-  async #build(registered: RegisteredSchema): Promise<Content> {
-    const { subject, version, id } = registered;
-    const where = `${this.#client.http.label}: ${subject} version ${version} (id ${id})`;
-    if (registered.schemaType !== "JSON") {
-      return {
-        subject,
-        version,
-        id,
-        reason: "not_json_schema",
-        message: `${where} is ${registered.schemaType}, not JSON Schema: left out`,
-      };
-    }
-    let schema: unknown;
-    try {
-      schema = JSON.parse(registered.schema) as unknown;
-    } catch (error) {
-      return {
-        subject,
-        version,
-        id,
-        reason: "invalid_schema",
-        message: `${where}: the schema is not valid JSON: ${String(error)}`,
-      };
-    }
-    if (
-      typeof schema !== "boolean" &&
-      (typeof schema !== "object" || schema === null || Array.isArray(schema))
-    ) {
-      return {
-        subject,
-        version,
-        id,
-        reason: "invalid_schema",
-        message: `${where}: a schema must be a JSON object or a boolean`,
-      };
-    }
-    try {
-      const references = await this.#references.resolve(registered);
-      return {
-        subject,
-        version,
-        id,
-        ...(registered.guid !== undefined ? { guid: registered.guid } : {}),
-        schema,
-        references,
-      };
-    } catch (error) {
-      if (
-        error instanceof RegistryError &&
-        (error.code === "REGISTRY_INVALID" || error.code === "REGISTRY_NOT_FOUND")
-      ) {
-        return { subject, version, id, reason: "reference_failed", message: error.message };
-      }
-      throw error;
-    }
+  #build(registered: RegisteredSchema): Promise<Content> {
+    return buildContent(registered, this.#references, this.#client.http.label);
   }
+}
+
+/**
+ * One version as the catalog takes it: the registered schema parsed, its references resolved; or why
+ * it cannot be used (not JSON Schema, not a schema, a reference that does not resolve).
+ */
+async function buildContent(
+  registered: RegisteredSchema,
+  resolver: ReferenceResolver,
+  label: string,
+): Promise<Content> {
+  const { subject, version, id } = registered;
+  const where = `${label}: ${subject} version ${version} (id ${id})`;
+  if (registered.schemaType !== "JSON") {
+    return {
+      subject,
+      version,
+      id,
+      reason: "not_json_schema",
+      message: `${where} is ${registered.schemaType}, not JSON Schema: left out`,
+    };
+  }
+  let schema: unknown;
+  try {
+    schema = JSON.parse(registered.schema) as unknown;
+  } catch (error) {
+    return {
+      subject,
+      version,
+      id,
+      reason: "invalid_schema",
+      message: `${where}: the schema is not valid JSON: ${String(error)}`,
+    };
+  }
+  if (
+    typeof schema !== "boolean" &&
+    (typeof schema !== "object" || schema === null || Array.isArray(schema))
+  ) {
+    return {
+      subject,
+      version,
+      id,
+      reason: "invalid_schema",
+      message: `${where}: a schema must be a JSON object or a boolean`,
+    };
+  }
+  try {
+    const references = await resolver.resolve(registered);
+    return {
+      subject,
+      version,
+      id,
+      ...(registered.guid !== undefined ? { guid: registered.guid } : {}),
+      schema,
+      references,
+      referenceEntries: registered.references,
+    };
+  } catch (error) {
+    if (
+      error instanceof RegistryError &&
+      (error.code === "REGISTRY_INVALID" || error.code === "REGISTRY_NOT_FOUND")
+    ) {
+      return { subject, version, id, reason: "reference_failed", message: error.message };
+    }
+    throw error;
+  }
+}
+
+/**
+ * One registered version (`latest`: the newest that is not soft-deleted) with its references
+ * resolved, for the commands that compare a version with a file. Throws REGISTRY_NOT_FOUND naming the
+ * subject and version when the registry has no such version, and REGISTRY_INVALID when the version
+ * cannot be used as JSON Schema.
+ */
+export async function readVersion(
+  client: RegistryClient,
+  subject: string,
+  version: number | "latest",
+): Promise<RegistryVersion> {
+  let registered: RegisteredSchema;
+  try {
+    registered = await client.version(subject, version, { deleted: version !== "latest" });
+  } catch (error) {
+    if (error instanceof RegistryError && error.code === "REGISTRY_NOT_FOUND") {
+      throw new RegistryError(
+        "REGISTRY_NOT_FOUND",
+        `${client.http.label}: no version ${version} of subject '${subject}' (${error.message})`,
+        { cause: error, ...(error.status !== undefined ? { status: error.status } : {}) },
+      );
+    }
+    throw error;
+  }
+  const content = await buildContent(registered, new ReferenceResolver(client), client.http.label);
+  if ("reason" in content) throw new RegistryError("REGISTRY_INVALID", content.message, {});
+  return { ...content, deleted: false };
 }
 
 async function mapLimited<T, R>(

@@ -53,6 +53,8 @@ export interface RegistryVersion {
   readonly schema: unknown;
   /** Every schema its `$ref`s reach, deepest first, each (name, subject, version) once. */
   readonly references: readonly ResolvedReference[];
+  /** Its own `references` entries, as registered (the roots of `references`). */
+  readonly referenceEntries?: readonly ReferenceEntry[];
   readonly state?: RegistryState;
   /** Soft-deleted: listed with `?deleted=true` only. */
   readonly deleted: boolean;
@@ -85,4 +87,34 @@ export interface SubjectSnapshot {
   readonly compatibility: CompatibilityLevel | undefined;
   /** Epoch milliseconds of the fetch. */
   readonly fetchedAt: number;
+}
+
+/** How a registry's id and GUID lookups ended, counted per request rather than per record. */
+export type LookupResult = "found" | "missing" | "failed" | "unsupported";
+
+/** A followed registry's condition, for metrics, `/api/status` and the report. */
+export interface RegistryStatus {
+  /** The `registries` key. */
+  readonly name: string;
+  readonly url: string;
+  /** Whether the last poll read every subject; false before the first one answered too. */
+  readonly up: boolean;
+  /** Epoch milliseconds: since when it has not answered (the start, when it never did). */
+  readonly downSince: number | undefined;
+  /** Epoch milliseconds of the end of the last poll that read every subject. */
+  readonly lastSuccess: number | undefined;
+  readonly lastError: string | undefined;
+  readonly lookups: Readonly<Record<LookupResult, number>>;
+}
+
+/** One config subject's registry subject, as the report shows it beside the traffic. */
+export interface SubjectRegistryStatus {
+  readonly registry: RegistryStatus;
+  readonly subject: string;
+  /** Undefined when the registry does not say, or was never read. */
+  readonly compatibility: CompatibilityLevel | undefined;
+  /** Epoch milliseconds of the snapshot in use; undefined when there is none yet. */
+  readonly snapshotAt: number | undefined;
+  /** Registered versions the catalog leaves out, and why. */
+  readonly leftOut: readonly string[];
 }

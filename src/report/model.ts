@@ -1,16 +1,16 @@
 import type { Direction } from "../engine/direction.js";
 import type { LifecycleRuntime } from "../lifecycle/runtime.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
-import type { MonitorStatus, ProducerStatus, RateSummary } from "../monitor/status.js";
+import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "../monitor/status.js";
 import type { Tallies } from "../monitor/tallies.js";
 import { wouldFailMatrix } from "./matrix.js";
 
 /**
  * The report: everything the monitor knows, as data. `/api/report` serves it as JSON and every other
  * rendering (text, markdown, the HTML status page) is built from it by `sections.ts`, so a field added
- * here and given a section there appears in every format. To add a per-subject section (for example a
- * registry's compatibility level, or records whose version could not be read): add the field to
- * `ReportSubject`, fill it in `buildReport`, and add one function to `SUBJECT_SECTIONS`.
+ * here and given a section there appears in every format. To add a per-subject section (as the
+ * registry's compatibility level, or records whose version could not be read, were added): add the
+ * field to `ReportSubject`, fill it in `buildReport`, and add one function to `SUBJECT_SECTIONS`.
  */
 export interface Report {
   generatedAt: string;
@@ -45,6 +45,12 @@ export interface ReportSubject {
   wouldFail: WouldFailEntry[];
   coverage: ReportCoverage[];
   recentGaps: ReportGap[];
+  /**
+   * The registry subject its registered versions come from, with the registry's own verdict (the
+   * compatibility level it enforces on registration) beside what the traffic shows; null for a
+   * subject of schema files only.
+   */
+  registry: SubjectRegistryEntry | null;
 }
 
 export interface ReportVersion {
@@ -176,6 +182,7 @@ export function buildReport(
               detail: g.detail,
             }))
         : [],
+      registry: s.registry,
     })),
     decodeErrors: status.decodeErrors,
     labelOverflow: status.labelOverflow,

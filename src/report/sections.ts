@@ -1,6 +1,7 @@
 import { NO_VERSION, UNKNOWN_VERSION } from "../monitor/tallies.js";
 import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
 import { evidenceBlocks } from "./evidence.js";
+import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
@@ -24,6 +25,7 @@ export const SUBJECT_SECTIONS: ReadonlyArray<(s: ReportSubject, id: string) => S
   wouldFailSection,
   verdictsSection,
   unknownUseSection,
+  registrySection,
   coverageSection,
 ];
 

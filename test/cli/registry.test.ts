@@ -10,7 +10,14 @@ import { loadCatalog } from "../../src/catalog/load.js";
 import { loadConfig } from "../../src/config/load.js";
 import { runCli } from "../helpers/cli.js";
 import { writeTree } from "../helpers/files.js";
-import { freshSubject, register, registryUrl, setState, softDelete } from "../helpers/registry.js";
+import {
+  freshSubject,
+  register,
+  registryUrl,
+  setState,
+  softDelete,
+  startProxy,
+} from "../helpers/registry.js";
 
 const url = registryUrl();
 
@@ -153,6 +160,204 @@ describe("schemawatch registry export", () => {
       stdout: "",
       stderr: `schemawatch registry: ${config}: no subject 'nope' with a registry (subjects[].registry)\n`,
     });
+  });
+});
+
+describe("diff and check against registered versions", () => {
+  /** An order subject whose two versions reference an address subject by the name address.json. */
+  async function registered() {
+    const addressSubject = freshSubject("address");
+    const subject = freshSubject("order");
+    await register(url, addressSubject, {
+      title: addressSubject,
+      type: "object",
+      properties: { street: { type: "string" } },
+      required: ["street"],
+    });
+    const reference = [{ name: "address.json", subject: addressSubject, version: 1 }];
+    const properties = { id: { type: "integer" }, ship: { $ref: "address.json" } };
+    await register(url, subject, { title: subject, type: "object", properties, required: ["id"] }, reference);
+    await register(
+      url,
+      subject,
+      {
+        title: subject,
+        type: "object",
+        properties: { ...properties, note: { type: "string" } },
+        required: ["id"],
+      },
+      reference,
+    );
+    // A proposal written out in full: a file has no registry references to lean on.
+    const proposed = {
+      title: subject,
+      type: "object",
+      properties: {
+        id: { type: "integer" },
+        ship: { type: "object", properties: { street: { type: "string" } } },
+      },
+      required: ["id", "ship"],
+    };
+    const dir = await writeTree({
+      "proposed.json": JSON.stringify(proposed),
+      "docs/old/a.json": JSON.stringify({ id: 1, ship: { street: "Main" } }),
+      "docs/old/b.json": JSON.stringify({ id: 2 }),
+      "docs/new/a.json": JSON.stringify({ id: 3, ship: { street: "Side" } }),
+    });
+    return { subject, dir, host: new URL(url).host };
+  }
+
+  it("diff compares a proposed file with the latest registered version, references resolved", async () => {
+    const { subject, dir, host } = await registered();
+    const result = await runCli([
+      "diff",
+      "--registry",
+      url,
+      "--subject",
+      subject,
+      "--version",
+      "latest",
+      join(dir, "proposed.json"),
+      "--format",
+      "json",
+    ]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    const json = JSON.parse(result.stdout) as Record<string, unknown>;
+    expect(json).toMatchObject({
+      old: `registry:${host}/${subject}/versions/2`,
+      new: join(dir, "proposed.json"),
+      backward: "breaks",
+      ok: false,
+    });
+    expect(json["changes"]).toContainEqual(
+      expect.objectContaining({ kind: "required-added", path: "/required/1", backward: "breaks" }),
+    );
+  });
+
+  it("diff compares two registered versions, and --registry-side puts a registered version on the NEW side", async () => {
+    const { subject, dir, host } = await registered();
+    const both = await runCli([
+      "diff",
+      "--registry",
+      url,
+      "--subject",
+      subject,
+      "--version",
+      "1",
+      "--version",
+      "2",
+      "--policy",
+      "lenient",
+      "--format",
+      "json",
+    ]);
+    expect(both.stderr).toBe("");
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout)).toMatchObject({
+      old: `registry:${host}/${subject}/versions/1`,
+      new: `registry:${host}/${subject}/versions/2`,
+      compatibility: "FULL",
+      ok: true,
+    });
+    const reversed = await runCli([
+      "diff",
+      join(dir, "proposed.json"),
+      "--registry",
+      url,
+      "--subject",
+      subject,
+      "--version",
+      "1",
+      "--registry-side",
+      "new",
+      "--format",
+      "json",
+    ]);
+    // Version 1's address.json requires a street, which the proposal does not.
+    expect(reversed.code).toBe(1);
+    expect(JSON.parse(reversed.stdout)).toMatchObject({
+      old: join(dir, "proposed.json"),
+      new: `registry:${host}/${subject}/versions/1`,
+      backward: "breaks",
+    });
+  });
+
+  it("check validates documents against a registered version of a named registry that needs credentials", async () => {
+    const { subject, dir } = await registered();
+    const auth = `Basic ${Buffer.from("ci:ci-secret").toString("base64")}`;
+    const proxy = await startProxy(url, (request, response) => {
+      if (request.headers["authorization"] === auth) return true;
+      response.writeHead(401).end();
+      return false;
+    });
+    try {
+      await writeFile(join(dir, "secret"), "ci-secret\n");
+      await writeFile(
+        join(dir, "schemawatch.yaml"),
+        `registries:\n  main:\n    url: ${proxy.url}\n    auth: { type: basic, username: ci, passwordFile: secret }\nsubjects:\n  - name: order\n    topics: [orders]\n    registry: { name: main, subject: ${subject} }\n`,
+      );
+      const result = await runCli([
+        "check",
+        "--config",
+        join(dir, "schemawatch.yaml"),
+        "--registry",
+        "main",
+        "--subject",
+        subject,
+        "--version",
+        "1",
+        join(dir, "proposed.json"),
+        "--old-docs",
+        join(dir, "docs/old"),
+        "--new-docs",
+        join(dir, "docs/new"),
+        "--format",
+        "json",
+      ]);
+      expect(result.code).toBe(1);
+      expect(JSON.parse(result.stdout)).toMatchObject({
+        old: `registry:main/${subject}/versions/1`,
+        backwardChecked: 2,
+        backwardFailures: 1,
+        forwardChecked: 1,
+        forwardFailures: 0,
+        ok: false,
+      });
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("diff --config checks every registered version of a registry subject against the earlier ones", async () => {
+    const { subject, dir } = await registered();
+    await writeFile(
+      join(dir, "schemawatch.yaml"),
+      `registries:\n  main: { url: "${url}" }\nsubjects:\n  - name: order\n    topics: [orders]\n    registry: { name: main, subject: ${subject} }\n`,
+    );
+    const result = await runCli(["diff", "--config", join(dir, "schemawatch.yaml")]);
+    expect(result.stderr).toBe("");
+    // Registry version numbers are no semver releases: the bump is not checked against them.
+    expect(result.code).toBe(1);
+    expect(result.stdout.split("\n")[0]).toBe(
+      "order 1 -> 2                     FORWARD   needs major, no declared version: FAIL",
+    );
+  });
+
+  it("refuses credentials in a --registry URL without repeating them", async () => {
+    const result = await runCli([
+      "diff",
+      "--registry",
+      "http://u:hunter2@127.0.0.1:1",
+      "--subject",
+      "s",
+      "--version",
+      "1",
+      "x.json",
+    ]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("put credentials in a registry of --config");
+    expect(result.stderr).not.toContain("hunter2");
   });
 });
 

@@ -46,8 +46,26 @@ describe("config", () => {
   });
 
   it("names a missing required key", () => {
+    expect(() => parseConfig("subjects:\n  - topics: [e]\n    schemas: x\n", "c.yaml")).toThrow(
+      "c.yaml:2: subjects[0]: missing required key 'name'",
+    );
+  });
+
+  it("needs a schemas folder or a registry for every subject", () => {
     expect(() => parseConfig("subjects:\n  - name: event\n    topics: [e]\n", "c.yaml")).toThrow(
-      "c.yaml:2: subjects[0]: missing required key 'schemas'",
+      "c.yaml:2: subjects[0]: give schemas (a folder of schema files), registry (a schema registry subject), or both",
+    );
+  });
+
+  it("takes a registry subject without a schemas folder, but not folder versions without one", () => {
+    const registry = `registries:\n  main: { url: "http://127.0.0.1:8081" }\nsubjects:\n  - name: event\n    topics: [e]\n    registry: { name: main }\n`;
+    const config = parseConfig(registry, "/x/c.yaml");
+    expect(config.subjects[0]!.schemas).toBeUndefined();
+    expect(config.subjects[0]!.registry?.subject).toBe("e-value");
+    expect(() =>
+      parseConfig(`${registry}    versions:\n      "1.0.0": { status: active }\n`, "/x/c.yaml"),
+    ).toThrow(
+      "/x/c.yaml:7: subjects[0].versions: these name schema files, and the subject has no schemas folder; settings of registered versions go under registry.versions, keyed by the registry's version number",
     );
   });
 

@@ -48,3 +48,23 @@ describe("docs/configuration.md", () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe("config examples in the docs", () => {
+  it("parse as configs (README.md, docs/registry.md, docs/configuration.md)", async () => {
+    const { parseConfig } = await import("../../src/config/load.js");
+    const examples = ["README.md", "docs/registry.md", "docs/configuration.md"].flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/```yaml\n([\s\S]*?)```/g)]
+        .map((m) => ({ file, yaml: m[1]! }))
+        .filter((e) => /^subjects:/m.test(e.yaml)),
+    );
+    expect(examples.map((e) => e.file)).toEqual([
+      "README.md",
+      "docs/registry.md",
+      "docs/registry.md",
+      "docs/configuration.md",
+    ]);
+    for (const example of examples) {
+      expect(() => parseConfig(example.yaml, `/example/${example.file}.yaml`), example.file).not.toThrow();
+    }
+  });
+});

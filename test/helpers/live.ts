@@ -1,3 +1,4 @@
+import type { Logger } from "pino";
 import { afterEach } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
@@ -27,7 +28,7 @@ export const TEST_WORKERS = Number(process.env["SCHEMAWATCH_TEST_WORKERS"] ?? 1)
 export async function startLiveMonitor(
   configPath: string,
   env: Readonly<Record<string, string>> = {},
-  options: { workers?: number } = {},
+  options: { workers?: number; logger?: Logger } = {},
 ): Promise<RunningMonitor> {
   const monitor = await startMonitor({
     configPath,
@@ -36,7 +37,7 @@ export async function startLiveMonitor(
     host: "127.0.0.1",
     env,
     version: "0.0.0-test",
-    logger: createLogger("silent"),
+    logger: options.logger ?? createLogger("silent"),
     tuning: TEST_TUNING,
     workers: options.workers ?? TEST_WORKERS,
   });

@@ -85,6 +85,12 @@ export async function softDelete(url: string, subject: string, version: number):
   await call("DELETE", `${url}/subjects/${encodeURIComponent(subject)}/versions/${version}`);
 }
 
+/** Deletes a version for good: a soft delete, then `?permanent=true`, as the Confluent API wants. */
+export async function hardDelete(url: string, subject: string, version: number): Promise<void> {
+  await softDelete(url, subject, version);
+  await call("DELETE", `${url}/subjects/${encodeURIComponent(subject)}/versions/${version}?permanent=true`);
+}
+
 export async function setCompatibility(
   url: string,
   subject: string | undefined,
@@ -120,11 +126,13 @@ export interface TestProxy {
 /**
  * Starts an HTTP proxy that forwards every request to `target` (a registry URL). `gate` may answer a
  * request itself (an authenticating proxy answers 401 without the right credentials); requests it
- * lets through are forwarded untouched.
+ * lets through are forwarded untouched. `port` 0 takes a free one; a given port lets a test bring a
+ * closed proxy back where its clients expect it.
  */
 export async function startProxy(
   target: string,
   gate?: (request: IncomingMessage, response: ServerResponse) => boolean,
+  port = 0,
 ): Promise<TestProxy> {
   const upstream = new URL(target);
   const requests: string[] = [];
@@ -145,10 +153,13 @@ export async function startProxy(
     });
     incoming.pipe(forward);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}${upstream.pathname.replace(/\/+$/, "")}`,
+    url: `http://127.0.0.1:${bound}${upstream.pathname.replace(/\/+$/, "")}`,
     requests,
     count: (suffix) => requests.filter((r) => r.split(" ")[1]!.split("?")[0]!.endsWith(suffix)).length,
     close: () =>

@@ -377,7 +377,14 @@ describe("real topics through a real broker", () => {
       ...Array.from({ length: 4 }, (_, i) => ({ ...paid(i), partition: 2 })),
     ]);
     // kafkajs's metadata expires after tuning.metadataMaxAge (10 s), then the group rebalances.
-    await waitFor(() => countedRecords(monitor) === 11, "the records of the added partitions", 30_000);
+    await waitFor(() => countedRecords(monitor) === 11, "the records of the added partitions", 30_000).catch(
+      (error: unknown) => {
+        const counted = monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
+        throw new Error(
+          `${(error as Error).message} (counted ${counted}, pending validations ${monitor.pipeline.pendingValidations}, assigned ${JSON.stringify([...(monitor.health.assigned.get(topic) ?? [])])})`,
+        );
+      },
+    );
     expect(monitor.health.assigned.get(topic)).toEqual(new Set([0, 1, 2]));
     const firsts = monitor.lifecycle.lifecycle.coverage.gaps
       .filter((g) => g.topic === topic && g.reason === "first-observation")

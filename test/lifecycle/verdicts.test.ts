@@ -89,6 +89,7 @@ describe("drained", () => {
       lastDeclaredBy: "web",
       undeclaredDependents: 0,
       unreadableRecords: 0,
+      registryDownSince: null,
     });
   });
 

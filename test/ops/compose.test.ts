@@ -99,7 +99,7 @@ describe("deploy/compose.yaml", () => {
     expect(config.http.host).toBe("0.0.0.0");
     expect(watch.ports).toContain(`127.0.0.1:${config.http.port}:${config.http.port}`);
     for (const subject of config.subjects) {
-      const schemas = hostPath(watch, subject.schemas);
+      const schemas = hostPath(watch, subject.schemas ?? "");
       expect(schemas !== undefined && existsSync(schemas), `${subject.schemas} is mounted`).toBe(true);
     }
     const versions = Object.keys(config.subjects[0]?.versions ?? {});

@@ -267,6 +267,24 @@ function families(startedAt: number): Family[] {
       series: [[{ subject: SUBJECT }, constant(7 * DAY)]],
     },
     {
+      name: "schemawatch_registry_up",
+      type: "gauge",
+      help: "1 while the schema registry answers.",
+      series: [[{ registry: "main" }, constant(1)]],
+    },
+    {
+      name: "schemawatch_registry_last_success_timestamp_seconds",
+      type: "gauge",
+      help: "When the schema registry was last read.",
+      series: [[{ registry: "main" }, constant(1_796_112_000)]],
+    },
+    {
+      name: "schemawatch_registry_id_lookups_total",
+      type: "counter",
+      help: "Lookups of unknown wire ids.",
+      series: [[{ registry: "main", result: "missing" }, constant(0)]],
+    },
+    {
       name: "schemawatch_coverage_gap_total",
       type: "counter",
       help: "Coverage gaps.",

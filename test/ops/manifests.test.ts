@@ -171,10 +171,10 @@ describe.each(OVERLAYS)("deploy/kubernetes/overlays/%s", (overlay) => {
     expect(container.ports?.find((p) => p.name === "metrics")?.containerPort).toBe(config.http.port);
 
     for (const subject of config.subjects) {
-      const schemasMount = mountOf(subject.schemas);
+      const schemasMount = mountOf(subject.schemas ?? "");
       expect(schemasMount, `a volume mounted at ${subject.schemas}`).toBeDefined();
       const files = mapOf(schemasMount?.name)?.data ?? {};
-      const examples = `examples/catalog/${posix.basename(subject.schemas)}`;
+      const examples = `examples/catalog/${posix.basename(subject.schemas ?? "")}`;
       // the manifests ship the article's example catalog: keep them the same as examples/
       const expected = Object.fromEntries(
         readdirSync(examples).map((f) => [

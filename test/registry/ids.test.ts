@@ -118,6 +118,23 @@ describe("IdResolver against Apicurio", () => {
     client.http.close();
   });
 
+  it("requests a GUID the per-record way once, counting how the lookups ended", async () => {
+    proxy = await startProxy(url);
+    const client = testClient(proxy.url);
+    const resolver = new IdResolver({ client });
+    for (let i = 0; i < 1000; i++) resolver.requestGuid("7a4f5c2e-6d0a-4f01-9b3c-23456789abcd");
+    // The lookup in flight, shared: no request of its own.
+    expect(await resolver.lookupGuid("7a4f5c2e-6d0a-4f01-9b3c-23456789abcd")).toEqual({
+      status: "unsupported",
+    });
+    for (let i = 0; i < 1000; i++) resolver.requestGuid("8b5a6d3f-7e1b-4012-8c4d-3456789abcde");
+    expect(proxy.requests).toEqual([
+      "GET /apis/ccompat/v7/schemas/guids/7a4f5c2e-6d0a-4f01-9b3c-23456789abcd",
+    ]);
+    expect(resolver.results).toEqual({ found: 0, missing: 0, failed: 0, unsupported: 1 });
+    client.http.close();
+  });
+
   it("backs off a registry that does not answer, without calling the id missing", async () => {
     const client = testClient("http://127.0.0.1:9/apis/ccompat/v7", { name: "down" });
     let now = 0;

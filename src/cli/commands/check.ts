@@ -1,12 +1,15 @@
-import { loadSchemaFiles } from "../../catalog/load.js";
+import { loadConfig } from "../../config/load.js";
 import { checkCompatibility, formatCheckLine, formatCheckSummary } from "../../offline/check.js";
 import { readDocumentFolder } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
 import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
+import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides } from "./schema-sides.js";
 
 const help = `Usage: schemawatch check OLD NEW --old-docs DIR --new-docs DIR [--strict] [--format text|json]
                          [--default-dialect D] [--assert-formats]
+       schemawatch check --registry R --subject S --version V NEW --old-docs DIR --new-docs DIR
+                         [--config FILE] [--registry-side old|new] ...
 
 The article's compatibility check, for CI. Every document in --old-docs is validated against NEW
 (backward: can an upgraded consumer still read what old producers send?) and every document in
@@ -18,6 +21,9 @@ Options:
   --new-docs DIR     documents that NEW produces
   --strict           make forward failures fatal too (a public contract whose consumers you don't control)
   --format FORMAT    text (default) or json
+  --config FILE      the config whose registries --registry NAME names (URL, auth, TLS), and whose
+                     defaultDialect and assertFormats apply unless the flags below say otherwise
+${REGISTRY_FLAGS_HELP}
 ${SCHEMA_FLAGS_HELP}
   -h, --help         show this help
 
@@ -28,6 +34,8 @@ documents folder without any .json file: a check of nothing would pass).
 Example:
   schemawatch check examples/article/schemas/v1.json examples/article/schemas/v2.json \\
     --old-docs examples/article/docs/old --new-docs examples/article/docs/new
+  schemawatch check --registry http://127.0.0.1:8081 --subject orders-value --version latest \\
+    proposed.json --old-docs docs/old --new-docs docs/new
 `;
 
 export const checkCommand: Command = {
@@ -40,6 +48,9 @@ export const checkCommand: Command = {
       "new-docs": { type: "string" },
       strict: { type: "boolean", default: false },
       format: { type: "string" },
+      config: { type: "string", short: "c" },
+      subject: { type: "string" },
+      ...REGISTRY_FLAGS,
       ...SCHEMA_FLAGS,
     });
     if (values.help) {
@@ -47,18 +58,18 @@ export const checkCommand: Command = {
       return 0;
     }
     const format = oneOf("check", "format", values.format, ["text", "json"], "text");
-    if (positionals.length !== 2) throw usageError("check", "expected two schema files, OLD and NEW");
     if (!values["old-docs"]) throw usageError("check", "--old-docs DIR is required");
     if (!values["new-docs"]) throw usageError("check", "--new-docs DIR is required");
-    // Each file on its own: OLD and NEW often share an $id and must not stand in for each other.
-    const compiler = compilerFromFlags("check", values);
-    const [oldSchema] = await loadSchemaFiles(positionals.slice(0, 1), compiler);
-    const [newSchema] = await loadSchemaFiles(positionals.slice(1, 2), compiler);
+    if (values.subject !== undefined && values.registry === undefined)
+      throw usageError("check", "--subject needs --registry R");
+    const compiler = compilerFromFlags("check", values, values.config ? await loadConfig(values.config) : {});
+    // Each on its own: OLD and NEW often share an $id and must not stand in for each other.
+    const [oldSchema, newSchema] = await schemaSides("check", positionals, values, compiler, context);
     const oldDocs = await readDocumentFolder(values["old-docs"]);
     const newDocs = await readDocumentFolder(values["new-docs"]);
     const result = checkCompatibility(
-      oldSchema!.validate,
-      newSchema!.validate,
+      oldSchema.validate,
+      newSchema.validate,
       oldDocs,
       newDocs,
       values.strict,
@@ -67,8 +78,8 @@ export const checkCommand: Command = {
       context.stdout.write(
         JSON.stringify(
           {
-            old: positionals[0],
-            new: positionals[1],
+            old: oldSchema.file.path,
+            new: newSchema.file.path,
             strict: result.strict,
             backwardChecked: result.backwardChecked,
             forwardChecked: result.forwardChecked,

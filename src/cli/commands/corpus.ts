@@ -1,4 +1,4 @@
-import { loadCatalog } from "../../catalog/load.js";
+import { readRegistryCatalog } from "./registry-catalog.js";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
 import { Corpus } from "../../corpus/corpus.js";
@@ -125,7 +125,7 @@ async function buildFromCapture(path: string, configPath: string, context: Comma
       sampling: { ratio: 1, maxPerSecond: Number.POSITIVE_INFINITY },
     })),
   };
-  const catalog = await loadCatalog(config);
+  const catalog = await readRegistryCatalog(config, undefined, context);
   const corpus = new Corpus(config.corpus);
   const pipeline = new Pipeline(catalog, config);
   pipeline.onValidated = feedCorpus(corpus);

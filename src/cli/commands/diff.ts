@@ -1,7 +1,8 @@
-import type { SchemaCompiler } from "../../catalog/compiler.js";
-import { loadCatalog, loadSchemaFiles, loadSharedDocuments } from "../../catalog/load.js";
+import type { SchemaCompiler, SchemaDocument } from "../../catalog/compiler.js";
+import { loadSharedDocuments } from "../../catalog/load.js";
 import type { SchemaFile } from "../../catalog/schema-file.js";
-import { versionFromFileName, versionFromId, type Version } from "../../catalog/version.js";
+import type { CatalogVersion } from "../../catalog/types.js";
+import type { Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
 import { diffSchemas, type Bump, type DiffResult, type Policy } from "../../diff/index.js";
@@ -11,10 +12,13 @@ import { SchemawatchError } from "../../errors.js";
 import { readDocumentFolder, type SampleDocument } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
+import { readRegistryCatalog } from "./registry-catalog.js";
 import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
+import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
+       schemawatch diff --registry R --subject S --version V NEW [--config FILE] [--policy ...] ...
        schemawatch diff --config FILE [--subject NAME] [--policy ...] [--format ...] [--docs DIR]
 
 Compares two versions of a JSON Schema without documents and classifies every change: its kind, the
@@ -34,7 +38,9 @@ Options:
   --expect BUMP     the bump this release declares (patch, minor or major) instead of the versions in
                     $id or the file names
   --config FILE     a schemawatch config; with --subject NAME only that subject is checked (its
-                    defaultDialect and assertFormats apply unless the flags below say otherwise)
+                    defaultDialect and assertFormats apply unless the flags below say otherwise). With
+                    --registry NAME it only names the registry (its URL, auth and TLS)
+${REGISTRY_FLAGS_HELP}
 ${SCHEMA_FLAGS_HELP}
   -h, --help        show this help
 
@@ -46,6 +52,7 @@ Examples:
   schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2-required-amount.json \\
     --expect minor --format json
   schemawatch diff --config examples/config.yaml --subject event
+  schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value --version latest proposed.json
 `;
 
 const BUMPS: readonly Bump[] = ["patch", "minor", "major"];
@@ -55,13 +62,9 @@ interface Options {
   readonly documents?: readonly SampleDocument[];
 }
 
-interface Flags {
+interface Flags extends SideFlags {
   readonly "default-dialect"?: string | undefined;
   readonly "assert-formats"?: boolean | undefined;
-}
-
-function fileVersion(file: SchemaFile): Version | undefined {
-  return (file.declaredId ? versionFromId(file.declaredId) : undefined) ?? versionFromFileName(file.name);
 }
 
 function releaseOf(needed: Bump, before?: Version, after?: Version, expected?: Bump): Release {
@@ -75,6 +78,15 @@ function releaseOf(needed: Bump, before?: Version, after?: Version, expected?: B
 interface Side {
   readonly file: SchemaFile;
   readonly validate: (document: unknown) => boolean;
+  /** A registered version's references. */
+  readonly refs?: readonly SchemaDocument[] | undefined;
+}
+
+/** What a side's `$ref`s may reach outside itself, by URI: its references, then the shared files. */
+function externalsOf(side: Side, shared?: ReadonlyMap<string, unknown>): Map<string, unknown> {
+  const out = new Map(shared);
+  for (const ref of side.refs ?? []) out.set(ref.uri, ref.json);
+  return out;
 }
 
 function compare(
@@ -84,6 +96,8 @@ function compare(
   compiler: SchemaCompiler,
   externals?: ReadonlyMap<string, unknown>,
 ) {
+  const oldRefs = externalsOf(before, externals);
+  const newRefs = externalsOf(after, externals);
   let result: DiffResult = diffSchemas(before.file.json, after.file.json, {
     policy: options.policy,
     compiler,
@@ -93,7 +107,8 @@ function compare(
     newBaseUri: after.file.baseId,
     oldName: before.file.path,
     newName: after.file.path,
-    resolveExternal: (uri) => externals?.get(uri.replace(/#$/, "")),
+    oldResolveExternal: (uri) => oldRefs.get(uri.replace(/#$/, "")),
+    newResolveExternal: (uri) => newRefs.get(uri.replace(/#$/, "")),
   });
   let evidence: Evidence | undefined;
   if (options.documents) {
@@ -104,20 +119,18 @@ function compare(
 }
 
 async function pair(
-  paths: readonly string[],
+  positionals: readonly string[],
   options: Options,
   expected: Bump | undefined,
   context: CommandContext,
   json: boolean,
   flags: Flags,
 ) {
-  // One file at a time: two versions often share an $id and must not stand in for each other.
-  const compiler = compilerFromFlags("diff", flags);
-  const [before] = await loadSchemaFiles(paths.slice(0, 1), compiler);
-  const [after] = await loadSchemaFiles(paths.slice(1, 2), compiler);
-  if (!before || !after) throw usageError("diff", "expected two schema files, OLD and NEW");
-  const oldVersion = fileVersion(before.file);
-  const newVersion = fileVersion(after.file);
+  const fallback = flags.config && flags.registry ? await loadConfig(flags.config) : {};
+  const compiler = compilerFromFlags("diff", flags, fallback);
+  const [before, after] = await schemaSides("diff", positionals, flags, compiler, context);
+  const oldVersion = before.version;
+  const newVersion = after.version;
   if (!expected && oldVersion && newVersion && declaredBump(oldVersion, newVersion) === "downgrade") {
     throw new SchemawatchError(
       "USAGE",
@@ -134,6 +147,14 @@ async function pair(
     : toText(result, names, release, evidence);
   context.stdout.write(output);
   return release.ok ? 0 : 1;
+}
+
+/**
+ * The release a catalog version declares: its semver, except for a registry version labelled by its
+ * number (`3`), which says nothing about the size of the change.
+ */
+function declaredOf(version: CatalogVersion): Version | undefined {
+  return version.registry && /^\d+$/.test(version.version.text) ? undefined : version.version;
 }
 
 /** The shared schema files a version's `$ref`s may reach, by base URI (a version reaches no other). */
@@ -159,7 +180,8 @@ async function subjects(
       `${config.path}: no subject '${only}' (subjects: ${known})`,
     );
   }
-  const catalog = await loadCatalog(config, compiler);
+  // Registry subjects are read from their registry once, as the monitor reads them.
+  const catalog = await readRegistryCatalog(config, compiler, context);
   const chosen = [...catalog.subjects.values()].filter((s) => !only || s.name === only);
   const externals = await externalSchemas(config, compiler);
   let failed = false;
@@ -170,7 +192,7 @@ async function subjects(
     for (const [j, after] of subject.versions.entries()) {
       for (const before of subject.versions.slice(0, j)) {
         const { result, evidence } = compare(before, after, options, compiler, externals);
-        const release = releaseOf(result.bump, before.version, after.version);
+        const release = releaseOf(result.bump, declaredOf(before), declaredOf(after));
         failed ||= !release.ok;
         const names = { old: before.file.path, new: after.file.path };
         pairs.push({
@@ -180,7 +202,9 @@ async function subjects(
         });
         const verdict = release.ok ? "ok" : "FAIL";
         const line = `${subject.name} ${before.version.text} -> ${after.version.text}`;
-        const bumps = `needs ${result.bump}, declared ${release.declared}`;
+        const bumps = release.declared
+          ? `needs ${result.bump}, declared ${release.declared}`
+          : `needs ${result.bump}, no declared version`;
         text.push(`${line.padEnd(32)} ${result.compatibility.padEnd(9)} ${bumps}: ${verdict}`);
         if (!release.ok) text.push(toText(result, names, release, evidence).replace(/^/gm, "    ").trimEnd());
       }
@@ -206,6 +230,7 @@ export const diffCommand: Command = {
       expect: { type: "string" },
       config: { type: "string" },
       subject: { type: "string" },
+      ...REGISTRY_FLAGS,
       ...SCHEMA_FLAGS,
     });
     if (values.help) {
@@ -218,14 +243,15 @@ export const diffCommand: Command = {
       values.expect === undefined ? undefined : oneOf("diff", "expect", values.expect, BUMPS, "major");
     const documents = values.docs ? await readDocumentFolder(values.docs) : undefined;
     const options: Options = { policy, ...(documents ? { documents } : {}) };
-    if (values.config) {
+    if (values.config && values.registry === undefined) {
       if (positionals.length > 0) throw usageError("diff", "give either OLD NEW or --config, not both");
       if (expected)
         throw usageError("diff", "--expect applies to OLD NEW; with --config the versions decide");
       return subjects(values.config, values.subject, options, context, json, values);
     }
-    if (values.subject) throw usageError("diff", "--subject needs --config FILE");
-    if (positionals.length !== 2)
+    if (values.subject && values.registry === undefined)
+      throw usageError("diff", "--subject needs --config FILE or --registry R");
+    if (values.registry === undefined && positionals.length !== 2)
       throw usageError("diff", "expected two schema files, OLD and NEW (or --config FILE)");
     return pair(positionals, options, expected, context, json, values);
   },

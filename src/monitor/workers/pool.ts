@@ -3,6 +3,7 @@ import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
 import type { Config } from "../../config/types.js";
+import type { SubjectSnapshot } from "../../registry/types.js";
 import { SchemawatchError } from "../../errors.js";
 import { RepeatLog } from "../../log.js";
 import type { ResultMessage, SampleJob } from "./job.js";
@@ -50,6 +51,7 @@ export class ValidationPool {
   readonly #repeats: RepeatLog;
   readonly #slots: Slot[] = [];
   #config: Config | undefined;
+  #snapshots: readonly SubjectSnapshot[] = [];
   #shapes = false;
   #generation = 0;
   #next = 0;
@@ -66,9 +68,13 @@ export class ValidationPool {
     return this.#generation;
   }
 
-  /** Starts the workers with the catalog of `config`; rejects when a worker cannot build it. */
-  async start(config: Config, shapes: boolean): Promise<void> {
+  /**
+   * Starts the workers with the catalog of `config` and the registry `snapshots`; rejects when a
+   * worker cannot build it.
+   */
+  async start(config: Config, shapes: boolean, snapshots: readonly SubjectSnapshot[]): Promise<void> {
     this.#config = config;
+    this.#snapshots = snapshots;
     this.#shapes = shapes;
     this.#generation = 1;
     const url = workerUrl();
@@ -85,8 +91,9 @@ export class ValidationPool {
   }
 
   /** Gives every worker the reloaded catalog; jobs sent after this are validated with it. */
-  async reload(config: Config): Promise<void> {
+  async reload(config: Config, snapshots: readonly SubjectSnapshot[]): Promise<void> {
     this.#config = config;
+    this.#snapshots = snapshots;
     this.#generation++;
     const replies = await Promise.all(this.#slots.map((slot) => this.#sendCatalog(slot)));
     for (const reply of replies)
@@ -176,6 +183,7 @@ export class ValidationPool {
       kind: "catalog",
       generation: this.#generation,
       config: this.#config!,
+      snapshots: this.#snapshots,
       shapes: this.#shapes,
     };
     return new Promise((resolve) => {

@@ -1,9 +1,12 @@
-// The validation worker thread: builds the catalog from the config it is given (the same files, the
-// same compiler as the consumer's thread), then validates the jobs it is sent, one at a time, in order.
+// The validation worker thread: builds the catalog from the config and registry snapshots it is given
+// (the same files, the same builder and compiler as the consumer's thread; it never talks to a
+// registry), then validates the jobs it is sent, one at a time, in order.
 import { parentPort } from "node:worker_threads";
-import { loadCatalog } from "../../catalog/load.js";
 import type { Config } from "../../config/types.js";
 import { messageOf } from "../../errors.js";
+import { buildCatalog } from "../../registry/catalog.js";
+import { CompiledVersions } from "../../registry/compile.js";
+import type { SubjectSnapshot } from "../../registry/types.js";
 import type { JobMessage } from "./job.js";
 import { JobValidator } from "./validate.js";
 
@@ -12,6 +15,8 @@ export interface CatalogMessage {
   readonly kind: "catalog";
   readonly generation: number;
   readonly config: Config;
+  /** The registry snapshots the consumer's thread built its catalog from. */
+  readonly snapshots: readonly SubjectSnapshot[];
   /** Whether results carry shape keys (the corpus is on). */
   readonly shapes: boolean;
 }
@@ -24,6 +29,8 @@ const port = parentPort;
 if (!port) throw new Error("the validation worker runs only as a worker thread");
 
 let validator: JobValidator | undefined;
+// Registered versions never change: each is compiled once for the life of the thread.
+const compiled = new CompiledVersions();
 // Messages are handled strictly in order: a job sent after a reload is validated with the new catalog.
 let queue: Promise<void> = Promise.resolve();
 
@@ -34,7 +41,7 @@ port.on("message", (message: CatalogMessage | JobMessage) => {
 async function handle(message: CatalogMessage | JobMessage): Promise<void> {
   if (message.kind === "catalog") {
     try {
-      const catalog = await loadCatalog(message.config);
+      const { catalog } = await buildCatalog(message.config, message.snapshots, { compiled });
       validator = new JobValidator(
         message.config.subjects.map((s) => catalog.subjects.get(s.name)),
         message.generation,

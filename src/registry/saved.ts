@@ -1,0 +1,59 @@
+import type { RegistryVersion, ResolvedReference, SubjectSnapshot } from "./types.js";
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const isSchema = (value: unknown) => typeof value === "boolean" || isRecord(value);
+
+function isEntry(value: unknown): boolean {
+  return (
+    isRecord(value) &&
+    typeof value["name"] === "string" &&
+    typeof value["subject"] === "string" &&
+    Number.isInteger(value["version"])
+  );
+}
+
+function isReference(value: unknown): value is ResolvedReference {
+  return (
+    isEntry(value) &&
+    Number.isInteger((value as Record<string, unknown>)["id"]) &&
+    Array.isArray((value as Record<string, unknown>)["references"]) &&
+    ((value as Record<string, unknown>)["references"] as unknown[]).every(isEntry)
+  );
+}
+
+function isVersion(value: unknown): value is RegistryVersion {
+  if (!isRecord(value)) return false;
+  const entries = value["referenceEntries"];
+  return (
+    typeof value["subject"] === "string" &&
+    Number.isInteger(value["version"]) &&
+    Number.isInteger(value["id"]) &&
+    isSchema(value["schema"]) &&
+    typeof value["deleted"] === "boolean" &&
+    Array.isArray(value["references"]) &&
+    value["references"].every(isReference) &&
+    (entries === undefined || (Array.isArray(entries) && entries.every(isEntry)))
+  );
+}
+
+function isSnapshot(value: unknown): value is SubjectSnapshot {
+  return (
+    isRecord(value) &&
+    typeof value["registry"] === "string" &&
+    typeof value["subject"] === "string" &&
+    typeof value["fetchedAt"] === "number" &&
+    Array.isArray(value["versions"]) &&
+    value["versions"].every(isVersion) &&
+    Array.isArray(value["skipped"])
+  );
+}
+
+/**
+ * The registry snapshots a state file kept (its `registry` field): each one that has the shape of a
+ * snapshot, others dropped. A state from before registries, or none, gives none.
+ */
+export function savedSnapshots(saved: unknown): SubjectSnapshot[] {
+  return Array.isArray(saved) ? saved.filter(isSnapshot) : [];
+}
