@@ -14,6 +14,9 @@ const CHECK_EVERY = 64;
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
+/** The offset after `offset`: what a commit of the records up to `offset` says. */
+const next = (offset: string): string => (BigInt(offset) + 1n).toString();
+
 /**
  * A Kafka timestamp (decimal milliseconds, as kafkajs spells it) as a number: digit by digit for the
  * 13-digit strings every record carries, about twice as fast as Number().
@@ -50,11 +53,20 @@ export function batchHandler(
   hooks: {
     readonly onBatchEnd?: BatchEndHook | undefined;
     readonly onUndecodable?: UndecodableHook | undefined;
+    /**
+     * With validation on worker threads: the batch's tallies finish later. Offsets are then resolved
+     * at once (kafkajs fetches on), and committed by the source once `done` is (autoCommit off).
+     */
+    readonly onDeferred?:
+      ((topic: string, partition: number, next: string, done: Promise<void>) => void) | undefined;
+    /** With deferred commits: the last offset already counted, for a batch that re-reads it. */
+    readonly alreadyCounted?:
+      ((topic: string, partition: number, first: string) => bigint | undefined) | undefined;
   },
 ): (payload: EachBatchPayload) => Promise<void> {
-  const { onBatchEnd, onUndecodable } = hooks;
-  // Validation on worker threads finishes here, before any offset is resolved.
-  const flush = sink.flush === undefined ? undefined : () => sink.flush!();
+  const { onBatchEnd, onUndecodable, onDeferred, alreadyCounted } = hooks;
+  // Validation on worker threads: awaited here before any offset is resolved, unless deferred.
+  const flush = sink.flush === undefined || onDeferred !== undefined ? undefined : () => sink.flush!();
   const call = (name: string, fn: () => void): void => {
     try {
       fn();
@@ -98,9 +110,23 @@ export function batchHandler(
       }
       first = undefined;
     };
-    for (const message of batch.messages) {
+    const messages = batch.messages;
+    let skipThrough =
+      alreadyCounted !== undefined && messages.length > 0
+        ? alreadyCounted(topic, partition, messages[0]!.offset)
+        : undefined;
+    for (const message of messages) {
       // Leave mid-batch on shutdown or seek; only what was processed is resolved and committed.
       if (count % CHECK_EVERY === 0 && (!isRunning() || isStale())) break;
+      if (skipThrough !== undefined) {
+        // Counted here before a rejoin made kafkajs read it again: resolved again, not counted again.
+        if (BigInt(message.offset) <= skipThrough) {
+          last = message.offset;
+          count++;
+          continue;
+        }
+        skipThrough = undefined;
+      }
       const undecodable = (message as { [UNDECODABLE]?: UndecodableBatch })[UNDECODABLE];
       if (undecodable !== undefined) {
         // The decode guard's marker: the batch's records are lost to us, and the offsets move past them.
@@ -117,14 +143,17 @@ export function batchHandler(
         // Records are processed synchronously and in order, so resolving the last one covers all
         // before it; resolving each record cost a tenth of the whole pipeline in the benchmark.
         if (flush !== undefined) await flush();
+        if (onDeferred !== undefined) onDeferred(topic, partition, next(last), sink.flush!());
         resolveOffset(last);
         await heartbeat();
-        await commitOffsetsIfNecessary();
+        if (onDeferred === undefined) await commitOffsetsIfNecessary();
       }
     }
     if (flush !== undefined) await flush();
+    if (onDeferred !== undefined && last !== undefined)
+      onDeferred(topic, partition, next(last), sink.flush!());
     if (last !== undefined) resolveOffset(last);
     endRange();
-    await commitOffsetsIfNecessary();
+    if (onDeferred === undefined) await commitOffsetsIfNecessary();
   };
 }

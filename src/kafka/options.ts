@@ -28,6 +28,8 @@ export interface ConsumerTuning {
    */
   readonly maxBytes: number;
   readonly maxBytesPerPartition: number;
+  /** How often tallied offsets are committed when commits are deferred (validation workers). */
+  readonly commitIntervalMs: number;
 }
 
 const MAX_BYTES = 2 * 1024 * 1024;
@@ -44,6 +46,7 @@ export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
   logRepeatMs: 60_000,
   maxBytes: MAX_BYTES,
   maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
+  commitIntervalMs: 1_000,
 };
 
 /** Called after a batch's records went to the sink and before their offsets are committed. */
@@ -71,9 +74,10 @@ export interface KafkaSourceOptions {
   readonly onBatchEnd?: BatchEndHook;
   readonly onUndecodable?: UndecodableHook;
   /**
-   * Partitions whose batches are processed at once. Above 1 only pays when the sink awaits (validation
-   * workers): one partition's batch is counted while another's is validated.
+   * The sink finishes a batch's tallies later (validation on worker threads, `sink.flush`): offsets
+   * are resolved as soon as a batch is read, so kafkajs fetches the next while the workers validate,
+   * and committed only once the batch's tallies are recorded, by the source rather than kafkajs.
    */
-  readonly concurrency?: number;
+  readonly deferredCommits?: boolean;
   readonly tuning?: Partial<ConsumerTuning>;
 }

@@ -7,6 +7,7 @@ import { finishesWithin } from "../timing.js";
 import { KafkaReporter } from "./reporting.js";
 import { SharedAdmin, connectAdmin } from "./admin.js";
 import { batchHandler } from "./batch.js";
+import { DeferredCommits } from "./commits.js";
 import { KAFKA_RETRY, buildKafkaConfig } from "./connection.js";
 import { describeTopics, isMissingTopicError, sameTopics } from "./topics.js";
 import {
@@ -41,6 +42,8 @@ export class KafkaSource {
   #starting: Promise<void> | undefined;
   #stopping: Promise<void> | undefined;
   #consumer: Consumer | undefined;
+  /** With validation workers: the commits kafkajs's autoCommit cannot make. */
+  #deferred: DeferredCommits | undefined;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #lagTimer: NodeJS.Timeout | undefined;
   #failures = 0;
@@ -153,6 +156,12 @@ export class KafkaSource {
       retry: { ...KAFKA_RETRY, restartOnFailure: async () => false },
     });
     this.#consumer = consumer;
+    this.#deferred?.stop();
+    this.#deferred = this.#options.deferredCommits
+      ? new DeferredCommits(consumer, this.#tuning.commitIntervalMs, (error) =>
+          this.#log.debug({ error: messageOf(error) }, "commit failed; the next one carries its offsets"),
+        )
+      : undefined;
     this.#listen(session, consumer);
     // After every await: a stop() during it has already disconnected, so undo what the await opened.
     const abandoned = async (): Promise<boolean> => {
@@ -186,19 +195,26 @@ export class KafkaSource {
       // only after the sink has tallied its record, so a commit never runs ahead of the tallies. The
       // interval lets commitOffsetsIfNecessary() also commit inside very long batches.
       step = `joining group ${groupId}`;
-      await consumer.run({
-        autoCommit: true,
-        autoCommitInterval: 5_000,
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: this.#options.concurrency ?? 1,
-        eachBatch: batchHandler(this.#options.sink, this.#log, {
-          onBatchEnd: this.#options.onBatchEnd,
-          onUndecodable: (topic, partition, batch) => {
-            this.#report.undecodable(topic, partition, batch);
-            this.#options.onUndecodable?.(topic, partition, batch);
-          },
-        }),
+      const deferred = this.#deferred;
+      const handler = batchHandler(this.#options.sink, this.#log, {
+        onBatchEnd: this.#options.onBatchEnd,
+        onUndecodable: (topic, partition, batch) => {
+          this.#report.undecodable(topic, partition, batch);
+          this.#options.onUndecodable?.(topic, partition, batch);
+        },
+        onDeferred: deferred
+          ? (topic, partition, next, done) => deferred.track(topic, partition, next, done)
+          : undefined,
+        alreadyCounted: deferred
+          ? (topic, partition, first) => deferred.alreadyCounted(topic, partition, first)
+          : undefined,
       });
+      await consumer.run(
+        deferred
+          ? // Tallies finish on the validation workers after kafkajs moved on: DeferredCommits commits.
+            { autoCommit: false, eachBatchAutoResolve: false, eachBatch: deferred.wrap(handler) }
+          : { autoCommit: true, autoCommitInterval: 5_000, eachBatchAutoResolve: false, eachBatch: handler },
+      );
       await abandoned();
     } catch (error) {
       if (session.closing) return;
@@ -223,10 +239,14 @@ export class KafkaSource {
       health.lastError = undefined;
       this.#report.reachable(this.#failures);
       this.#failures = 0;
+      this.#deferred?.assigned();
       this.#assign(consumer, payload.memberAssignment);
     });
     consumer.on(consumer.events.REBALANCING, () => {
-      if (mine()) this.#revoke();
+      if (!mine()) return;
+      // Sent before kafkajs's JoinGroup, on the same connection: the group takes it in this generation.
+      void this.#deferred?.commit();
+      this.#revoke();
     });
     consumer.on(consumer.events.DISCONNECT, () => {
       if (mine()) this.#revoke();
@@ -313,6 +333,7 @@ export class KafkaSource {
       return [...this.#options.topics];
     }
     this.#report.topics(presence);
+    for (const topic of presence.missing) this.#deferred?.forget(topic);
     return presence.present;
   }
 
@@ -375,7 +396,12 @@ export class KafkaSource {
     clearTimeout(this.#lagTimer);
     this.#reconnectTimer = undefined;
     const consumer = this.#consumer;
+    const deferred = this.#deferred;
     const work = (async () => {
+      // The last batches' tallies first, and their offsets, while the consumer is still in the group.
+      await deferred
+        ?.finish(this.#subscribed)
+        .catch((e: unknown) => this.#log.debug({ error: messageOf(e) }, "final commit"));
       await consumer
         ?.disconnect()
         .catch((e: unknown) => this.#log.debug({ error: messageOf(e) }, "disconnect"));
@@ -386,6 +412,7 @@ export class KafkaSource {
       this.#log.warn({ timeoutMs: this.#tuning.stopTimeoutMs }, "Kafka did not close in time");
     this.#revoke();
     this.#options.health.brokerUp = false;
+    deferred?.stop();
     this.#consumer = undefined;
     this.#session = undefined;
     this.#starting = undefined;

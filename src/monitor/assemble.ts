@@ -220,7 +220,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         logger: logger.child({ component: "kafka" }),
         env: options.env,
         ...lifecycle.hooks,
-        concurrency: pool ? 4 : 1,
+        deferredCommits: pool !== undefined,
         ...(options.tuning ? { tuning: options.tuning } : {}),
       });
       lifecycle.startTicking();

@@ -10,6 +10,9 @@ import { ValidatedRecord, type ValidatedHook } from "./validated.js";
 import { applyJobResult } from "./workers/apply.js";
 import { SampleJob, type ResultMessage } from "./workers/job.js";
 
+/** Jobs kept for reuse: as many as batches are in flight at once (kafkajs's partition concurrency). */
+const SPARE_JOBS = 8;
+
 /** Validates a job somewhere else: the validation workers (`ValidationPool`). */
 export interface JobRunner {
   validate(job: SampleJob): Promise<ResultMessage>;
@@ -67,6 +70,8 @@ export class Pipeline implements RecordSink {
   /** With validation workers: the pool, and the sampled records of the batch being read. */
   #pool: JobRunner | undefined;
   #job = new SampleJob();
+  /** Jobs whose results are recorded, for the next batches. */
+  readonly #spareJobs: SampleJob[] = [];
   #pending = 0;
   /** Each subject's index in the config's subject list: how workers name it. */
   readonly #subjectIndex = new Map<SubjectPipeline, number>();
@@ -280,13 +285,14 @@ export class Pipeline implements RecordSink {
       throw error;
     }
     this.#record(series, results);
-    pipeline.keep({
-      topic: record.topic,
-      producer,
-      writer: writer.version ? writer.version.version.text : NO_VERSION,
-      document,
-      observedAt,
-    });
+    if (pipeline.wants(observedAt))
+      pipeline.keep({
+        topic: record.topic,
+        producer,
+        writer: writer.version ? writer.version.version.text : NO_VERSION,
+        document,
+        observedAt,
+      });
     const validated = this.#validated.fill(
       pipeline,
       producer,
@@ -329,15 +335,21 @@ export class Pipeline implements RecordSink {
     const pool = this.#pool;
     const job = this.#job;
     if (pool === undefined || job.size === 0) return;
-    this.#job = new SampleJob();
+    this.#job = this.#spareJobs.pop() ?? new SampleJob();
+    let returned: Uint8Array | undefined;
     try {
-      await this.#validate(pool, job);
+      returned = await this.#validate(pool, job);
     } finally {
       this.#pending -= job.size;
     }
+    if (returned !== undefined && this.#spareJobs.length < SPARE_JOBS) {
+      job.reset(returned);
+      this.#spareJobs.push(job);
+    }
   }
 
-  async #validate(pool: JobRunner, job: SampleJob): Promise<void> {
+  /** Validates the job and records the results; the job's payload buffer, when it came back. */
+  async #validate(pool: JobRunner, job: SampleJob): Promise<Uint8Array | undefined> {
     let result: ResultMessage;
     try {
       result = await pool.validate(job);
@@ -345,7 +357,7 @@ export class Pipeline implements RecordSink {
       // The worker died with the job (its payloads went with it): the records stay counted, their
       // validation is lost, and the loss is counted where an operator sees it.
       for (let i = 0; i < job.size; i++) this.tallies.decodeError(job.topics[i]!, "internal_error");
-      return;
+      return undefined;
     }
     try {
       applyJobResult(job, result, this.tallies, this.#validated, (validated) => this.#notify(validated));
@@ -360,7 +372,9 @@ export class Pipeline implements RecordSink {
         headers: undefined,
         value: null,
       });
+      return undefined;
     }
+    return result.bytes;
   }
 }
 

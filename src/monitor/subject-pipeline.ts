@@ -20,6 +20,12 @@ export interface ReservoirEntry {
 }
 
 const RESERVOIR_SIZE = 500;
+/**
+ * Once the reservoir is full, a sampled record is kept only this long after the last one kept: the
+ * reservoir then spans the last minutes of traffic rather than the last burst, and a record that is not
+ * kept costs no entry (with validation workers, no copy of its payload either).
+ */
+const RESERVOIR_SPACING_MS = 20;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The document of a reservoir entry; undefined when its bytes do not parse (they did in the worker). */
@@ -44,6 +50,7 @@ export class SubjectPipeline {
   /** The last RESERVOIR_SIZE sampled records, oldest overwritten first. */
   readonly reservoir: ReservoirEntry[] = [];
   #next = 0;
+  #lastKept = Number.NEGATIVE_INFINITY;
   #lookups: IdLookups | undefined;
 
   constructor(subject: CatalogSubject, config: SubjectConfig, now: () => number) {
@@ -56,10 +63,20 @@ export class SubjectPipeline {
     this.needsPayload = this.producer.needsPayload;
   }
 
+  /** Whether a sampled record observed at `observedAt` (ms) goes into the reservoir. */
+  wants(observedAt: number): boolean {
+    return (
+      this.reservoir.length < RESERVOIR_SIZE ||
+      observedAt - this.#lastKept >= RESERVOIR_SPACING_MS ||
+      observedAt < this.#lastKept
+    );
+  }
+
   keep(entry: ReservoirEntry): void {
     if (this.reservoir.length < RESERVOIR_SIZE) this.reservoir.push(entry);
     else this.reservoir[this.#next] = entry;
     this.#next = (this.#next + 1) % RESERVOIR_SIZE;
+    this.#lastKept = entry.observedAt;
   }
 
   /** Where wire ids and GUIDs this subject does not know are looked up (its registry). */

@@ -58,13 +58,14 @@ export function applyJobResult(
     const producer = job.producers[i]!;
     const observedAt = job.observedAt[i]!;
     // A copy: the job's buffer goes back to the garbage collector with the job.
-    pipeline.keep({
-      topic,
-      producer,
-      writer: writer ? writer.version.text : NO_VERSION,
-      bytes: bytes.slice(),
-      observedAt,
-    });
+    if (pipeline.wants(observedAt))
+      pipeline.keep({
+        topic,
+        producer,
+        writer: writer ? writer.version.text : NO_VERSION,
+        bytes: bytes.slice(),
+        observedAt,
+      });
     const validated = record.fill(
       pipeline,
       producer,

@@ -51,7 +51,7 @@ const INITIAL_BYTES = 64 * 1024;
  * what the pipeline needs to record the results (series, producer, writer, times), which stays here.
  */
 export class SampleJob {
-  bytes = new Uint8Array(INITIAL_BYTES);
+  bytes: Uint8Array = new Uint8Array(INITIAL_BYTES);
   used = 0;
   readonly ends: number[] = [];
   readonly subjectIndexes: number[] = [];
@@ -70,6 +70,31 @@ export class SampleJob {
 
   get size(): number {
     return this.ends.length;
+  }
+
+  /**
+   * Empties the job for the next batch, with the buffer its payloads came back in: jobs are reused,
+   * so that a batch costs neither new arrays nor a new buffer once the first few have grown them.
+   */
+  reset(bytes: Uint8Array): void {
+    this.bytes = new Uint8Array(bytes.buffer);
+    this.used = 0;
+    for (const list of [
+      this.ends,
+      this.subjectIndexes,
+      this.writerIndexes,
+      this.writerTexts,
+      this.pipelines,
+      this.series,
+      this.producers,
+      this.writers,
+      this.topics,
+      this.partitions,
+      this.timestamps,
+      this.observedAt,
+    ] as unknown[][])
+      list.length = 0;
+    this.#writerIndex.clear();
   }
 
   add(

@@ -1,0 +1,186 @@
+/** An offset to commit: the next record to read of a partition. */
+export interface CommitOffset {
+  readonly topic: string;
+  readonly partition: number;
+  readonly offset: string;
+}
+
+interface Pending {
+  readonly next: string;
+  settled: boolean;
+}
+
+/**
+ * Which offsets may be committed when a batch's tallies are finished later than the batch is read
+ * (validation on worker threads): per partition, the batches in the order they were read, each with
+ * the promise of its tallies. An offset becomes committable when every batch up to it is tallied, so a
+ * commit never runs ahead of the tallies even when batches finish out of order.
+ */
+export class CommitTracker {
+  readonly #queues = new Map<string, { topic: string; partition: number; pending: Pending[] }>();
+  /** The committable offset of each partition, and the last one the group took. */
+  readonly #ready = new Map<string, CommitOffset>();
+  readonly #committed = new Map<string, string>();
+  readonly #inFlight = new Set<Promise<unknown>>();
+
+  /** A batch of the partition was read up to `next` (exclusive); its tallies are finished when `done` is. */
+  track(topic: string, partition: number, next: string, done: Promise<unknown>): void {
+    const key = `${topic}\u0000${partition}`;
+    let queue = this.#queues.get(key);
+    if (!queue) this.#queues.set(key, (queue = { topic, partition, pending: [] }));
+    const entry: Pending = { next, settled: false };
+    queue.pending.push(entry);
+    const settle = (): void => {
+      entry.settled = true;
+      this.#advance(key);
+    };
+    // A batch whose validation failed is still tallied (its records counted, the loss counted).
+    const tracked = done.then(settle, settle);
+    this.#inFlight.add(tracked);
+    void tracked.finally(() => this.#inFlight.delete(tracked));
+  }
+
+  #advance(key: string): void {
+    const queue = this.#queues.get(key);
+    if (!queue) return;
+    let last: Pending | undefined;
+    while (queue.pending.length > 0 && queue.pending[0]!.settled) last = queue.pending.shift();
+    if (last) this.#ready.set(key, { topic: queue.topic, partition: queue.partition, offset: last.next });
+  }
+
+  /** The committable offsets not committed yet. */
+  uncommitted(): CommitOffset[] {
+    const out: CommitOffset[] = [];
+    for (const [key, offset] of this.#ready) if (this.#committed.get(key) !== offset.offset) out.push(offset);
+    return out;
+  }
+
+  /** The group took these offsets. */
+  committed(offsets: readonly CommitOffset[]): void {
+    for (const o of offsets) this.#committed.set(`${o.topic}\u0000${o.partition}`, o.offset);
+  }
+
+  /** Waits until every tracked batch is tallied. */
+  async drain(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.all([...this.#inFlight]);
+  }
+
+  /** Forgets everything: a new assignment starts from the offsets the group committed. */
+  reset(): void {
+    this.#queues.clear();
+    this.#ready.clear();
+    this.#committed.clear();
+  }
+}
+
+/** The part of a kafkajs consumer that deferred commits use. */
+export interface CommittingConsumer {
+  commitOffsets(offsets: CommitOffset[]): Promise<void>;
+  pause(topics: Array<{ topic: string }>): void;
+}
+
+/**
+ * Commits for a consumer run with kafkajs's autoCommit off, because the batches' tallies finish on
+ * validation workers after kafkajs has moved on: every `intervalMs`, on a rebalance, and when the
+ * source stops (after the last batch's tallies), each partition's committable offset.
+ */
+export class DeferredCommits {
+  readonly tracker = new CommitTracker();
+  /** Per partition, the last offset read here (counted, tallies maybe pending) and the next committed. */
+  readonly #read = new Map<string, bigint>();
+  readonly #committedNext = new Map<string, bigint>();
+  readonly #consumer: CommittingConsumer;
+  readonly #onError: (error: unknown) => void;
+  #timer: NodeJS.Timeout | undefined;
+  #active = 0;
+  #idle: Array<() => void> = [];
+  #committing: Promise<void> = Promise.resolve();
+
+  constructor(consumer: CommittingConsumer, intervalMs: number, onError: (error: unknown) => void) {
+    this.#consumer = consumer;
+    this.#onError = onError;
+    this.#timer = setInterval(() => void this.commit(), intervalMs);
+    this.#timer.unref();
+  }
+
+  /** Wraps the eachBatch handler to know when no batch is being read. */
+  wrap<P>(handler: (payload: P) => Promise<void>): (payload: P) => Promise<void> {
+    return async (payload) => {
+      this.#active++;
+      try {
+        await handler(payload);
+      } finally {
+        if (--this.#active === 0) for (const resolve of this.#idle.splice(0)) resolve();
+      }
+    };
+  }
+
+  /** A batch of the partition was read up to `next` (exclusive); its tallies finish with `done`. */
+  track(topic: string, partition: number, next: string, done: Promise<unknown>): void {
+    this.#read.set(`${topic}\u0000${partition}`, BigInt(next) - 1n);
+    this.tracker.track(topic, partition, next, done);
+  }
+
+  /**
+   * The last offset of the partition already counted here, when a batch starting at `first` re-reads
+   * it: after a rejoin kafkajs resumes at the group's committed offset, and the batches read since the
+   * last commit come again. Records up to it are skipped rather than counted twice. Only a resumption
+   * at or past this member's own last commit qualifies, so offsets that truly start over (a topic
+   * recreated) are never skipped.
+   */
+  alreadyCounted(topic: string, partition: number, first: string): bigint | undefined {
+    const key = `${topic}\u0000${partition}`;
+    const read = this.#read.get(key);
+    if (read === undefined) return undefined;
+    const offset = BigInt(first);
+    const committed = this.#committedNext.get(key) ?? 0n;
+    return offset <= read && offset >= committed ? read : undefined;
+  }
+
+  /** A topic went away: offsets read of it mean nothing for a topic of the same name created later. */
+  forget(topic: string): void {
+    for (const key of [...this.#read.keys()]) if (key.startsWith(`${topic}\u0000`)) this.#read.delete(key);
+  }
+
+  /** Commits what is committable now; one commit at a time. */
+  commit(): Promise<void> {
+    this.#committing = this.#committing.then(async () => {
+      const offsets = this.tracker.uncommitted();
+      if (offsets.length === 0) return;
+      try {
+        await this.#consumer.commitOffsets(offsets);
+        this.tracker.committed(offsets);
+        for (const o of offsets) this.#committedNext.set(`${o.topic}\u0000${o.partition}`, BigInt(o.offset));
+      } catch (error) {
+        // The next commit carries them again; a rebalance that wins the race re-reads them instead.
+        this.#onError(error);
+      }
+    });
+    return this.#committing;
+  }
+
+  /** A new assignment: kafkajs fetches from what the group committed, so older batches are moot. */
+  assigned(): void {
+    this.tracker.reset();
+  }
+
+  /**
+   * Before the consumer leaves: no more fetches, the batch being read finished, every tally recorded,
+   * and their offsets committed. Bounded by the caller.
+   */
+  async finish(topics: readonly string[]): Promise<void> {
+    try {
+      this.#consumer.pause(topics.map((topic) => ({ topic })));
+    } catch {
+      // Not running (the broker was never reached): nothing to pause, nothing to commit.
+    }
+    if (this.#active > 0) await new Promise<void>((resolve) => this.#idle.push(resolve));
+    await this.tracker.drain();
+    await this.commit();
+    this.stop();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+}
