@@ -1,18 +1,16 @@
-import { readFile } from "node:fs/promises";
-
 import kafkajs, { logLevel } from "kafkajs";
 import type { KafkaConfig as KafkaJsConfig, LogEntry, RetryOptions, SASLOptions, logCreator } from "kafkajs";
 import type { ConnectionOptions } from "node:tls";
 import type { Logger } from "pino";
 
 import type { KafkaConfig, SaslConfig, TlsConfig } from "../config/types.js";
-import { SchemawatchError, messageOf } from "../errors.js";
+import { readConfigFile, secretFromEnv, secretFromFile, type Env } from "../config/secrets.js";
+import { SchemawatchError } from "../errors.js";
 import { RepeatLog } from "../log.js";
 import { registerCodecs } from "./codecs/index.js";
 import { installDecodeGuard } from "./decode-guard.js";
 
-/** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from "../config/secrets.js";
 
 /**
  * Backoff of every kafkajs operation: 300 ms doubling, capped at 30 s, 5 retries. After the fifth,
@@ -59,19 +57,6 @@ export async function buildKafkaConfig(
   };
 }
 
-async function readConfigFile(path: string, key: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    // The cause is an fs error (ENOENT, EACCES) that names the path only, never the contents.
-    throw new SchemawatchError(
-      "CONFIG_INVALID",
-      `${key}: cannot read the ${what} file ${path}: ${messageOf(error)}`,
-      { cause: error },
-    );
-  }
-}
-
 async function tlsOptions(tls: TlsConfig): Promise<ConnectionOptions> {
   if ((tls.cert === undefined) !== (tls.key === undefined)) {
     throw new SchemawatchError(
@@ -92,17 +77,6 @@ async function tlsOptions(tls: TlsConfig): Promise<ConnectionOptions> {
   };
 }
 
-function envValue(env: Env, name: string, key: string, what: string): string {
-  const value = env[name];
-  if (value === undefined || value === "") {
-    throw new SchemawatchError(
-      "CONFIG_INVALID",
-      `${key}: the environment variable ${name} (the SASL ${what}) is not set or empty`,
-    );
-  }
-  return value;
-}
-
 function onlyOne(a: string | undefined, b: string | undefined, keys: string): void {
   if (a !== undefined && b !== undefined) {
     throw new SchemawatchError("CONFIG_INVALID", `kafka.sasl: set only one of ${keys}`);
@@ -115,20 +89,13 @@ function onlyOne(a: string | undefined, b: string | undefined, keys: string): vo
 async function saslOptions(sasl: SaslConfig, env: Env): Promise<SASLOptions> {
   onlyOne(sasl.username, sasl.usernameEnv, "username and usernameEnv");
   onlyOne(sasl.passwordEnv, sasl.passwordFile, "passwordEnv and passwordFile");
-  const username = sasl.username ?? envValue(env, sasl.usernameEnv!, "kafka.sasl.usernameEnv", "user name");
+  const username =
+    sasl.username ?? secretFromEnv(env, sasl.usernameEnv!, "kafka.sasl.usernameEnv", "SASL user name");
   let password: string;
   if (sasl.passwordEnv !== undefined) {
-    password = envValue(env, sasl.passwordEnv, "kafka.sasl.passwordEnv", "password");
+    password = secretFromEnv(env, sasl.passwordEnv, "kafka.sasl.passwordEnv", "SASL password");
   } else {
-    const file = sasl.passwordFile!;
-    // Mounted secrets usually end with a newline that is no part of the password.
-    password = (await readConfigFile(file, "kafka.sasl.passwordFile", "password")).replace(/[\r\n]+$/, "");
-    if (password === "") {
-      throw new SchemawatchError(
-        "CONFIG_INVALID",
-        `kafka.sasl.passwordFile: the password file ${file} is empty`,
-      );
-    }
+    password = await secretFromFile(sasl.passwordFile!, "kafka.sasl.passwordFile", "password");
   }
   return { mechanism: sasl.mechanism, username, password };
 }

@@ -1,11 +1,15 @@
-import { readFile } from "node:fs/promises";
 import type { ConnectionOptions } from "node:tls";
 
 import type { RegistryConfig } from "../config/types.js";
-import { SchemawatchError, messageOf } from "../errors.js";
+import {
+  readConfigFile,
+  secretFromEnv as fromEnv,
+  secretFromFile as fromFile,
+  type Env,
+} from "../config/secrets.js";
+import { SchemawatchError } from "../errors.js";
 
-/** Environment variables as `process.env` holds them; passed in so tests never touch the real one. */
-export type Env = Readonly<Record<string, string | undefined>>;
+export type { Env } from "../config/secrets.js";
 
 /** What a request to one registry needs besides its path: the header value and TLS material. */
 export interface RegistryCredentials {
@@ -14,39 +18,6 @@ export interface RegistryCredentials {
   readonly tls: ConnectionOptions | undefined;
   /** Every secret value, so that error messages can be scrubbed of them. */
   readonly secrets: readonly string[];
-}
-
-async function readConfigFile(path: string, key: string, what: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    // The cause is an fs error (ENOENT, EACCES) that names the path only, never the contents.
-    throw new SchemawatchError(
-      "CONFIG_INVALID",
-      `${key}: cannot read the ${what} file ${path}: ${messageOf(error)}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
-function fromEnv(env: Env, name: string, key: string, what: string): string {
-  const value = env[name];
-  if (value === undefined || value === "") {
-    throw new SchemawatchError(
-      "CONFIG_INVALID",
-      `${key}: the environment variable ${name} (the ${what}) is not set or empty`,
-    );
-  }
-  return value;
-}
-
-async function fromFile(path: string, key: string, what: string): Promise<string> {
-  // Mounted secrets usually end with a newline that is no part of the secret.
-  const value = (await readConfigFile(path, key, what)).replace(/[\r\n]+$/, "");
-  if (value === "") throw new SchemawatchError("CONFIG_INVALID", `${key}: the ${what} file ${path} is empty`);
-  return value;
 }
 
 /**
