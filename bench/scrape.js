@@ -26,7 +26,10 @@ async function startMonitor() {
   );
   const address = await new Promise((resolve, reject) => {
     let buffered = "";
-    const timer = setTimeout(() => reject(new Error("schemawatch run did not listen within 30 s")), 30_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error("schemawatch run did not listen within 30 s"));
+    }, 30_000);
     child.stderr.on("data", (chunk) => {
       buffered += chunk;
       const match = /"address":"(http:\/\/[^"]+)"/.exec(buffered);
@@ -38,10 +41,21 @@ async function startMonitor() {
     child.once("exit", (code) => reject(new Error(`schemawatch run exited with ${code}`)));
   });
   child.stderr.resume();
+  try {
+    await replayed(address);
+  } catch (error) {
+    // A monitor that did not get ready must not outlive the benchmark.
+    child.kill("SIGKILL");
+    throw error;
+  }
+  return { child, address };
+}
+
+async function replayed(address) {
   for (const deadline = performance.now() + 30_000; performance.now() < deadline;) {
     const status = await fetch(`${address}/api/status`).then((r) => r.json());
     // The bundled traffic: 204 records on the configured topic (2 of them with an unreadable version).
-    if (status.subjects[0].records === 204) return { child, address };
+    if (status.subjects[0].records === 204) return;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("schemawatch run did not replay the bundled traffic within 30 s");

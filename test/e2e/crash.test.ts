@@ -32,7 +32,11 @@ async function startRun(configPath: string): Promise<Monitor> {
   );
   const url = await new Promise<string>((resolvePromise, reject) => {
     let buffered = "";
-    const timer = setTimeout(() => reject(new Error("schemawatch run did not listen within 30 s")), 30_000);
+    const timer = setTimeout(() => {
+      // A monitor that never said where it listens must not outlive the test.
+      child.kill("SIGKILL");
+      reject(new Error("schemawatch run did not listen within 30 s"));
+    }, 30_000);
     child.stderr!.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
       const match = /"address":"(http:\/\/[^"]+)"/.exec(buffered);
