@@ -8,7 +8,8 @@ import { kafkaClasspath } from "./codecs.js";
 import { PARTITIONS, message, runConsumer } from "./kafka.js";
 
 const CODECS = ["none", "gzip", "snappy", "lz4", "zstd"];
-const RECORDS = Number(process.env.BENCH_CODEC_RECORDS ?? 200_000);
+const RECORDS = Number(process.env.BENCH_CODEC_RECORDS ?? 500_000);
+const ROUNDS = Number(process.env.BENCH_CODEC_ROUNDS ?? 3);
 const JACKSON = ["jackson-core-", "jackson-databind-", "jackson-annotations-"];
 
 /** Writes RECORDS records to the topic with the Java producer, Kafka's default batch.size and linger.ms. */
@@ -42,7 +43,7 @@ export async function fill(brokers, topic, codec) {
     throw new Error(`the Java producer failed for ${codec} (exit ${code}): ${stderr.slice(-500)}`);
 }
 
-/** Consumes each codec's topic with schemawatch at ratio 0.01, two interleaved rounds, best of each. */
+/** Consumes each codec's topic with schemawatch at ratio 0.01, in interleaved rounds, best of each. */
 export async function codecConsumptionBench(brokers, catalog, config, figures) {
   const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
@@ -55,7 +56,8 @@ export async function codecConsumptionBench(brokers, catalog, config, figures) {
   try {
     for (const codec of CODECS) await fill(brokers, topics[codec], codec);
     const best = Object.fromEntries(CODECS.map((codec) => [codec, 0]));
-    for (let round = 0; round < 2; round++) {
+    const cpu = Object.fromEntries(CODECS.map((codec) => [codec, Infinity]));
+    for (let round = 0; round < ROUNDS; round++) {
       for (const codec of CODECS) {
         globalThis.gc?.();
         const run = await runConsumer({
@@ -66,16 +68,17 @@ export async function codecConsumptionBench(brokers, catalog, config, figures) {
           records: RECORDS,
         });
         best[codec] = Math.max(best[codec], run.rate);
+        cpu[codec] = Math.min(cpu[codec], run.cpuSecondsPerMillion);
       }
     }
     console.log(
-      `\nCompression: ${RECORDS.toLocaleString("en-US")} records written by the Java client (batch.size 16384, linger.ms 5) with each codec, read by schemawatch at sample ratio 0.01`,
+      `\nCompression: ${RECORDS.toLocaleString("en-US")} records written by the Java client (batch.size 16384, linger.ms 5) with each codec, read by schemawatch at sample ratio 0.01 (best of ${ROUNDS} interleaved rounds)`,
     );
-    console.log("| compression.type | records/s | vs none |");
-    console.log("| --- | ---: | ---: |");
+    console.log("| compression.type | records/s | vs none | CPU-s per 1M records |");
+    console.log("| --- | ---: | ---: | ---: |");
     for (const codec of CODECS)
       console.log(
-        `| ${codec} | ${Math.round(best[codec]).toLocaleString("en-US")} | ${(best[codec] / best.none).toFixed(2)} |`,
+        `| ${codec} | ${Math.round(best[codec]).toLocaleString("en-US")} | ${(best[codec] / best.none).toFixed(2)} | ${cpu[codec].toFixed(2)} |`,
       );
     for (const codec of CODECS.slice(1))
       figures.add(

@@ -53,7 +53,7 @@ export async function monitorMemory(brokers, topic) {
 }
 
 const RECORDS = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
-const ROUNDS = Number(process.env.BENCH_KAFKA_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_KAFKA_ROUNDS ?? 3);
 export const PARTITIONS = 4;
 const producers = ["web", "mobile", "billing", "partner-feed"];
 

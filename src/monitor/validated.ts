@@ -42,6 +42,8 @@ export class ValidatedRecord implements Validated {
   shape: string | null | undefined;
   #document: unknown;
   #bytes: Uint8Array | undefined;
+  #from = 0;
+  #end = 0;
 
   fill(
     subject: SubjectPipeline,
@@ -69,15 +71,18 @@ export class ValidatedRecord implements Validated {
     this.#bytes = undefined;
   }
 
-  unparsed(bytes: Uint8Array): void {
+  /** The document is the UTF-8 JSON in bytes[from..end): parsed only if a hook asks for it. */
+  unparsed(bytes: Uint8Array, from: number, end: number): void {
     this.#document = undefined;
     this.#bytes = bytes;
+    this.#from = from;
+    this.#end = end;
   }
 
   document(): unknown {
     if (this.#bytes !== undefined) {
       // Parsed here only when a hook needs the document itself: the corpus keeping a new shape.
-      this.#document = JSON.parse(utf8.decode(this.#bytes));
+      this.#document = JSON.parse(utf8.decode(this.#bytes.subarray(this.#from, this.#end)));
       this.#bytes = undefined;
     }
     return this.#document;

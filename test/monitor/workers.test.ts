@@ -1,14 +1,19 @@
 // The validation-worker path of the pipeline, without threads: the job validator the workers run,
-// called directly, stands in for the thread boundary (the threads themselves are tested in
-// test/kafka/workers.test.ts). The worker path must count and validate exactly as the in-thread path.
+// called directly, stands in for the thread boundary (the threads themselves run in every integration
+// test, which start their monitors with one validation worker, and in test/e2e/crash.test.ts). The
+// worker path must count and validate exactly as the in-thread path.
 import { describe, expect, it } from "vitest";
 import { Corpus } from "../../src/corpus/corpus.js";
 import { attachCorpus } from "../../src/corpus/feed.js";
 import type { Pipeline } from "../../src/monitor/pipeline.js";
 import type { SampleJob } from "../../src/monitor/workers/job.js";
 import { JobValidator } from "../../src/monitor/workers/validate.js";
+import { resolve } from "node:path";
+import { loadCatalog } from "../../src/catalog/load.js";
+import { parseConfig } from "../../src/config/load.js";
 import {
   decodeCounts,
+  eventConfigYaml,
   eventPipeline,
   record,
   recordCounts,
@@ -135,6 +140,37 @@ describe("the validation-worker path", () => {
     expect(recordCounts(workers.pipeline)).toEqual(["deep 1.0.0=1"]);
     // The validators stop at the closed schema's first unknown key; the shape key is too deep.
     expect(decodeCounts(workers.pipeline)).toEqual(["events too_deep=1"]);
+  });
+
+  it("judges a record here when the worker judged it with another catalog's readers (a reload in between)", async () => {
+    const inThread = await eventPipeline();
+    const workers = await eventPipeline();
+    // The worker's catalog has 2.0.0 retired: it judges two readers where the pipeline has three.
+    const olderConfig = parseConfig(
+      eventConfigYaml().replace('"2.0.0": { status: candidate }', '"2.0.0": { status: retired }'),
+      resolve("test/config.yaml"),
+    );
+    const older = (await loadCatalog(olderConfig)).subjects.get("event")!;
+    expect(older.readers.map((r) => r.version.text)).toEqual(["1.0.0", "1.1.0"]);
+    const validator = new JobValidator([older], 1, false);
+    let id = 0;
+    workers.pipeline.useWorkers({
+      validate: async (job: SampleJob) => validator.validate(job.message(++id)),
+    });
+    const candidate: string[] = [];
+    workers.pipeline.onValidated = (v) =>
+      candidate.push(v.subject.results.map((r) => `${r.reader.version.text}:${r.passed}`).join(" "));
+    for (const r of stream()) inThread.pipeline.process(r);
+    for (const r of stream()) workers.pipeline.process(r);
+    await workers.pipeline.flush();
+    expect(validationCounts(workers.pipeline)).toEqual(validationCounts(inThread.pipeline));
+    // Every record was judged against all three readers, 2.0.0 included: never a pass by default.
+    expect(candidate.every((c) => c.split(" ").length === 3)).toBe(true);
+    expect(candidate.filter((c) => c.includes("2.0.0:false")).length).toBe(
+      inThread.pipeline.tallies.validations
+        .filter((c) => c.labels.reader_version === "2.0.0" && c.labels.result === "fail")
+        .reduce((s, c) => s + c.value, 0),
+    );
   });
 
   it("counts the records of a job whose worker died as internal_error, their counts kept", async () => {

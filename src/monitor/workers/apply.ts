@@ -1,5 +1,7 @@
-import { directionOf } from "../../engine/direction.js";
-import { NO_VERSION, type Tallies } from "../tallies.js";
+import type { CatalogVersion } from "../../catalog/types.js";
+import { evaluateInto } from "../../engine/evaluate.js";
+import type { SubjectPipeline } from "../subject-pipeline.js";
+import { NO_VERSION, type RecordSeries, type Tallies } from "../tallies.js";
 import type { ValidatedRecord } from "../validated.js";
 import { ITEM_NOT_JSON, ITEM_NOT_UTF8, ITEM_TOO_DEEP, type ResultMessage, type SampleJob } from "./job.js";
 
@@ -17,8 +19,8 @@ export function applyJobResult(
 ): void {
   let start = 0;
   for (let i = 0; i < job.size; i++) {
+    const from = start;
     const end = job.ends[i]!;
-    const bytes = result.bytes.subarray(start, end);
     start = end;
     const topic = job.topics[i]!;
     const status = result.status[i]!;
@@ -35,25 +37,27 @@ export function applyJobResult(
     const subject = pipeline.subject;
     const results = pipeline.results;
     const evaluated = result.readers[job.subjectIndexes[i]!] ?? [];
-    const first = result.firstReader[i]!;
-    for (let j = 0; j < subject.readers.length; j++) {
-      const reader = subject.readers[j]!;
-      // The worker's readers are the subject's, unless a reload came in between: then by version.
-      const k = evaluated[j] === reader.version.text ? j : evaluated.indexOf(reader.version.text);
-      const out = results[j]!;
-      out.reader = reader;
-      out.direction = directionOf(writer?.version, reader.version);
-      if (k < 0) {
-        out.passed = true;
-        out.keyword = null;
-        out.instancePath = null;
-        continue;
+    if (!sameReaders(evaluated, subject.readers)) {
+      // A reload came in between: the worker judged other readers. This record is judged here, once.
+      if (!judgeHere(result.bytes.subarray(from, end), pipeline, series, writer, tallies)) continue;
+    } else {
+      const first = result.firstReader[i]!;
+      for (let j = 0; j < results.length; j++) {
+        const out = results[j]!;
+        const cells = series.readers[j]!;
+        out.reader = subject.readers[j]!;
+        out.direction = cells.pass.labels.direction;
+        out.passed = result.passed[first + j] === 1;
+        if (out.passed) {
+          out.keyword = null;
+          out.instancePath = null;
+          cells.pass.value++;
+        } else {
+          out.keyword = result.strings[result.keywords[first + j]!]!;
+          out.instancePath = result.strings[result.paths[first + j]!]!;
+          tallies.fail(series, j, out.keyword, out.instancePath);
+        }
       }
-      out.passed = result.passed[first + k] === 1;
-      out.keyword = out.passed ? null : result.strings[result.keywords[first + k]!]!;
-      out.instancePath = out.passed ? null : result.strings[result.paths[first + k]!]!;
-      if (out.passed) series.readers[j]!.pass.value++;
-      else tallies.fail(series, j, out.keyword!, out.instancePath!);
     }
     const producer = job.producers[i]!;
     const observedAt = job.observedAt[i]!;
@@ -63,7 +67,7 @@ export function applyJobResult(
         topic,
         producer,
         writer: writer ? writer.version.text : NO_VERSION,
-        bytes: bytes.slice(),
+        bytes: result.bytes.slice(from, end),
         observedAt,
       });
     const validated = record.fill(
@@ -76,7 +80,41 @@ export function applyJobResult(
       observedAt,
       result.shapes?.[i],
     );
-    validated.unparsed(bytes);
+    validated.unparsed(result.bytes, from, end);
     notify(validated);
   }
+}
+
+function sameReaders(evaluated: readonly string[], readers: readonly CatalogVersion[]): boolean {
+  if (evaluated.length !== readers.length) return false;
+  for (let j = 0; j < readers.length; j++) if (evaluated[j] !== readers[j]!.version.text) return false;
+  return true;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Parses and validates one record on this thread, into the subject's results and the series. */
+function judgeHere(
+  bytes: Uint8Array,
+  pipeline: SubjectPipeline,
+  series: RecordSeries,
+  writer: CatalogVersion | undefined,
+  tallies: Tallies,
+): boolean {
+  let document: unknown;
+  try {
+    document = JSON.parse(utf8.decode(bytes));
+    evaluateInto(pipeline.results, document, pipeline.subject, writer?.version);
+  } catch {
+    // The worker parsed and validated it: only a stack too small here can fail, counted as such.
+    tallies.decodeError(series.count.labels.topic, "too_deep");
+    return false;
+  }
+  const results = pipeline.results;
+  for (let j = 0; j < results.length; j++) {
+    const r = results[j]!;
+    if (r.passed) series.readers[j]!.pass.value++;
+    else tallies.fail(series, j, r.keyword!, r.instancePath!);
+  }
+  return true;
 }
