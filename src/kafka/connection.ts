@@ -9,6 +9,7 @@ import { SchemawatchError } from "../errors.js";
 import { RepeatLog } from "../log.js";
 import { registerCodecs } from "./codecs/index.js";
 import { installDecodeGuard } from "./decode-guard.js";
+import { installRequestQueueFix } from "./request-queue.js";
 
 export type { Env } from "../config/secrets.js";
 
@@ -40,6 +41,7 @@ export async function buildKafkaConfig(
 ): Promise<KafkaJsConfig> {
   // Every kafkajs client of schemawatch is built here, so this runs before any of them fetches.
   installDecodeGuard();
+  installRequestQueueFix();
   // kafkajs is CommonJS and Node's ESM loader does not see this export by name: take it off the module.
   registerCodecs(kafkajs.CompressionCodecs);
   const ssl = config.tls?.enabled === true ? await tlsOptions(config.tls) : undefined;

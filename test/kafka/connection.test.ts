@@ -6,6 +6,7 @@
 // the handshake; what schemawatch owns, and what is tested here, is reading the files into the
 // options kafkajs takes without ever putting a secret into an error or a log line.
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
@@ -70,6 +71,15 @@ describe("buildKafkaConfig", () => {
     expect(built.sasl).toBeUndefined();
     const debug = await buildKafkaConfig(base, {}, silent, { kafkaLogLevel: logLevel.DEBUG });
     expect(debug.logLevel).toBe(logLevel.DEBUG);
+  });
+
+  it("stops kafkajs's idle request queues from polling every millisecond before any client exists", async () => {
+    await buildKafkaConfig(base, {}, silent);
+    const require = createRequire(import.meta.url);
+    const RequestQueue = require("kafkajs/src/network/requestQueue/index.js") as {
+      prototype: Record<symbol, unknown>;
+    };
+    expect(RequestQueue.prototype[Symbol.for("schemawatch.requestQueueIdleFix")]).toBe(true);
   });
 
   it("uses system CAs when TLS is on without files, and no TLS when it is off", async () => {
