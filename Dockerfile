@@ -36,8 +36,9 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 FROM ${NODE_IMAGE}
 ENV NODE_ENV=production
 # V8 otherwise sizes its heap from the host's memory and lets garbage pile up: with these limits the
-# monitor peaked at 187 MB resident in the benchmark instead of 440 MB (BENCHMARKS.md). Raise the
-# old space for catalogs with many subjects, producers or kept shapes.
+# monitor peaked at 166-173 MB resident in the benchmark instead of 440 MB (BENCHMARKS.md). Raise the
+# old space for catalogs with many subjects, producers or kept shapes, or for mostly-zstd topics
+# (which then use less CPU and more memory, BENCHMARKS.md "Heap limits, measured again").
 ENV NODE_OPTIONS="--max-old-space-size=96 --max-semi-space-size=8"
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
