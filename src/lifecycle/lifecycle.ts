@@ -126,10 +126,11 @@ export class Lifecycle {
     }
     if (writer) return;
     // An undeclared record still needs a deprecated version when it passes it and fails every newer
-    // active one: removing that version would leave no schema that accepts it.
+    // active one: removing that version would leave no schema that accepts it. Kept for active versions
+    // too, so that one deprecated later (a reload, a registry state) starts with what traffic needed.
     for (let i = 0; i < results.length; i++) {
       const result = results[i]!;
-      if (result.reader.status !== "deprecated" || !result.passed) continue;
+      if (result.reader.status === "candidate" || !result.passed) continue;
       let newerActivePasses = false;
       for (let j = i + 1; j < results.length; j++) {
         const newer = results[j]!;

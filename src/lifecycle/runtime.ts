@@ -71,8 +71,9 @@ export class LifecycleRuntime {
     if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
     const previous = this.#pipeline.onValidated;
     this.#pipeline.onValidated = (record) => {
-      previous?.(record);
+      // First: the hooks before it (the corpus) walk the document and may fail on a deep one.
       this.lifecycle.validated(record.subject, record.producer, record.writer, record.observedAt);
+      previous?.(record);
     };
     this.#pipeline.onUnreadable = (subject, topic, partition, reason, records, at) =>
       this.lifecycle.unreadable(subject.subject.name, topic, partition, reason, records, at);

@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { Kafka, type Consumer, type Message, type Producer } from "kafkajs";
+import { Kafka, type Consumer, type KafkaMessage, type Message, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import type { KafkaConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
+import { UNDECODABLE } from "../kafka/decode-guard.js";
 import type { PartitionCoverage } from "./coverage.js";
 import { mergeUnreadable, type CandidateEvidence, type UnreadableEvidence } from "./evidence.js";
 import type { Lifecycle, LifecycleState } from "./lifecycle.js";
@@ -159,8 +160,16 @@ export class StateTopic {
   }
 
   /** One record of the topic. Never logs values: they may name producers, and they are not ours to echo. */
-  #apply(message: Message): void {
+  #apply(message: KafkaMessage): void {
     const lifecycle = this.#lifecycle!;
+    if ((message as { [UNDECODABLE]?: unknown })[UNDECODABLE] !== undefined) {
+      // The decode guard's marker for a batch it could not decode: not a tombstone, lost evidence.
+      return this.#problem(
+        `batch ending at offset ${message.offset}`,
+        "cannot be decoded: every window restarts",
+        "all",
+      );
+    }
     const key = message.key?.toString("utf8") ?? "";
     if (message.value === null) return; // a tombstone
     const parts = key.split("/").map((p) => {

@@ -93,8 +93,12 @@ export function judgeDeprecated(
   for (const entry of unreadable) {
     if (entry.lastAt < since) continue;
     unreadableRecords += entry.records;
+    const records = `${entry.records} ${entry.records === 1 ? "record" : "records"} on ${entry.topic}/${entry.partition}`;
+    const when = `since ${iso(entry.firstAt)}, the last one ${ago(now, entry.lastAt)}`;
     reasons.push(
-      `${entry.records} ${entry.records === 1 ? "record" : "records"} on ${entry.topic}/${entry.partition} could not be read (${entry.reason}) since ${iso(entry.firstAt)}, the last one ${ago(now, entry.lastAt)}: their version is unknown, so ${version.version.text} may still be in use`,
+      entry.reason === "not_validated"
+        ? `${records} declared no version and were not sampled for validation ${when}: they may need ${version.version.text}`
+        : `${records} could not be read (${entry.reason}) ${when}: their version is unknown, so ${version.version.text} may still be in use`,
     );
   }
   const down = lifecycle.registryDown?.(s.subject.name);

@@ -175,10 +175,18 @@ export class Pipeline implements RecordSink {
     } catch (error) {
       // Only a bug can land here (decoding and validation errors are handled below); a record must
       // still never stop the monitor. Count it where an operator will see it, and say where it broke.
-      this.tallies.decodeError(
-        this.#byTopic.has(record.topic) ? record.topic : UNKNOWN_TOPIC,
-        "internal_error",
-      );
+      const pipeline = this.#byTopic.get(record.topic);
+      this.tallies.decodeError(pipeline ? record.topic : UNKNOWN_TOPIC, "internal_error");
+      // Whatever it declared went unread with it: unknown use.
+      if (pipeline)
+        this.onUnreadable?.(
+          pipeline,
+          record.topic,
+          record.partition,
+          "internal_error",
+          1,
+          this.observedAt ?? record.timestamp,
+        );
       this.onInternalError?.(error, record);
     }
   }
@@ -253,7 +261,12 @@ export class Pipeline implements RecordSink {
       return;
     }
 
-    if (!pipeline.sampler.sample()) return;
+    if (!pipeline.sampler.sample()) {
+      // Only validation tells whether a record that declares no version needs a deprecated one.
+      if (writer.version === undefined && pipeline.hasDeprecated)
+        this.onUnreadable?.(pipeline, record.topic, record.partition, "not_validated", 1, observedAt);
+      return;
+    }
     if (this.#pool !== undefined && !parsed) {
       this.#pending++;
       this.#job.add(
@@ -281,7 +294,11 @@ export class Pipeline implements RecordSink {
     } catch (error) {
       // The validators recurse with the document; one nested deeper than the stack allows is counted
       // for what it is. Anything else is a bug.
-      if (isStackOverflow(error)) return this.tallies.decodeError(record.topic, "too_deep");
+      if (isStackOverflow(error)) {
+        if (writer.version === undefined)
+          this.onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
+        return this.tallies.decodeError(record.topic, "too_deep");
+      }
       throw error;
     }
     this.#record(series, results);
@@ -348,6 +365,20 @@ export class Pipeline implements RecordSink {
     }
   }
 
+  /** A job whose validations are lost: `internal_error` for each record. */
+  #lost(job: SampleJob): void {
+    for (let i = 0; i < job.size; i++) {
+      this.tallies.decodeError(job.topics[i]!, "internal_error");
+      this.#unvalidated(job, i, "internal_error");
+    }
+  }
+
+  /** A job's record that was not validated: unknown use when it declares no version. */
+  #unvalidated(job: SampleJob, i: number, reason: UnreadableReason): void {
+    if (job.writers[i] !== undefined) return;
+    this.onUnreadable?.(job.pipelines[i]!, job.topics[i]!, job.partitions[i]!, reason, 1, job.observedAt[i]!);
+  }
+
   /** Validates the job and records the results; the job's payload buffer, when it came back. */
   async #validate(pool: JobRunner, job: SampleJob): Promise<Uint8Array | undefined> {
     let result: ResultMessage;
@@ -356,13 +387,20 @@ export class Pipeline implements RecordSink {
     } catch {
       // The worker died with the job (its payloads went with it): the records stay counted, their
       // validation is lost, and the loss is counted where an operator sees it.
-      for (let i = 0; i < job.size; i++) this.tallies.decodeError(job.topics[i]!, "internal_error");
+      this.#lost(job);
       return undefined;
     }
     try {
-      applyJobResult(job, result, this.tallies, this.#validated, (validated) => this.#notify(validated));
+      applyJobResult(
+        job,
+        result,
+        this.tallies,
+        this.#validated,
+        (validated) => this.#notify(validated),
+        (i, reason) => this.#unvalidated(job, i, reason),
+      );
     } catch (error) {
-      for (let i = 0; i < job.size; i++) this.tallies.decodeError(job.topics[i]!, "internal_error");
+      this.#lost(job);
       this.onInternalError?.(error, {
         topic: job.topics[0]!,
         partition: job.partitions[0]!,

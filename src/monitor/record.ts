@@ -47,13 +47,13 @@ export const DECODE_REASONS: readonly DecodeReason[] = [
 ];
 
 /**
- * Why a record's writer version could not be read at all: evidence of unknown use, which keeps every
- * deprecated version of its subject from being called drained.
+ * Why a record is evidence of unknown use, which keeps every deprecated version of its subject from
+ * being called drained: its writer version could not be read at all, or it declares none and was never
+ * validated (too large, too deep, skipped by the sampler: `not_validated`, or its validation was lost
+ * to a failure: `internal_error`), so nobody checked whether it needs a deprecated version.
  */
-export type UnreadableReason = Exclude<
-  DecodeReason,
-  "unknown_topic" | "invalid_capture_line" | "too_deep" | "internal_error"
->;
+export type UnreadableReason =
+  Exclude<DecodeReason, "unknown_topic" | "invalid_capture_line"> | "not_validated";
 
 /**
  * The first value of a header that has one. A header sent without a value (null, legal in Kafka) is

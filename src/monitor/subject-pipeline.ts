@@ -52,6 +52,8 @@ export class SubjectPipeline {
   #next = 0;
   #lastKept = Number.NEGATIVE_INFINITY;
   #lookups: IdLookups | undefined;
+  #deprecatedOf: CatalogSubject | undefined;
+  #hasDeprecated = false;
 
   constructor(subject: CatalogSubject, config: SubjectConfig, now: () => number) {
     this.subject = subject;
@@ -61,6 +63,18 @@ export class SubjectPipeline {
     this.sampler = new Sampler(config.sampling, now);
     this.results = createResults(subject);
     this.needsPayload = this.producer.needsPayload;
+  }
+
+  /**
+   * Whether the subject has a deprecated version, the only kind a drained verdict judges: then a record
+   * that declares no version and is not validated is unknown use. Follows reloads of `subject`.
+   */
+  get hasDeprecated(): boolean {
+    if (this.#deprecatedOf !== this.subject) {
+      this.#deprecatedOf = this.subject;
+      this.#hasDeprecated = this.subject.readers.some((reader) => reader.status === "deprecated");
+    }
+    return this.#hasDeprecated;
   }
 
   /** Whether a sampled record observed at `observedAt` (ms) goes into the reservoir. */

@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
+import { CompressionTypes } from "kafkajs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../src/monitor/assemble.js";
 import { countedRecords, startLiveMonitor } from "../helpers/live.js";
 import { writeTree } from "../helpers/files.js";
 import {
   createTopic,
+  damageFirstBatch,
   freshGroupId,
   freshTopic,
   kafkaBrokers,
@@ -125,6 +127,31 @@ describe("the shared state topic", () => {
     expect(gaps).toEqual([]);
     expect(a.lifecycle.lifecycle.coverage.isShared(topic, theirs)).toBe(false);
   }, 120_000);
+
+  it("a state batch that cannot be decoded is reported and restarts every window, never reads as tombstones", async () => {
+    const { brokers, topic, stateTopic, configPath } = await setup(1, "2s");
+    await createTopic(brokers, stateTopic, 1);
+    await produce(
+      brokers,
+      stateTopic,
+      Array.from({ length: 3 }, () => ({ key: `coverage/${topic}/0`, value: "{}", partition: 0 })),
+      { compression: CompressionTypes.GZIP },
+    );
+    await damageFirstBatch(brokers, stateTopic, 0, 0, 8);
+    const monitor = await start(configPath, "replica-a");
+    await waitFor(() => monitor.lifecycle.stateProblem !== undefined, "the problem to be reported", 30_000);
+    expect(monitor.lifecycle.stateProblem).toBe(
+      `state topic ${stateTopic}: record batch ending at offset 2 cannot be decoded: every window restarts`,
+    );
+    await waitFor(() => monitor.health.ready, "the partition to be assigned", 30_000);
+    await produce(brokers, topic, [message("1.1", 0)]);
+    await waitFor(() => counted(monitor) === 1, "the record");
+    const verdict = drained(monitor);
+    expect(verdict.yes).toBe(false);
+    expect(verdict.reasons).toEqual([
+      expect.stringMatching(new RegExp(`^coverage gap on ${topic}/0 until `)),
+    ]);
+  }, 60_000);
 
   it("a corrupt record in the state topic is reported and restarts the window, never reads as no traffic", async () => {
     const { brokers, topic, stateTopic, configPath } = await setup(1, "2s");

@@ -1,3 +1,4 @@
+import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
@@ -214,6 +215,85 @@ describe("drained", () => {
     expect(verdict.evidence["undeclaredDependents"]).toBe(5);
     // The last dependent record came at t=4 and the capture ends at t=104: outside the 60 s window.
     expect(verdict.yes).toBe(true);
+  });
+
+  it("keeps what undeclared records needed while a version was active, once a reload deprecates it", async () => {
+    const files = {
+      "schemas/1.0.json": {
+        $id: "https://example.com/event/1.0.json",
+        type: "object",
+        properties: { id: { type: "integer" } },
+      },
+      // 1.1 renamed id to key: an undeclared record with only `id` passes 1.0 and fails 1.1.
+      "schemas/1.1.json": { $id: "https://example.com/event/1.1.json", type: "object", required: ["key"] },
+    };
+    const config = (status: string) =>
+      CONFIG.replace(resolve("examples/catalog/event"), "schemas")
+        .replace('"1.0.0": { status: deprecated }', `"1.0.0": { status: ${status} }`)
+        .replace('      "2.0.0": { status: candidate }\n', "");
+    const dir = await writeTree({
+      ...files,
+      "config.yaml": config("active"),
+      "capture.ndjson": capture(
+        [
+          ...Array.from({ length: 100 }, (_, t) => ({
+            t,
+            producer: "mobile",
+            version: "1.1",
+            value: { key: "k" },
+          })),
+          // the last one at t=60, 39 s before the capture ends: inside the 60 s window
+          ...Array.from({ length: 7 }, (_, i) => ({ t: i * 10, producer: "legacy", value: { id: i } })),
+        ].sort((a, b) => a.t - b.t),
+      ),
+    });
+    const monitor = await startMonitor({
+      configPath: `${dir}/config.yaml`,
+      source: { file: `${dir}/capture.ndjson` },
+      port: 0,
+      env: {},
+      version: "test",
+      logger: createLogger("silent"),
+    });
+    await monitor.replayed;
+    await writeFile(`${dir}/config.yaml`, config("deprecated"));
+    expect(await monitor.reload()).toEqual({ ok: true });
+    const verdict = monitor.report().subjects[0]!.versions[0]!.verdict!;
+    await monitor.stop();
+    expect(verdict.yes).toBe(false);
+    expect(verdict.reasons).toEqual([
+      "undeclared records still need it (they pass 1.0.0 and fail every newer active version): 7 so far, last one 39s ago",
+    ]);
+  });
+
+  it("keeps every deprecated version in use while undeclared records go unvalidated by the sampler", async () => {
+    const lines: Line[] = [];
+    for (let t = 0; t < 10; t++) lines.push({ t, producer: "web", version: "1.0", value: view(t) });
+    for (let t = 10; t <= 100; t++) lines.push({ t, producer: "mobile", version: "1.1", value: paid(t) });
+    // two undeclared records at t=70 and two at t=80: at ratio 0.5 one of each pair is validated
+    for (const t of [70, 70, 80, 80]) lines.push({ t, producer: "legacy", value: view(t) });
+    lines.sort((a, b) => a.t - b.t);
+    const dir = await writeTree({
+      "config.yaml": CONFIG + "    sampling:\n      ratio: 0.5\n",
+      "capture.ndjson": capture(lines),
+    });
+    const monitor = await startMonitor({
+      configPath: `${dir}/config.yaml`,
+      source: { file: `${dir}/capture.ndjson` },
+      port: 0,
+      env: {},
+      version: "test",
+      logger: createLogger("silent"),
+    });
+    await monitor.replayed;
+    const verdict = monitor.report().subjects[0]!.versions[0]!.verdict!;
+    await monitor.stop();
+    expect(verdict.yes).toBe(false);
+    expect(verdict.reasons).toEqual([
+      "2 records on events/0 declared no version and were not sampled for validation since 2026-12-01T08:01Z, the last one 20s ago: they may need 1.0.0",
+    ]);
+    // the validated ones pass 1.1.0 too: not a dependent
+    expect(verdict.evidence["undeclaredDependents"]).toBe(0);
   });
 
   it("does not count undeclared records that a newer active version accepts too", async () => {

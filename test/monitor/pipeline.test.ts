@@ -1,8 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { Corpus } from "../../src/corpus/corpus.js";
 import { attachCorpus } from "../../src/corpus/feed.js";
+import { resolve } from "node:path";
+import { loadCatalog } from "../../src/catalog/load.js";
+import { parseConfig } from "../../src/config/load.js";
+import { Pipeline } from "../../src/monitor/pipeline.js";
 import {
   decodeCounts,
+  eventConfigYaml,
   eventPipeline,
   record,
   recordCounts,
@@ -228,9 +233,51 @@ describe("pipeline: records it cannot fully read", () => {
     };
     pipeline.onInternalError = (error, r) =>
       seen.push(`${(error as Error).message} at ${r.topic}/${r.partition}`);
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
+      unread.push(`${topic}/${partition} ${reason} ${records}`);
     pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
     expect(decodeCounts(pipeline)).toEqual(["events internal_error=1"]);
     expect(seen).toEqual(["a bug at events/0"]);
+    // Where the record broke is unknown, and so is what it declared.
+    expect(unread).toEqual(["events/0 internal_error 1"]);
+  });
+
+  it("takes an undeclared record the sampler skips as unknown use while the subject has a deprecated version", async () => {
+    const { pipeline } = await eventPipeline("    sampling:\n      ratio: 0.5\n");
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
+      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    // ratio 0.5 validates exactly every second record of the subject
+    for (let i = 0; i < 4; i++) pipeline.process(record(V1, { producer: "legacy" }));
+    for (let i = 0; i < 4; i++) pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
+    expect(recordCounts(pipeline)).toEqual(["legacy none=4", "web 1.0.0=4"]);
+    expect(validationCounts(pipeline)).toEqual([
+      "legacy none>1.0.0 undeclared pass=2",
+      "legacy none>1.1.0 undeclared pass=2",
+      "legacy none>2.0.0 undeclared fail=2",
+      "web 1.0.0>1.0.0 conformance pass=2",
+      "web 1.0.0>1.1.0 backward pass=2",
+      "web 1.0.0>2.0.0 backward fail=2",
+    ]);
+    // the two skipped undeclared records; the skipped declared ones still declare 1.0.0
+    expect(unread).toEqual(["events/0 not_validated 1", "events/0 not_validated 1"]);
+  });
+
+  it("takes nothing from a skipped undeclared record when no version is deprecated", async () => {
+    const config = parseConfig(
+      eventConfigYaml("    sampling:\n      ratio: 0.5\n").replace(
+        '"1.0.0": { status: deprecated,',
+        '"1.0.0": { status: active,',
+      ),
+      resolve("test/config.yaml"),
+    );
+    const pipeline = new Pipeline(await loadCatalog(config), config);
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason) => unread.push(`${topic}/${partition} ${reason}`);
+    for (let i = 0; i < 4; i++) pipeline.process(record(V1, { producer: "legacy" }));
+    expect(recordCounts(pipeline)).toEqual(["legacy none=4"]);
+    expect(unread).toEqual([]);
   });
 
   it("counts an undecodable batch's records as writer unknown and undecodable_batch", async () => {

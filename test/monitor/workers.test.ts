@@ -142,6 +142,28 @@ describe("the validation-worker path", () => {
     expect(decodeCounts(workers.pipeline)).toEqual(["events too_deep=1"]);
   });
 
+  it("takes a job lost with its worker as unknown use for the records that declare no version", async () => {
+    // Without the payload pointer, undeclared records are not parsed here: they go to the worker.
+    const { pipeline } = await eventPipeline("    writer:\n      sources: [header]\n");
+    pipeline.useWorkers({
+      validate: async () => {
+        throw new Error("the worker exited");
+      },
+    });
+    const unread: string[] = [];
+    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
+      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    pipeline.process(record(V1, { producer: "legacy" }));
+    pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
+    pipeline.process(record(V1, { producer: "legacy" }));
+    await pipeline.flush();
+    expect(recordCounts(pipeline)).toEqual(["legacy none=2", "web 1.0.0=1"]);
+    expect(validationCounts(pipeline)).toEqual([]);
+    expect(decodeCounts(pipeline)).toEqual(["events internal_error=3"]);
+    // The declared record still declares 1.0.0; nobody checked what the two others need.
+    expect(unread).toEqual(["events/0 internal_error 1", "events/0 internal_error 1"]);
+  });
+
   it("judges a record here when the worker judged it with another catalog's readers (a reload in between)", async () => {
     const inThread = await eventPipeline();
     const workers = await eventPipeline();

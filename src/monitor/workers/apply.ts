@@ -1,6 +1,7 @@
 import type { CatalogVersion } from "../../catalog/types.js";
 import { evaluateInto } from "../../engine/evaluate.js";
 import type { SubjectPipeline } from "../subject-pipeline.js";
+import type { UnreadableReason } from "../record.js";
 import { NO_VERSION, type RecordSeries, type Tallies } from "../tallies.js";
 import type { ValidatedRecord } from "../validated.js";
 import { ITEM_NOT_JSON, ITEM_NOT_UTF8, ITEM_TOO_DEEP, type ResultMessage, type SampleJob } from "./job.js";
@@ -8,7 +9,8 @@ import { ITEM_NOT_JSON, ITEM_NOT_UTF8, ITEM_TOO_DEEP, type ResultMessage, type S
 /**
  * Records what a validation worker found for a job: per item its decode reason, or its results
  * against every reader into the series' counters and the subject's results, the reservoir, and the
- * validated-record hook (`notify`), exactly as the in-thread path does.
+ * validated-record hook (`notify`), exactly as the in-thread path does. `unvalidated` hears of each
+ * record that could not be validated (too deep), which is unknown use when it declares no version.
  */
 export function applyJobResult(
   job: SampleJob,
@@ -16,6 +18,7 @@ export function applyJobResult(
   tallies: Tallies,
   record: ValidatedRecord,
   notify: (validated: ValidatedRecord) => void,
+  unvalidated: (item: number, reason: UnreadableReason) => void,
 ): void {
   let start = 0;
   for (let i = 0; i < job.size; i++) {
@@ -29,6 +32,7 @@ export function applyJobResult(
         topic,
         status === ITEM_NOT_UTF8 ? "not_utf8" : status === ITEM_NOT_JSON ? "not_json" : "too_deep",
       );
+      if (status === ITEM_TOO_DEEP) unvalidated(i, "too_deep");
       continue;
     }
     const pipeline = job.pipelines[i]!;
@@ -39,7 +43,10 @@ export function applyJobResult(
     const evaluated = result.readers[job.subjectIndexes[i]!] ?? [];
     if (!sameReaders(evaluated, subject.readers)) {
       // A reload came in between: the worker judged other readers. This record is judged here, once.
-      if (!judgeHere(result.bytes.subarray(from, end), pipeline, series, writer, tallies)) continue;
+      if (!judgeHere(result.bytes.subarray(from, end), pipeline, series, writer, tallies)) {
+        unvalidated(i, "too_deep");
+        continue;
+      }
     } else {
       const first = result.firstReader[i]!;
       for (let j = 0; j < results.length; j++) {
