@@ -106,7 +106,7 @@ export function batchHandler(
     const endRange = (): void => {
       if (onBatchEnd !== undefined && first !== undefined && last !== undefined) {
         const [from, to] = [first, last];
-        call("onBatchEnd", () => onBatchEnd(topic, partition, from, to));
+        call("onBatchEnd", () => onBatchEnd(topic, partition, from, to, batch.highWatermark));
       }
       first = undefined;
     };

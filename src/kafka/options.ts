@@ -49,12 +49,16 @@ export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
   commitIntervalMs: 1_000,
 };
 
-/** Called after a batch's records went to the sink and before their offsets are committed. */
+/**
+ * Called after a batch's records went to the sink and before their offsets are committed, with the
+ * partition's high watermark when the batch was fetched.
+ */
 export type BatchEndHook = (
   topic: string,
   partition: number,
   firstOffset: string,
   lastOffset: string,
+  highWatermark: string,
 ) => void;
 
 /** Called for a record batch that could not be decoded, before the offsets move past it. */

@@ -104,7 +104,11 @@ export class KafkaSource {
       const lag = await measureGroupLag(admin, this.#options.kafka.groupId, present, (topic, e) =>
         this.#log.debug({ topic, error: messageOf(e) }, "cannot measure the lag of a topic"),
       );
-      for (const [topic, partitions] of lag) this.#options.health.lag.set(topic, partitions);
+      const at = Date.now();
+      for (const [topic, partitions] of lag) {
+        this.#options.health.lag.set(topic, partitions);
+        this.#options.health.lagMeasuredAt.set(topic, at);
+      }
       return lag;
     } catch (error) {
       if (shared) session.admin.drop();

@@ -34,6 +34,13 @@ const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 export class Coverage {
   readonly #partitions = new Map<string, PartitionCoverage>();
   readonly #assigned = new Set<string>();
+  /**
+   * Assigned partitions whose backlog is not known to be read yet: until a batch reaches the high
+   * watermark it was fetched at, or the group's lag is measured at 0, the records produced while
+   * nobody read them may still hold a version, so the partition counts as observed only up to its
+   * last observation before the assignment.
+   */
+  readonly #catchingUp = new Map<string, number>();
   /** Assigned partitions with a batch processed since the assignment. */
   readonly #batched = new Set<string>();
   /** Entries another replica owns, learned from the shared state topic: its last published observedUntil. */
@@ -75,21 +82,23 @@ export class Coverage {
     return created;
   }
 
-  /** This member now reads these partitions. One never observed before starts its window now. */
-  assigned(assignment: ReadonlyMap<string, readonly number[]>, now: number): void {
+  /**
+   * This member now reads these partitions. One never observed before starts its window now. `backlog`
+   * false: there is nothing unread before them (a capture, read whole).
+   */
+  assigned(assignment: ReadonlyMap<string, readonly number[]>, now: number, backlog = true): void {
     this.#assigned.clear();
     for (const [topic, partitions] of assignment) {
       for (const partition of partitions) {
-        this.#assigned.add(key(topic, partition));
-        this.#shared.delete(key(topic, partition));
-        const entry = this.#partitions.get(key(topic, partition));
+        const k = key(topic, partition);
+        this.#assigned.add(k);
+        this.#shared.delete(k);
+        const entry = this.#partitions.get(k);
         if (!entry)
           this.#gap(topic, partition, "first-observation", now, "no earlier observation of this partition");
-        else if (now - entry.observedUntil > 0) {
-          // Unobserved time is covered only if the offsets turn out contiguous; that is checked on the
-          // first batch. Until then, it is observed from now.
-          entry.observedUntil = now;
-        }
+        // Unobserved time is covered only if the offsets turn out contiguous (checked on the first
+        // batch) and once the backlog is read (see #catchingUp).
+        if (backlog) this.#catchingUp.set(k, now);
       }
     }
   }
@@ -97,9 +106,10 @@ export class Coverage {
   revoked(now: number): void {
     for (const k of this.#assigned) {
       const entry = this.#partitions.get(k);
-      if (entry) entry.observedUntil = now;
+      if (entry && !this.#catchingUp.has(k)) entry.observedUntil = now;
     }
     this.#assigned.clear();
+    this.#catchingUp.clear();
     this.#batched.clear();
   }
 
@@ -152,7 +162,7 @@ export class Coverage {
    */
   observedThrough(entry: PartitionCoverage, now: number): number {
     const k = key(entry.topic, entry.partition);
-    if (this.#assigned.has(k)) return now;
+    if (this.#assigned.has(k)) return this.#catchingUp.has(k) ? entry.observedUntil : now;
     const published = this.#shared.get(k);
     if (published !== undefined && now - published <= this.sharedSlackMs) return now;
     return entry.observedUntil;
@@ -169,9 +179,20 @@ export class Coverage {
     return this.#assigned.has(key(topic, partition));
   }
 
-  /** A batch of offsets first..last was processed. A jump over unprocessed offsets is a gap. */
-  processed(topic: string, partition: number, first: string, last: string, now: number): void {
-    let entry = this.#partitions.get(key(topic, partition));
+  /**
+   * A batch of offsets first..last was processed, fetched when the partition's high watermark was
+   * `highWatermark` (when known). A jump over unprocessed offsets is a gap.
+   */
+  processed(
+    topic: string,
+    partition: number,
+    first: string,
+    last: string,
+    now: number,
+    highWatermark?: string,
+  ): void {
+    const k = key(topic, partition);
+    let entry = this.#partitions.get(k);
     if (!entry)
       entry = this.#gap(
         topic,
@@ -190,8 +211,28 @@ export class Coverage {
       );
     }
     entry.lastOffset = last;
-    entry.observedUntil = now;
-    this.#batched.add(key(topic, partition));
+    if (this.#catchingUp.has(k) && highWatermark !== undefined && BigInt(last) + 1n >= BigInt(highWatermark))
+      this.#catchingUp.delete(k);
+    if (!this.#catchingUp.has(k)) entry.observedUntil = now;
+    this.#batched.add(k);
+  }
+
+  /**
+   * The group's lag on an assigned partition was measured at `measuredAt`: at 0, every record before
+   * that is read, so a partition assigned before then has caught up (a quiet one has nothing to read).
+   */
+  lagMeasured(topic: string, partition: number, lag: number, measuredAt: number, now: number): void {
+    const k = key(topic, partition);
+    const since = this.#catchingUp.get(k);
+    if (since === undefined || lag > 0 || measuredAt < since) return;
+    this.#catchingUp.delete(k);
+    const entry = this.#partitions.get(k);
+    if (entry) entry.observedUntil = now;
+  }
+
+  /** Whether an assigned partition's backlog is not known to be read yet. */
+  isCatchingUp(topic: string, partition: number): boolean {
+    return this.#catchingUp.has(key(topic, partition));
   }
 
   /**
@@ -217,9 +258,10 @@ export class Coverage {
     this.#batched.add(key(topic, partition));
   }
 
-  /** Assigned partitions are observed up to now. */
+  /** Assigned partitions that have caught up are observed up to now. */
   tick(now: number): void {
     for (const k of this.#assigned) {
+      if (this.#catchingUp.has(k)) continue;
       const entry = this.#partitions.get(k);
       if (entry && entry.observedUntil < now) entry.observedUntil = now;
     }

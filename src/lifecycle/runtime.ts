@@ -133,7 +133,11 @@ export class LifecycleRuntime {
     for (const [topic, partitions] of this.#health.lag) {
       let known = this.lifecycle.knownPartitions.get(topic);
       if (!known) this.lifecycle.knownPartitions.set(topic, (known = new Set()));
-      for (const partition of partitions.keys()) known.add(partition);
+      const measuredAt = this.#health.lagMeasuredAt.get(topic) ?? 0;
+      for (const [partition, lag] of partitions) {
+        known.add(partition);
+        this.lifecycle.coverage.lagMeasured(topic, partition, lag, measuredAt, now);
+      }
     }
     if (now - this.#lastJudged >= this.#interval) {
       this.#lastJudged = now;
@@ -160,8 +164,8 @@ export class LifecycleRuntime {
         this.#log.error({ problem: messageOf(error) }, "could not publish coverage on revocation");
       });
     },
-    onBatchEnd: (topic: string, partition: number, first: string, last: string) =>
-      this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now()),
+    onBatchEnd: (topic: string, partition: number, first: string, last: string, highWatermark: string) =>
+      this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now(), highWatermark),
     onUndecodable: (topic: string, partition: number, batch: UndecodableBatch) => {
       this.lifecycle.coverage.undecodable(
         topic,
@@ -187,7 +191,7 @@ export class LifecycleRuntime {
           known.add(record.partition);
           // A capture is read whole: every partition in it counts as assigned.
           const all = new Map([...this.lifecycle.knownPartitions].map(([t, ps]) => [t, [...ps]]));
-          this.lifecycle.coverage.assigned(all, record.timestamp);
+          this.lifecycle.coverage.assigned(all, record.timestamp, false);
         }
         this.lifecycle.coverage.processed(
           record.topic,

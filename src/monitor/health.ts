@@ -57,6 +57,8 @@ export class Health {
   readonly assigned = new Map<string, ReadonlySet<number>>();
   /** The group's lag in records, per topic and partition, as last measured. */
   readonly lag = new Map<string, Map<number, number>>();
+  /** When each topic's lag was last measured (ms). */
+  readonly lagMeasuredAt = new Map<string, number>();
   /** Why the monitor is not ready, for /readyz and logs; undefined when it is. */
   lastError: string | undefined;
   readonly #problems = new Map<string, Problem>();

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { Coverage } from "../../src/lifecycle/coverage.js";
+
+const T0 = Date.parse("2026-12-01T08:00:00Z");
+const s = (seconds: number) => T0 + seconds * 1000;
+
+/** A partition observed through offset 9 until T0, as a state file left it, then assigned at 60 s. */
+function restarted(): Coverage {
+  const coverage = new Coverage();
+  coverage.restore([
+    { topic: "events", partition: 0, coveredSince: s(-3600), lastOffset: "9", observedUntil: T0 },
+  ]);
+  coverage.assigned(new Map([["events", [0]]]), s(60));
+  return coverage;
+}
+
+const through = (coverage: Coverage, now: number) =>
+  coverage.observedThrough(coverage.get("events", 0)!, now);
+
+describe("coverage of an assigned partition with a backlog", () => {
+  it("is observed only up to its last observation until a batch reaches the high watermark it was fetched at", () => {
+    const coverage = restarted();
+    expect(coverage.isCatchingUp("events", 0)).toBe(true);
+    expect(through(coverage, s(61))).toBe(T0);
+    coverage.tick(s(62));
+    coverage.processed("events", 0, "10", "14", s(63), "20");
+    expect(through(coverage, s(64))).toBe(T0);
+    coverage.processed("events", 0, "15", "19", s(65), "20");
+    expect(coverage.isCatchingUp("events", 0)).toBe(false);
+    expect(through(coverage, s(66))).toBe(s(66));
+    // contiguous offsets: no gap, the window goes on
+    expect(coverage.gaps).toEqual([]);
+    expect(coverage.get("events", 0)!.coveredSince).toBe(s(-3600));
+  });
+
+  it("a quiet partition catches up when the group's lag is measured at 0 after the assignment", () => {
+    const coverage = restarted();
+    // measured before the assignment: it says nothing of what was produced since
+    coverage.lagMeasured("events", 0, 0, s(59), s(61));
+    expect(through(coverage, s(61))).toBe(T0);
+    coverage.lagMeasured("events", 0, 3, s(62), s(62));
+    expect(through(coverage, s(62))).toBe(T0);
+    coverage.lagMeasured("events", 0, 0, s(70), s(70));
+    expect(through(coverage, s(71))).toBe(s(71));
+  });
+
+  it("a revocation while catching up leaves the last observation where it was", () => {
+    const coverage = restarted();
+    coverage.processed("events", 0, "10", "12", s(63), "20");
+    coverage.revoked(s(64));
+    expect(coverage.get("events", 0)!.observedUntil).toBe(T0);
+    expect(coverage.get("events", 0)!.lastOffset).toBe("12");
+  });
+
+  it("a capture read whole has no backlog", () => {
+    const coverage = new Coverage();
+    coverage.assigned(new Map([["events", [0]]]), s(0), false);
+    coverage.processed("events", 0, "0", "0", s(1));
+    expect(through(coverage, s(2))).toBe(s(2));
+  });
+});
