@@ -77,6 +77,8 @@ export interface KafkaSourceOptions {
   readonly onRevoked?: () => void;
   readonly onBatchEnd?: BatchEndHook;
   readonly onUndecodable?: UndecodableHook;
+  /** Called each time the topic watch finds a monitored topic missing (deleted, or not created yet). */
+  readonly onTopicMissing?: (topic: string) => void;
   /**
    * The sink finishes a batch's tallies later (validation on worker threads, `sink.flush`): offsets
    * are resolved as soon as a batch is read, so kafkajs fetches the next while the workers validate,

@@ -337,7 +337,10 @@ export class KafkaSource {
       return [...this.#options.topics];
     }
     this.#report.topics(presence);
-    for (const topic of presence.missing) this.#deferred?.forget(topic);
+    for (const topic of presence.missing) {
+      this.#deferred?.forget(topic);
+      this.#hook("onTopicMissing", () => this.#options.onTopicMissing?.(topic));
+    }
     return presence.present;
   }
 

@@ -1,6 +1,11 @@
 /** Why observation of a partition (re)started: each restarts the drain and ready windows. */
 export type GapReason =
-  "first-observation" | "offsets-skipped" | "state-unreadable" | "not-assigned" | "undecodable-batch";
+  | "first-observation"
+  | "offsets-skipped"
+  | "state-unreadable"
+  | "not-assigned"
+  | "undecodable-batch"
+  | "topic-missing";
 
 export interface Gap {
   readonly topic: string;
@@ -264,6 +269,19 @@ export class Coverage {
       if (this.#catchingUp.has(k)) continue;
       const entry = this.#partitions.get(k);
       if (entry && entry.observedUntil < now) entry.observedUntil = now;
+    }
+  }
+
+  /**
+   * A monitored topic is missing (deleted): what it held after the last batch read here is gone unseen,
+   * and a topic created again under its name starts its offsets anew. Each partition read before gets
+   * one gap and forgets its offsets, so the new topic's are never compared with the old one's.
+   */
+  topicMissing(topic: string, now: number): void {
+    for (const entry of [...this.#partitions.values()]) {
+      if (entry.topic !== topic || entry.lastOffset === null) continue;
+      const gap = this.#gap(topic, entry.partition, "topic-missing", now, `topic ${topic} is missing`);
+      gap.lastOffset = null;
     }
   }
 

@@ -164,6 +164,7 @@ export class LifecycleRuntime {
         this.#log.error({ problem: messageOf(error) }, "could not publish coverage on revocation");
       });
     },
+    onTopicMissing: (topic: string) => this.lifecycle.coverage.topicMissing(topic, this.lifecycle.now()),
     onBatchEnd: (topic: string, partition: number, first: string, last: string, highWatermark: string) =>
       this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now(), highWatermark),
     onUndecodable: (topic: string, partition: number, batch: UndecodableBatch) => {

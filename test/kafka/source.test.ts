@@ -384,9 +384,10 @@ describe("KafkaSource", () => {
       const kept = freshTopic("sw-kept");
       await createTopic(brokers, doomed, 2);
       await createTopic(brokers, kept, 2);
+      const missing = new Set<string>();
       const { source, sink, health } = harness(
         { groupId: freshGroupId("sw-deleted"), lagInterval: 1_000 },
-        { topics: [doomed, kept] },
+        { topics: [doomed, kept], onTopicMissing: (topic) => missing.add(topic) },
       );
       await source.start();
       await waitFor(() => health.assignedPartitions === 4, "4 partitions assigned");
@@ -413,6 +414,8 @@ describe("KafkaSource", () => {
       expect(health.brokerUp).toBe(true);
       expect(health.lastError).toBeUndefined();
       expect(health.assignedPartitions).toBe(2);
+      // the lifecycle hears of it, to restart the windows of the deleted topic's partitions
+      expect([...missing]).toEqual([doomed]);
     },
     TEST_TIMEOUT,
   );

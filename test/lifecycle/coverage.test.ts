@@ -59,3 +59,26 @@ describe("coverage of an assigned partition with a backlog", () => {
     expect(through(coverage, s(2))).toBe(s(2));
   });
 });
+
+describe("coverage of a topic that goes missing", () => {
+  it("restarts each partition read before, once, and forgets its offsets for a topic created again", () => {
+    const coverage = restarted();
+    coverage.processed("events", 0, "10", "19", s(61), "20");
+    coverage.topicMissing("events", s(70));
+    coverage.topicMissing("events", s(85));
+    expect(coverage.gaps).toEqual([
+      {
+        topic: "events",
+        partition: 0,
+        reason: "topic-missing",
+        at: s(70),
+        detail: "topic events is missing",
+      },
+    ]);
+    expect(coverage.get("events", 0)).toMatchObject({ coveredSince: s(70), lastOffset: null });
+    // the topic created again starts at offset 0: no jump to compare with the old offsets
+    coverage.processed("events", 0, "0", "4", s(90), "5");
+    expect(coverage.gaps).toHaveLength(1);
+    expect(coverage.get("events", 0)!.lastOffset).toBe("4");
+  });
+});
