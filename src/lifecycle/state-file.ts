@@ -2,7 +2,12 @@ import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { LifecycleState } from "./lifecycle.js";
-import { isUnreadableList } from "./state-records.js";
+import {
+  isCandidateEvidence,
+  isCoverageEntry,
+  isUnreadableList,
+  isVersionEvidence,
+} from "./state-records.js";
 
 /**
  * The single-process home of the evidence: a JSON file replaced atomically (written beside, then
@@ -40,6 +45,15 @@ export async function loadState(path: string): Promise<LifecycleState | undefine
   return state;
 }
 
+/** `{ subject: { version: evidence } }` with every evidence of the right shape. */
+function everyInSubjects(value: unknown, is: (evidence: unknown) => boolean): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).every(
+    (versions: unknown) =>
+      typeof versions === "object" && versions !== null && Object.values(versions).every(is),
+  );
+}
+
 function isState(value: unknown): value is LifecycleState {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -47,18 +61,9 @@ function isState(value: unknown): value is LifecycleState {
     v["format"] === 1 &&
     typeof v["startedAt"] === "number" &&
     Array.isArray(v["partitions"]) &&
-    v["partitions"].every(
-      (p: unknown) =>
-        typeof p === "object" &&
-        p !== null &&
-        typeof (p as Record<string, unknown>)["topic"] === "string" &&
-        typeof (p as Record<string, unknown>)["partition"] === "number" &&
-        typeof (p as Record<string, unknown>)["coveredSince"] === "number",
-    ) &&
-    typeof v["versions"] === "object" &&
-    v["versions"] !== null &&
-    typeof v["candidates"] === "object" &&
-    v["candidates"] !== null &&
+    v["partitions"].every(isCoverageEntry) &&
+    everyInSubjects(v["versions"], isVersionEvidence) &&
+    everyInSubjects(v["candidates"], isCandidateEvidence) &&
     (v["unreadable"] === undefined ||
       (typeof v["unreadable"] === "object" &&
         v["unreadable"] !== null &&

@@ -27,15 +27,22 @@ export function readCoverageRecord(
   topic: string,
   partition: number,
 ): { owner: string; coverage: PartitionCoverage } | undefined {
-  if (!obj(value) || !str(value["owner"]) || !obj(value["coverage"])) return undefined;
+  if (!obj(value) || !str(value["owner"]) || !isCoverageEntry(value["coverage"])) return undefined;
   const entry = value["coverage"];
-  const readable =
-    entry["topic"] === topic &&
-    entry["partition"] === partition &&
+  const readable = entry.topic === topic && entry.partition === partition;
+  return readable ? { owner: value["owner"], coverage: entry } : undefined;
+}
+
+/** One partition's coverage, as saved in the state file and the state topic. */
+export function isCoverageEntry(entry: unknown): entry is PartitionCoverage {
+  return (
+    obj(entry) &&
+    str(entry["topic"]) &&
+    num(entry["partition"]) &&
     num(entry["coveredSince"]) &&
     num(entry["observedUntil"]) &&
-    (entry["lastOffset"] === null || (str(entry["lastOffset"]) && /^\d+$/.test(entry["lastOffset"])));
-  return readable ? { owner: value["owner"], coverage: entry as unknown as PartitionCoverage } : undefined;
+    (entry["lastOffset"] === null || (str(entry["lastOffset"]) && /^\d+$/.test(entry["lastOffset"])))
+  );
 }
 
 /** Another replica's view of a version, merged by max: a record any replica saw keeps it in use. */

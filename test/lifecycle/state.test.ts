@@ -65,6 +65,41 @@ describe("the state file", () => {
       `${dir}/state.json: state has an unknown format`,
     );
   });
+
+  it.each([
+    [
+      "a partition without observedUntil",
+      { partitions: [{ topic: "t", partition: 0, coveredSince: 1, lastOffset: "4" }] },
+    ],
+    [
+      "an offset that is not a number",
+      { partitions: [{ topic: "t", partition: 0, coveredSince: 1, lastOffset: "x", observedUntil: 2 }] },
+    ],
+    [
+      "version evidence without lastDeclaredAt",
+      {
+        versions: {
+          event: { "1.0.0": { lastDeclaredBy: null, undeclaredDependents: 0, lastUndeclaredAt: 0 } },
+        },
+      },
+    ],
+    ["candidate evidence without samples", { candidates: { event: { "2.0.0": { failures: 0 } } } }],
+  ])("a state with %s is refused, never read as no traffic", async (_what, damage) => {
+    const state = {
+      format: 1,
+      savedAt: 1,
+      startedAt: 1,
+      partitions: [],
+      versions: {},
+      candidates: {},
+      unreadable: {},
+      ...damage,
+    };
+    const dir = await writeTree({ "state.json": state });
+    await expect(loadState(`${dir}/state.json`)).rejects.toThrow(
+      `${dir}/state.json: state has an unknown format`,
+    );
+  });
 });
 
 describe("catalog reload", () => {
