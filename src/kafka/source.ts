@@ -245,6 +245,10 @@ export class KafkaSource {
       this.#failures = 0;
       this.#deferred?.assigned();
       this.#assign(consumer, payload.memberAssignment);
+      // The lag lists every partition of the topics, which verdicts wait for: at once, not in a lagInterval.
+      void this.measureLag().catch((error: unknown) =>
+        this.#log.debug({ error: messageOf(error) }, "lag measurement failed"),
+      );
     });
     consumer.on(consumer.events.REBALANCING, () => {
       if (!mine()) return;

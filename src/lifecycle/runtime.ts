@@ -130,15 +130,7 @@ export class LifecycleRuntime {
     const now = Date.now();
     this.#pipeline.observedAt = now;
     this.lifecycle.coverage.tick(now);
-    for (const [topic, partitions] of this.#health.lag) {
-      let known = this.lifecycle.knownPartitions.get(topic);
-      if (!known) this.lifecycle.knownPartitions.set(topic, (known = new Set()));
-      const measuredAt = this.#health.lagMeasuredAt.get(topic) ?? 0;
-      for (const [partition, lag] of partitions) {
-        known.add(partition);
-        this.lifecycle.coverage.lagMeasured(topic, partition, lag, measuredAt, now);
-      }
-    }
+    this.#listPartitions(now);
     if (now - this.#lastJudged >= this.#interval) {
       this.#lastJudged = now;
       this.verdicts();
@@ -207,8 +199,22 @@ export class LifecycleRuntime {
     };
   }
 
+  /** Every partition the last lag measurement listed, and which of them have caught up. */
+  #listPartitions(now: number): void {
+    for (const [topic, partitions] of this.#health.lag) {
+      let known = this.lifecycle.knownPartitions.get(topic);
+      if (!known) this.lifecycle.knownPartitions.set(topic, (known = new Set()));
+      const measuredAt = this.#health.lagMeasuredAt.get(topic) ?? 0;
+      for (const [partition, lag] of partitions) {
+        known.add(partition);
+        this.lifecycle.coverage.lagMeasured(topic, partition, lag, measuredAt, now);
+      }
+    }
+  }
+
   /** Current verdicts, after folding in what the tallies know about declared versions. */
   verdicts(): Map<string, Verdict> {
+    this.#listPartitions(this.lifecycle.now());
     this.#foldDeclared();
     this.#verdicts = this.lifecycle.judge();
     return this.#verdicts;

@@ -46,6 +46,10 @@ export function coverageFor(
       reasons.push(`no partition of ${topic} observed yet`);
       continue;
     }
+    // Only the brokers list every partition (a live monitor learns them with the group's lag): the
+    // ones known so far may not be all, and one not known cannot be seen to be unobserved.
+    if (!lifecycle.knownPartitions.has(topic))
+      reasons.push(`the partitions of ${topic} are not listed yet (the next lag measurement lists them)`);
     for (const partition of known) {
       partitions++;
       const entry = lifecycle.coverage.get(topic, partition);

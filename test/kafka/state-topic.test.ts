@@ -146,6 +146,10 @@ describe("the shared state topic", () => {
     await waitFor(() => monitor.health.ready, "the partition to be assigned", 30_000);
     await produce(brokers, topic, [message("1.1", 0)]);
     await waitFor(() => counted(monitor) === 1, "the record");
+    await waitFor(
+      () => monitor.lifecycle.lifecycle.knownPartitions.has(topic),
+      "the partitions to be listed",
+    );
     const verdict = drained(monitor);
     expect(verdict.yes).toBe(false);
     expect(verdict.reasons).toEqual([

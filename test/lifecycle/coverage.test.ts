@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Coverage } from "../../src/lifecycle/coverage.js";
+import { LifecycleRuntime } from "../../src/lifecycle/runtime.js";
+import { createLogger } from "../../src/log.js";
+import { Health } from "../../src/monitor/health.js";
+import { eventPipeline } from "../helpers/monitor.js";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 const s = (seconds: number) => T0 + seconds * 1000;
@@ -80,5 +84,39 @@ describe("coverage of a topic that goes missing", () => {
     coverage.processed("events", 0, "0", "4", s(90), "5");
     expect(coverage.gaps).toHaveLength(1);
     expect(coverage.get("events", 0)!.lastOffset).toBe("4");
+  });
+});
+
+describe("the partitions a live verdict rests on", () => {
+  it("withholds drained until the brokers have listed the topic's partitions", async () => {
+    const { pipeline } = await eventPipeline();
+    const runtime = new LifecycleRuntime({
+      pipeline,
+      health: new Health(),
+      logger: createLogger("silent"),
+      clock: "live",
+    });
+    const now = Date.now();
+    const week = 7 * 24 * 3600 * 1000;
+    // partition 0 as a state file left it, observed for more than the 7-day window until just now
+    runtime.lifecycle.coverage.restore([
+      {
+        topic: "events",
+        partition: 0,
+        coveredSince: now - week - 60_000,
+        lastOffset: "9",
+        observedUntil: now,
+      },
+    ]);
+    const drained = () => runtime.verdicts().get("event\u00001.0.0")!;
+    expect(drained().reasons).toEqual([
+      "the partitions of events are not listed yet (the next lag measurement lists them)",
+    ]);
+    // the lag measurement lists partition 1 too, which nobody here has observed
+    runtime.lifecycle.knownPartitions.set("events", new Set([0, 1]));
+    expect(drained().reasons).toEqual([
+      "partition events/1 never observed (no member that shares this state reads it)",
+    ]);
+    expect(drained().yes).toBe(false);
   });
 });
