@@ -111,13 +111,17 @@ export function batchHandler(
       first = undefined;
     };
     const messages = batch.messages;
+    let left = false;
     let skipThrough =
       alreadyCounted !== undefined && messages.length > 0
         ? alreadyCounted(topic, partition, messages[0]!.offset)
         : undefined;
     for (const message of messages) {
       // Leave mid-batch on shutdown or seek; only what was processed is resolved and committed.
-      if (count % CHECK_EVERY === 0 && (!isRunning() || isStale())) break;
+      if (count % CHECK_EVERY === 0 && (!isRunning() || isStale())) {
+        left = true;
+        break;
+      }
       if (skipThrough !== undefined) {
         // Counted here before a rejoin made kafkajs read it again: resolved again, not counted again.
         if (BigInt(message.offset) <= skipThrough) {
@@ -153,6 +157,18 @@ export function batchHandler(
     if (onDeferred !== undefined && last !== undefined)
       onDeferred(topic, partition, next(last), sink.flush!());
     if (last !== undefined) resolveOffset(last);
+    // Read to its end, the batch may still end past its last message: a transaction's commit marker
+    // or aborted records, which kafkajs leaves out. The processed range reaches them, so that the next
+    // batch is contiguous and a partition read to the high watermark is seen to be.
+    if (
+      !left &&
+      first !== undefined &&
+      last !== undefined &&
+      last === messages[messages.length - 1]?.offset
+    ) {
+      const end = batch.lastOffset();
+      if (BigInt(end) > BigInt(last)) last = end;
+    }
     endRange();
     if (onDeferred === undefined) await commitOffsetsIfNecessary();
   };

@@ -43,7 +43,8 @@ export function testClient(
   const http = new RegistryHttp({
     name: options.name ?? "test",
     url,
-    timeout: options.timeout ?? 5_000,
+    // A freshly started Apicurio answers its first request on an endpoint in seconds under a full test run.
+    timeout: options.timeout ?? 15_000,
     retries: options.retries ?? 0,
     backoff: 50,
     credentials: options.credentials ?? { authorization: undefined, tls: undefined, secrets: [] },

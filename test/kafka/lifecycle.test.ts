@@ -9,6 +9,7 @@ import {
   freshGroupId,
   freshTopic,
   kafkaBrokers,
+  kafkaClient,
   produce,
   waitFor,
   withAdmin,
@@ -189,5 +190,36 @@ describe("lifecycle verdicts through a real broker", () => {
     expect((after.evidence["producers"] as Record<string, { failures: number }>)["checkout"]!.failures).toBe(
       5,
     );
+  });
+
+  it("a transactional producer's commit markers are neither skipped offsets nor an unread backlog", async () => {
+    const { brokers, topic, configPath } = await setup(1);
+    const monitor = await start(configPath);
+    const producer = kafkaClient(brokers).producer({
+      transactionalId: `sw-tx-${topic}`,
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+    });
+    await producer.connect();
+    try {
+      // two transactions of 3 records: offsets 0-2, marker 3, offsets 4-6, marker 7
+      for (let t = 0; t < 2; t++) {
+        const transaction = await producer.transaction();
+        await transaction.send({
+          topic,
+          messages: v11(3).map((m) => ({ value: m.value, headers: m.headers })),
+        });
+        await transaction.commit();
+        await waitFor(() => counted(monitor) === 3 * (t + 1), `${3 * (t + 1)} records`);
+      }
+    } finally {
+      await producer.disconnect();
+    }
+    const coverage = monitor.lifecycle.lifecycle.coverage;
+    expect(coverage.gaps.map((g) => g.reason)).toEqual(["first-observation"]);
+    expect(coverage.get(topic, 0)!.lastOffset).toBe("7");
+    expect(coverage.isCatchingUp(topic, 0)).toBe(false);
+    await monitor.stop();
   });
 });
