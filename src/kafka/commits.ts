@@ -96,7 +96,21 @@ export class DeferredCommits {
   #idle: Array<() => void> = [];
   #committing: Promise<void> = Promise.resolve();
 
-  constructor(consumer: CommittingConsumer, intervalMs: number, onError: (error: unknown) => void) {
+  /**
+   * `previous`: the commits of the consumer this one replaces (a reconnect in the same process). What
+   * it read and committed carries over, so that the new consumer, resuming at the group's committed
+   * offsets, skips the records the old one counted rather than counting them twice.
+   */
+  constructor(
+    consumer: CommittingConsumer,
+    intervalMs: number,
+    onError: (error: unknown) => void,
+    previous?: DeferredCommits,
+  ) {
+    if (previous !== undefined) {
+      for (const [key, offset] of previous.#read) this.#read.set(key, offset);
+      for (const [key, offset] of previous.#committedNext) this.#committedNext.set(key, offset);
+    }
     this.#consumer = consumer;
     this.#onError = onError;
     this.#timer = setInterval(() => void this.commit(), intervalMs);

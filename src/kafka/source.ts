@@ -160,10 +160,15 @@ export class KafkaSource {
       retry: { ...KAFKA_RETRY, restartOnFailure: async () => false },
     });
     this.#consumer = consumer;
-    this.#deferred?.stop();
+    const previous = this.#deferred;
+    previous?.stop();
     this.#deferred = this.#options.deferredCommits
-      ? new DeferredCommits(consumer, this.#tuning.commitIntervalMs, (error) =>
-          this.#log.debug({ error: messageOf(error) }, "commit failed; the next one carries its offsets"),
+      ? new DeferredCommits(
+          consumer,
+          this.#tuning.commitIntervalMs,
+          (error) =>
+            this.#log.debug({ error: messageOf(error) }, "commit failed; the next one carries its offsets"),
+          previous,
         )
       : undefined;
     this.#listen(session, consumer);

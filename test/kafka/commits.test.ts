@@ -107,4 +107,21 @@ describe("deferred commits", () => {
     expect(commits.alreadyCounted("t", 0, "120")).toBeUndefined();
     commits.stop();
   });
+
+  it("carries what it read over to the consumer of a reconnect, which resumes at the group's commit", async () => {
+    const old = new DeferredCommits(consumer(), 60_000, () => undefined);
+    old.track("t", 0, "100", Promise.resolve());
+    await flushed();
+    await old.commit();
+    old.track("t", 0, "150", Promise.resolve());
+    old.stop();
+    const next = new DeferredCommits(consumer(), 60_000, () => undefined, old);
+    expect(next.alreadyCounted("t", 0, "100")).toBe(149n);
+    expect(next.alreadyCounted("t", 0, "99")).toBeUndefined();
+    // without the old one's word, the new consumer would count 100..149 again
+    const fresh = new DeferredCommits(consumer(), 60_000, () => undefined);
+    expect(fresh.alreadyCounted("t", 0, "100")).toBeUndefined();
+    next.stop();
+    fresh.stop();
+  });
 });
