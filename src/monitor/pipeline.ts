@@ -3,6 +3,7 @@ import type { Config } from "../config/types.js";
 import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./health.js";
 import { OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
+import { isStackOverflow, parsePayload } from "./payload.js";
 import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
 import { SubjectPipeline, reservoirDocument, type ReservoirEntry } from "./subject-pipeline.js";
 import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries } from "./tallies.js";
@@ -23,8 +24,6 @@ export { SubjectPipeline, type ReservoirEntry } from "./subject-pipeline.js";
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
 export const UNKNOWN_TOPIC = "unknown";
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /**
  * The path of one record: find its subject, read its writer version and producer (cheaply, without
@@ -219,7 +218,7 @@ export class Pipeline implements RecordSink {
     let document: unknown;
     let parsed = false;
     if (unreadable === undefined && writer.error === undefined && (!complete || pipeline.needsPayload)) {
-      const result = parse(value!, writer.payloadStart);
+      const result = parsePayload(value!, writer.payloadStart);
       if (typeof result === "string") unreadable = result;
       else {
         document = result.document;
@@ -284,7 +283,7 @@ export class Pipeline implements RecordSink {
       return;
     }
     if (!parsed) {
-      const result = parse(value!, writer.payloadStart);
+      const result = parsePayload(value!, writer.payloadStart);
       if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
       document = result.document;
     }
@@ -414,26 +413,4 @@ export class Pipeline implements RecordSink {
     }
     return result.bytes;
   }
-}
-
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
-
-const parsedBox: { document: unknown } = { document: undefined };
-
-/** Decodes UTF-8 strictly and parses JSON once; returns the reason on failure. */
-function parse(value: Buffer, start: number): { document: unknown } | DecodeReason {
-  let text: string;
-  try {
-    text = utf8.decode(start === 0 ? value : value.subarray(start));
-  } catch {
-    return "not_utf8";
-  }
-  try {
-    parsedBox.document = JSON.parse(text);
-  } catch {
-    return "not_json";
-  }
-  return parsedBox;
 }

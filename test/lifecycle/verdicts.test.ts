@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/log.js";
-import { startMonitor } from "../../src/monitor/assemble.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
 import { zeroFailureUpperBound } from "../../src/lifecycle/evidence.js";
 import { runCli } from "../helpers/cli.js";
 import { writeTree } from "../helpers/files.js";
@@ -53,8 +53,8 @@ subjects:
     minSamples: 20
 `;
 
-async function replay(lines: Line[], extraConfig = "") {
-  const dir = await writeTree({ "config.yaml": extraConfig + CONFIG, "capture.ndjson": capture(lines) });
+/** The monitor replaying `dir`'s capture.ndjson with its config.yaml, once the replay is done. */
+async function replayed(dir: string): Promise<RunningMonitor> {
   const monitor = await startMonitor({
     configPath: `${dir}/config.yaml`,
     source: { file: `${dir}/capture.ndjson` },
@@ -64,11 +64,38 @@ async function replay(lines: Line[], extraConfig = "") {
     logger: createLogger("silent"),
   });
   await monitor.replayed;
+  return monitor;
+}
+
+/** `extraConfig` goes before the config, `subjectExtra` into the subject (after minSamples). */
+async function replay(lines: Line[], extraConfig = "", subjectExtra = "") {
+  const dir = await writeTree({
+    "config.yaml": extraConfig + CONFIG + subjectExtra,
+    "capture.ndjson": capture(lines),
+  });
+  const monitor = await replayed(dir);
   const report = monitor.report();
   await monitor.stop();
   const versions = Object.fromEntries(report.subjects[0]!.versions.map((v) => [v.version, v]));
   return { dir, report, versions };
 }
+
+/**
+ * 1.1 renamed id to key: an undeclared record with only `id` passes 1.0 and fails 1.1. The config with
+ * 1.0.0 in the given status and no candidate.
+ */
+const RENAMED_ID = {
+  "schemas/1.0.json": {
+    $id: "https://example.com/event/1.0.json",
+    type: "object",
+    properties: { id: { type: "integer" } },
+  },
+  "schemas/1.1.json": { $id: "https://example.com/event/1.1.json", type: "object", required: ["key"] },
+};
+const renamedIdConfig = (status: "active" | "deprecated") =>
+  CONFIG.replace(resolve("examples/catalog/event"), "schemas")
+    .replace('"1.0.0": { status: deprecated }', `"1.0.0": { status: ${status} }`)
+    .replace('      "2.0.0": { status: candidate }\n', "");
 
 const view = (id: number) => ({ id, event: "view" });
 const paid = (id: number) => ({ id, event: "buy", amount: 5 });
@@ -180,17 +207,8 @@ describe("drained", () => {
 
   it("keeps a deprecated version in use while undeclared records pass it and fail every newer active one", async () => {
     const dir = await writeTree({
-      "schemas/1.0.json": {
-        $id: "https://example.com/event/1.0.json",
-        type: "object",
-        properties: { id: { type: "integer" } },
-      },
-      // 1.1 renamed id to key: an undeclared record with only `id` passes 1.0 and fails 1.1.
-      "schemas/1.1.json": { $id: "https://example.com/event/1.1.json", type: "object", required: ["key"] },
-      "config.yaml": CONFIG.replace(resolve("examples/catalog/event"), "schemas").replace(
-        '      "2.0.0": { status: candidate }\n',
-        "",
-      ),
+      ...RENAMED_ID,
+      "config.yaml": renamedIdConfig("deprecated"),
       "capture.ndjson": capture([
         ...Array.from({ length: 5 }, (_, t) => ({ t, producer: "legacy", value: { id: t } })),
         ...Array.from({ length: 100 }, (_, t) => ({
@@ -201,15 +219,7 @@ describe("drained", () => {
         })),
       ]),
     });
-    const monitor = await startMonitor({
-      configPath: `${dir}/config.yaml`,
-      source: { file: `${dir}/capture.ndjson` },
-      port: 0,
-      env: {},
-      version: "test",
-      logger: createLogger("silent"),
-    });
-    await monitor.replayed;
+    const monitor = await replayed(dir);
     const verdict = monitor.report().subjects[0]!.versions[0]!.verdict!;
     await monitor.stop();
     expect(verdict.evidence["undeclaredDependents"]).toBe(5);
@@ -218,22 +228,9 @@ describe("drained", () => {
   });
 
   it("keeps what undeclared records needed while a version was active, once a reload deprecates it", async () => {
-    const files = {
-      "schemas/1.0.json": {
-        $id: "https://example.com/event/1.0.json",
-        type: "object",
-        properties: { id: { type: "integer" } },
-      },
-      // 1.1 renamed id to key: an undeclared record with only `id` passes 1.0 and fails 1.1.
-      "schemas/1.1.json": { $id: "https://example.com/event/1.1.json", type: "object", required: ["key"] },
-    };
-    const config = (status: string) =>
-      CONFIG.replace(resolve("examples/catalog/event"), "schemas")
-        .replace('"1.0.0": { status: deprecated }', `"1.0.0": { status: ${status} }`)
-        .replace('      "2.0.0": { status: candidate }\n', "");
     const dir = await writeTree({
-      ...files,
-      "config.yaml": config("active"),
+      ...RENAMED_ID,
+      "config.yaml": renamedIdConfig("active"),
       "capture.ndjson": capture(
         [
           ...Array.from({ length: 100 }, (_, t) => ({
@@ -247,16 +244,8 @@ describe("drained", () => {
         ].sort((a, b) => a.t - b.t),
       ),
     });
-    const monitor = await startMonitor({
-      configPath: `${dir}/config.yaml`,
-      source: { file: `${dir}/capture.ndjson` },
-      port: 0,
-      env: {},
-      version: "test",
-      logger: createLogger("silent"),
-    });
-    await monitor.replayed;
-    await writeFile(`${dir}/config.yaml`, config("deprecated"));
+    const monitor = await replayed(dir);
+    await writeFile(`${dir}/config.yaml`, renamedIdConfig("deprecated"));
     expect(await monitor.reload()).toEqual({ ok: true });
     const verdict = monitor.report().subjects[0]!.versions[0]!.verdict!;
     await monitor.stop();
@@ -273,21 +262,8 @@ describe("drained", () => {
     // two undeclared records at t=70 and two at t=80: at ratio 0.5 one of each pair is validated
     for (const t of [70, 70, 80, 80]) lines.push({ t, producer: "legacy", value: view(t) });
     lines.sort((a, b) => a.t - b.t);
-    const dir = await writeTree({
-      "config.yaml": CONFIG + "    sampling:\n      ratio: 0.5\n",
-      "capture.ndjson": capture(lines),
-    });
-    const monitor = await startMonitor({
-      configPath: `${dir}/config.yaml`,
-      source: { file: `${dir}/capture.ndjson` },
-      port: 0,
-      env: {},
-      version: "test",
-      logger: createLogger("silent"),
-    });
-    await monitor.replayed;
-    const verdict = monitor.report().subjects[0]!.versions[0]!.verdict!;
-    await monitor.stop();
+    const { versions } = await replay(lines, "", "    sampling:\n      ratio: 0.5\n");
+    const verdict = versions["1.0.0"]!.verdict!;
     expect(verdict.yes).toBe(false);
     expect(verdict.reasons).toEqual([
       "2 records on events/0 declared no version and were not sampled for validation since 2026-12-01T08:01Z, the last one 20s ago: they may need 1.0.0",

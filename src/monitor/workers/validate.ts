@@ -1,6 +1,7 @@
 import type { CatalogSubject } from "../../catalog/types.js";
 import { ShapeKeys } from "../../corpus/shape.js";
 import { createResults, evaluateInto, type ReaderResult } from "../../engine/evaluate.js";
+import { isStackOverflow, parsePayload } from "../payload.js";
 import {
   ITEM_NOT_JSON,
   ITEM_NOT_UTF8,
@@ -9,12 +10,6 @@ import {
   type JobMessage,
   type ResultMessage,
 } from "./job.js";
-
-const utf8 = new TextDecoder("utf-8", { fatal: true });
-
-function isStackOverflow(error: unknown): boolean {
-  return error instanceof RangeError && /call stack/i.test(error.message);
-}
 
 /**
  * Validates the payloads of a job against every reader of their subjects: the work a validation
@@ -72,13 +67,12 @@ export class JobValidator {
         continue;
       }
       readers[subjectIndex] ??= subject.readers.map((r) => r.version.text);
-      let document: unknown;
-      try {
-        document = JSON.parse(utf8.decode(view));
-      } catch (error) {
-        status[i] = error instanceof SyntaxError ? ITEM_NOT_JSON : ITEM_NOT_UTF8;
+      const payload = parsePayload(view, 0);
+      if (typeof payload === "string") {
+        status[i] = payload === "not_json" ? ITEM_NOT_JSON : ITEM_NOT_UTF8;
         continue;
       }
+      const document = payload.document;
       const writerIndex = job.writers[i]!;
       const writer =
         writerIndex < 0 ? undefined : subject.byVersion.get(job.writerTexts[writerIndex]!)?.version;
