@@ -1,11 +1,15 @@
 import type { Admin, Kafka } from "kafkajs";
+import { logEndAdmin } from "./log-end.js";
 
 // Lag lookups are retried by the next measurement; a short retry keeps one failure short.
 const ADMIN_RETRY = { retries: 2 };
 
-/** Connects a kafkajs admin client. */
-export async function connectAdmin(kafka: Kafka): Promise<Admin> {
-  const admin = kafka.admin({ retry: ADMIN_RETRY });
+/**
+ * Connects a kafkajs admin client. `logEnd`: one whose topic offsets end at the log end offset, past
+ * the records of open transactions (see log-end.ts), instead of the last stable offset.
+ */
+export async function connectAdmin(kafka: Kafka, logEnd = false): Promise<Admin> {
+  const admin = logEnd ? logEndAdmin(kafka, ADMIN_RETRY) : kafka.admin({ retry: ADMIN_RETRY });
   await admin.connect();
   return admin;
 }
@@ -17,17 +21,19 @@ export async function connectAdmin(kafka: Kafka): Promise<Admin> {
  */
 export class SharedAdmin {
   readonly #kafka: Kafka;
+  readonly #logEnd: boolean;
   #admin: Promise<Admin> | undefined;
   #connected: Admin | undefined;
   #closed = false;
 
-  constructor(kafka: Kafka) {
+  constructor(kafka: Kafka, logEnd = false) {
     this.#kafka = kafka;
+    this.#logEnd = logEnd;
   }
 
   get(): Promise<Admin> {
     if (this.#closed) return Promise.reject(new Error("the Kafka source is stopping"));
-    this.#admin ??= connectAdmin(this.#kafka).then(
+    this.#admin ??= connectAdmin(this.#kafka, this.#logEnd).then(
       async (admin) => {
         if (this.#closed) {
           await admin.disconnect().catch(() => undefined);

@@ -6,55 +6,101 @@ export type PartitionCounts = Map<string, Map<number, number>>;
 /** Offsets per partition, per topic, as kafkajs spells them (decimal strings). */
 export type PartitionOffsets = Map<string, Map<number, string>>;
 
+/** A partition's two ends: where committed readers stop, and where the log ends. */
+export interface PartitionEnds {
+  /** The last stable offset: records from here on belong to a transaction still open (or follow one). */
+  readonly stable: bigint;
+  /** The log end offset (high watermark); past `stable` when a transaction is open. */
+  readonly logEnd: bigint;
+}
+
+/** The ends of every partition, per topic. */
+export type PartitionEndOffsets = Map<string, Map<number, PartitionEnds>>;
+
+/** What one lag measurement found. */
+export interface GroupLag {
+  /** Records the group has not read yet, up to the last stable offset. */
+  readonly lag: PartitionCounts;
+  /** Each partition's ends; only where the log end could be read too. */
+  readonly ends: PartitionEndOffsets;
+}
+
 interface TopicOffsets {
   readonly topic: string;
-  /** partition → [low, high] */
+  /** partition → [low, high]; high is the last stable offset (kafkajs lists offsets read_committed) */
   readonly ends: Map<number, readonly [bigint, bigint]>;
   /** partition → committed offset, -1n when the group committed nothing */
   readonly committed: Map<number, bigint>;
+  /** partition → log end offset, when asked for */
+  readonly logEnds: Map<number, bigint> | undefined;
 }
 
-async function topicOffsets(admin: Admin, groupId: string, topic: string): Promise<TopicOffsets> {
-  const [ends, committed] = await Promise.all([
+async function topicOffsets(
+  admin: Admin,
+  groupId: string,
+  topic: string,
+  logEndAdmin?: Admin,
+): Promise<TopicOffsets> {
+  const [ends, committed, logEnds] = await Promise.all([
     admin.fetchTopicOffsets(topic),
     admin.fetchOffsets({ groupId, topics: [topic] }),
+    logEndAdmin?.fetchTopicOffsets(topic),
   ]);
-  const result: TopicOffsets = { topic, ends: new Map(), committed: new Map() };
+  const result: TopicOffsets = {
+    topic,
+    ends: new Map(),
+    committed: new Map(),
+    logEnds: logEnds === undefined ? undefined : new Map(),
+  };
   for (const end of ends) result.ends.set(end.partition, [BigInt(end.low), BigInt(end.high)]);
   for (const p of committed.find((c) => c.topic === topic)?.partitions ?? []) {
     result.committed.set(p.partition, BigInt(p.offset));
   }
+  for (const end of logEnds ?? []) result.logEnds!.set(end.partition, BigInt(end.high));
   return result;
 }
 
 /**
- * The group's lag on every partition of `topics`: high watermark minus committed offset; where the
- * group committed nothing, every retained record (high minus low). A topic whose offsets cannot be
- * read is left out and reported through `onTopicError`, so one missing topic hides no other.
+ * The group's lag on every partition of `topics`: the last stable offset minus the committed offset;
+ * where the group committed nothing, every retained record (high minus low). With `logEndAdmin`
+ * (see log-end.ts), also each partition's log end, which lies past the last stable offset while a
+ * transaction is open. A topic whose offsets cannot be read is left out and reported through
+ * `onTopicError`, so one missing topic hides no other.
  */
 export async function measureGroupLag(
   admin: Admin,
   groupId: string,
   topics: readonly string[],
   onTopicError: (topic: string, error: unknown) => void,
-): Promise<PartitionCounts> {
+  logEndAdmin?: Admin,
+): Promise<GroupLag> {
   const lag: PartitionCounts = new Map();
-  const results = await Promise.allSettled(topics.map((topic) => topicOffsets(admin, groupId, topic)));
+  const ends: PartitionEndOffsets = new Map();
+  const results = await Promise.allSettled(
+    topics.map((topic) => topicOffsets(admin, groupId, topic, logEndAdmin)),
+  );
   results.forEach((result, i) => {
     if (result.status === "rejected") {
       onTopicError(topics[i]!, result.reason);
       return;
     }
     const partitions = new Map<number, number>();
+    const topicEnds = new Map<number, PartitionEnds>();
     for (const [partition, [low, high]] of result.value.ends) {
       const committed = result.value.committed.get(partition) ?? -1n;
       const from = committed < 0n ? low : committed;
       // A committed offset past the high watermark (a truncated log) is no negative lag.
       partitions.set(partition, Number(high > from ? high - from : 0n));
+      const logEnd = result.value.logEnds?.get(partition);
+      // Asked one after the other, the log end can be listed before a transaction's commit moved the
+      // stable offset past it: never below the stable offset.
+      if (logEnd !== undefined)
+        topicEnds.set(partition, { stable: high, logEnd: logEnd > high ? logEnd : high });
     }
     lag.set(result.value.topic, partitions);
+    if (result.value.logEnds !== undefined) ends.set(result.value.topic, topicEnds);
   });
-  return lag;
+  return { lag, ends };
 }
 
 /**

@@ -77,6 +77,12 @@ export interface KafkaSourceOptions {
   readonly onRevoked?: () => void;
   readonly onBatchEnd?: BatchEndHook;
   readonly onUndecodable?: UndecodableHook;
+  /**
+   * Called for a fetched batch that held only records a committed reader never sees (an aborted
+   * transaction's) or transaction markers: kafkajs moves past it without calling eachBatch. `last` is
+   * the last offset it moved past.
+   */
+  readonly onReadPast?: (topic: string, partition: number, last: string, highWatermark: string) => void;
   /** Called each time the topic watch finds a monitored topic missing (deleted, or not created yet). */
   readonly onTopicMissing?: (topic: string) => void;
   /**

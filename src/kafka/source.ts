@@ -1,5 +1,5 @@
 import { Kafka } from "kafkajs";
-import type { Consumer } from "kafkajs";
+import type { Admin, Consumer } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
@@ -26,6 +26,8 @@ const RECONNECT_INITIAL_MS = 300;
 interface Session {
   readonly kafka: Kafka;
   readonly admin: SharedAdmin;
+  /** Lists offsets up to the log end, past open transactions (see log-end.ts). */
+  readonly logEndAdmin: SharedAdmin;
   closing: boolean;
 }
 
@@ -98,23 +100,40 @@ export class KafkaSource {
   async measureLag(): Promise<PartitionCounts> {
     const session = this.#session;
     const shared = session !== undefined && !session.closing;
-    const admin = shared ? await session.admin.get() : await connectAdmin(await this.#client());
+    const client = shared ? undefined : await this.#client();
+    const admin = shared ? await session.admin.get() : await connectAdmin(client!);
+    let logEnd: Admin | undefined;
     try {
-      const { present } = await describeTopics(admin, this.#options.topics);
-      const lag = await measureGroupLag(admin, this.#options.kafka.groupId, present, (topic, e) =>
-        this.#log.debug({ topic, error: messageOf(e) }, "cannot measure the lag of a topic"),
-      );
+      logEnd = shared ? await session.logEndAdmin.get() : await connectAdmin(client!, true);
+      // Taken before asking: a lag of 0 then says that every record produced before this time is read.
       const at = Date.now();
+      const { present } = await describeTopics(admin, this.#options.topics);
+      const { lag, ends } = await measureGroupLag(
+        admin,
+        this.#options.kafka.groupId,
+        present,
+        (topic, e) => this.#log.debug({ topic, error: messageOf(e) }, "cannot measure the lag of a topic"),
+        logEnd,
+      );
+      const { health } = this.#options;
       for (const [topic, partitions] of lag) {
-        this.#options.health.lag.set(topic, partitions);
-        this.#options.health.lagMeasuredAt.set(topic, at);
+        health.lag.set(topic, partitions);
+        health.lagMeasuredAt.set(topic, at);
+        const topicEnds = ends.get(topic);
+        if (topicEnds !== undefined) health.ends.set(topic, topicEnds);
       }
       return lag;
     } catch (error) {
-      if (shared) session.admin.drop();
+      if (shared) {
+        session.admin.drop();
+        session.logEndAdmin.drop();
+      }
       throw error;
     } finally {
-      if (!shared) await admin.disconnect().catch(() => undefined);
+      if (!shared) {
+        await admin.disconnect().catch(() => undefined);
+        await logEnd?.disconnect().catch(() => undefined);
+      }
     }
   }
 
@@ -132,7 +151,12 @@ export class KafkaSource {
       this.#starting = undefined;
       return;
     }
-    const session: Session = { kafka, admin: new SharedAdmin(kafka), closing: false };
+    const session: Session = {
+      kafka,
+      admin: new SharedAdmin(kafka),
+      logEndAdmin: new SharedAdmin(kafka, true),
+      closing: false,
+    };
     this.#session = session;
     this.#failures = 0;
     this.#scheduleWatch(session, this.#options.kafka.lagInterval);
@@ -241,6 +265,16 @@ export class KafkaSource {
     });
     consumer.on(consumer.events.FETCH, () => {
       if (mine()) health.brokerUp = true;
+    });
+    consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
+      // Only batches of aborted records or transaction markers have no message: kafkajs resolved and
+      // (with autoCommit) committed past them without eachBatch. With deferred commits the offset is
+      // committed here, behind the batches still being tallied; else an aborted transaction at the
+      // end of a partition would keep the group's offset before it, as if it were still unread.
+      if (!mine() || payload.batchSize !== 0) return;
+      const { topic, partition, lastOffset, highWatermark } = payload;
+      this.#deferred?.track(topic, partition, (BigInt(lastOffset) + 1n).toString(), Promise.resolve());
+      this.#hook("onReadPast", () => this.#options.onReadPast?.(topic, partition, lastOffset, highWatermark));
     });
     consumer.on(consumer.events.GROUP_JOIN, ({ payload }) => {
       if (!mine()) return;
@@ -422,7 +456,7 @@ export class KafkaSource {
         ?.disconnect()
         .catch((e: unknown) => this.#log.debug({ error: messageOf(e) }, "disconnect"));
       // A lag measurement in flight is not waited for: with the broker down it could retry for long.
-      await session.admin.close();
+      await Promise.all([session.admin.close(), session.logEndAdmin.close()]);
     })();
     if (!(await finishesWithin(work, this.#tuning.stopTimeoutMs)))
       this.#log.warn({ timeoutMs: this.#tuning.stopTimeoutMs }, "Kafka did not close in time");

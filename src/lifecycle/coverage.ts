@@ -5,7 +5,8 @@ export type GapReason =
   | "state-unreadable"
   | "not-assigned"
   | "undecodable-batch"
-  | "topic-missing";
+  | "topic-missing"
+  | "partitions-removed";
 
 export interface Gap {
   readonly topic: string;
@@ -28,6 +29,30 @@ export interface PartitionCoverage {
   observedUntil: number;
 }
 
+/**
+ * A transaction found open on a partition: the records from its first one on (the last stable offset)
+ * are invisible to a committed reader until it commits or aborts, so they are unknown use.
+ */
+export interface OpenTransaction {
+  readonly topic: string;
+  readonly partition: number;
+  /** When a measurement first found the partition's log end past its last stable offset, ms. */
+  readonly since: number;
+  /** Records between the last stable offset and the log end, at the last measurement. */
+  records: number;
+  /**
+   * The log end at the last measurement that found it open: once the group has read (committed) or
+   * this member processed past it, every record it held was either counted or aborted.
+   */
+  until: bigint;
+}
+
+/** A partition's two ends, as a lag measurement found them (see kafka/offsets.ts). */
+export interface MeasuredEnds {
+  readonly stable: bigint;
+  readonly logEnd: bigint;
+}
+
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 /**
@@ -48,6 +73,10 @@ export class Coverage {
   readonly #catchingUp = new Map<string, number>();
   /** Assigned partitions with a batch processed since the assignment. */
   readonly #batched = new Set<string>();
+  /** Partitions with a transaction still open at the last measurement (or not yet read past since). */
+  readonly #open = new Map<string, OpenTransaction>();
+  /** When each topic's partition ends were last measured, ms. */
+  readonly #endsMeasuredAt = new Map<string, number>();
   /** Entries another replica owns, learned from the shared state topic: its last published observedUntil. */
   readonly #shared = new Map<string, number>();
   /**
@@ -55,6 +84,11 @@ export class Coverage {
    * every judge interval). Past it, the owner is presumed gone and "not observed since" applies.
    */
   sharedSlackMs = 25_000;
+  /**
+   * Live from Kafka: how old the last measurement of a topic's partition ends may be for its
+   * partitions to count as free of open transactions. Undefined for a capture, which has none.
+   */
+  endsStaleAfterMs: number | undefined;
   readonly gaps: Gap[] = [];
   /** Gaps per topic since start, for the metric. */
   readonly gapCounts = new Map<string, number>();
@@ -216,10 +250,29 @@ export class Coverage {
       );
     }
     entry.lastOffset = last;
+    const open = this.#open.get(k);
+    if (open !== undefined && BigInt(last) + 1n >= open.until) this.#open.delete(k);
     if (this.#catchingUp.has(k) && highWatermark !== undefined && BigInt(last) + 1n >= BigInt(highWatermark))
       this.#catchingUp.delete(k);
     if (!this.#catchingUp.has(k)) entry.observedUntil = now;
     this.#batched.add(k);
+  }
+
+  /**
+   * The consumer moved past offsets up to `last` that hold nothing a committed reader sees: an aborted
+   * transaction's records and transaction markers. They are no gap and carry no version; a transaction
+   * that aborted there is over, and a partition read to its high watermark has caught up.
+   */
+  readPast(topic: string, partition: number, last: string, now: number, highWatermark?: string): void {
+    const k = key(topic, partition);
+    const entry = this.#partitions.get(k);
+    if (entry === undefined) return;
+    if (entry.lastOffset === null || BigInt(last) > BigInt(entry.lastOffset)) entry.lastOffset = last;
+    const open = this.#open.get(k);
+    if (open !== undefined && BigInt(last) + 1n >= open.until) this.#open.delete(k);
+    if (this.#catchingUp.has(k) && highWatermark !== undefined && BigInt(last) + 1n >= BigInt(highWatermark))
+      this.#catchingUp.delete(k);
+    if (!this.#catchingUp.has(k)) entry.observedUntil = now;
   }
 
   /**
@@ -233,6 +286,44 @@ export class Coverage {
     this.#catchingUp.delete(k);
     const entry = this.#partitions.get(k);
     if (entry) entry.observedUntil = now;
+  }
+
+  /**
+   * A lag measurement started at `measuredAt` found the partition's ends, with `lag` records between
+   * the group's committed offset and the last stable offset. A log end past the stable offset is a
+   * transaction still open: its records are unknown use until the group reads past where the log
+   * ended, whether the transaction commits (its records are then counted) or aborts (never counted).
+   */
+  endsMeasured(topic: string, partition: number, ends: MeasuredEnds, lag: number, measuredAt: number): void {
+    const k = key(topic, partition);
+    const measured = this.#endsMeasuredAt.get(topic);
+    if (measured === undefined || measuredAt > measured) this.#endsMeasuredAt.set(topic, measuredAt);
+    const open = this.#open.get(k);
+    if (open !== undefined && ends.stable - BigInt(lag) >= open.until) this.#open.delete(k);
+    if (ends.logEnd <= ends.stable) return;
+    const records = Number(ends.logEnd - ends.stable);
+    const still = this.#open.get(k);
+    if (still === undefined) {
+      this.#open.set(k, { topic, partition, since: measuredAt, records, until: ends.logEnd });
+      return;
+    }
+    still.records = records;
+    if (ends.logEnd > still.until) still.until = ends.logEnd;
+  }
+
+  /** The transaction open on a partition (not yet read past), if any. */
+  openTransaction(topic: string, partition: number): OpenTransaction | undefined {
+    return this.#open.get(key(topic, partition));
+  }
+
+  /** Every partition with a transaction open (not yet read past). */
+  get openTransactions(): IterableIterator<OpenTransaction> {
+    return this.#open.values();
+  }
+
+  /** When the ends of a topic's partitions were last measured (undefined: never, or a capture). */
+  endsMeasuredAt(topic: string): number | undefined {
+    return this.#endsMeasuredAt.get(topic);
   }
 
   /** Whether an assigned partition's backlog is not known to be read yet. */
@@ -283,6 +374,35 @@ export class Coverage {
       const gap = this.#gap(topic, entry.partition, "topic-missing", now, `topic ${topic} is missing`);
       gap.lastOffset = null;
     }
+    // A transaction open in the old topic can never be read past in the new one: the gap stands for it.
+    for (const [k, open] of this.#open) if (open.topic === topic) this.#open.delete(k);
+  }
+
+  /**
+   * The brokers list a monitored topic with only these partitions: one known here that is not among
+   * them went away with its topic (deleted and created again with fewer partitions). It is forgotten,
+   * so it is no longer required for a verdict, and every remaining partition of the topic restarts its
+   * window: what the gone ones held last was never read, so their going is a gap, never a shortcut to
+   * drained. Returns the partitions forgotten.
+   */
+  partitionsListed(topic: string, listed: Iterable<number>, now: number): number[] {
+    const present = new Set(listed);
+    const gone = this.partitionsOf(topic).filter((p) => !present.has(p));
+    if (gone.length === 0) return gone;
+    for (const partition of gone) {
+      const k = key(topic, partition);
+      this.#partitions.delete(k);
+      this.#catchingUp.delete(k);
+      this.#open.delete(k);
+      this.#shared.delete(k);
+      this.#batched.delete(k);
+      this.#assigned.delete(k);
+    }
+    const detail = `partition${gone.length === 1 ? "" : "s"} ${gone.map((p) => `${topic}/${p}`).join(", ")} no longer exist${gone.length === 1 ? "s" : ""} (topic ${topic} was recreated with fewer partitions)`;
+    for (const entry of [...this.#partitions.values()]) {
+      if (entry.topic === topic) this.#gap(topic, entry.partition, "partitions-removed", now, detail);
+    }
+    return gone;
   }
 
   /** Every known partition restarts its window (state that could not be read). */

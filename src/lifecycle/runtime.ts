@@ -20,6 +20,11 @@ export interface LifecycleRuntimeOptions {
   readonly stateTopic?: StateTopic;
   /** Milliseconds between verdicts (and state saves). */
   readonly judgeInterval?: number;
+  /**
+   * Live from Kafka: the lag interval, in ms. Partition ends (open transactions) measured longer ago
+   * than two of them leave a topic's verdicts waiting.
+   */
+  readonly lagInterval?: number;
 }
 
 /** The subjects of a pipeline with their lifecycle settings. */
@@ -48,6 +53,8 @@ export class LifecycleRuntime {
   #timer: NodeJS.Timeout | undefined;
   #lastJudged = 0;
   #lastShared = 0;
+  /** The lag measurement of each topic last folded in (its start time). */
+  readonly #listedAt = new Map<string, number>();
   #verdicts = new Map<string, Verdict>();
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
@@ -68,6 +75,8 @@ export class LifecycleRuntime {
     this.lifecycle = new Lifecycle(lifecycleSubjects(options.pipeline), options.logger, now);
     // Other replicas publish every interval: two missed publishes (and 5 s for the broker) mean gone.
     this.lifecycle.coverage.sharedSlackMs = 2 * this.#interval + 5_000;
+    if (options.lagInterval !== undefined)
+      this.lifecycle.coverage.endsStaleAfterMs = 2 * options.lagInterval + 5_000;
     if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
     const previous = this.#pipeline.onValidated;
     this.#pipeline.onValidated = (record) => {
@@ -159,6 +168,8 @@ export class LifecycleRuntime {
     onTopicMissing: (topic: string) => this.lifecycle.coverage.topicMissing(topic, this.lifecycle.now()),
     onBatchEnd: (topic: string, partition: number, first: string, last: string, highWatermark: string) =>
       this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now(), highWatermark),
+    onReadPast: (topic: string, partition: number, last: string, highWatermark: string) =>
+      this.lifecycle.coverage.readPast(topic, partition, last, this.lifecycle.now(), highWatermark),
     onUndecodable: (topic: string, partition: number, batch: UndecodableBatch) => {
       this.lifecycle.coverage.undecodable(
         topic,
@@ -199,16 +210,27 @@ export class LifecycleRuntime {
     };
   }
 
-  /** Every partition the last lag measurement listed, and which of them have caught up. */
+  /**
+   * Every partition the last lag measurement listed, and which of them have caught up; once per
+   * measurement, the partitions that went away and the transactions open.
+   */
   #listPartitions(now: number): void {
+    const coverage = this.lifecycle.coverage;
     for (const [topic, partitions] of this.#health.lag) {
-      let known = this.lifecycle.knownPartitions.get(topic);
-      if (!known) this.lifecycle.knownPartitions.set(topic, (known = new Set()));
       const measuredAt = this.#health.lagMeasuredAt.get(topic) ?? 0;
-      for (const [partition, lag] of partitions) {
-        known.add(partition);
-        this.lifecycle.coverage.lagMeasured(topic, partition, lag, measuredAt, now);
+      const fresh = this.#listedAt.get(topic) !== measuredAt;
+      if (fresh) {
+        this.#listedAt.set(topic, measuredAt);
+        // The brokers list every partition: the known set is theirs, not the union of all ever seen.
+        this.lifecycle.knownPartitions.set(topic, new Set(partitions.keys()));
+        const gone = coverage.partitionsListed(topic, partitions.keys(), now);
+        if (gone.length > 0)
+          this.#log.warn({ topic, gone }, "partitions of a monitored topic are gone: its windows restart");
+        const ends = this.#health.ends.get(topic);
+        for (const [partition, end] of ends ?? [])
+          coverage.endsMeasured(topic, partition, end, partitions.get(partition) ?? 0, measuredAt);
       }
+      for (const [partition, lag] of partitions) coverage.lagMeasured(topic, partition, lag, measuredAt, now);
     }
   }
 

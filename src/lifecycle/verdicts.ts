@@ -50,6 +50,15 @@ export function coverageFor(
     // ones known so far may not be all, and one not known cannot be seen to be unobserved.
     if (!lifecycle.knownPartitions.has(topic))
       reasons.push(`the partitions of ${topic} are not listed yet (the next lag measurement lists them)`);
+    const staleAfter = lifecycle.coverage.endsStaleAfterMs;
+    const endsAt = lifecycle.coverage.endsMeasuredAt(topic);
+    if (staleAfter !== undefined && (endsAt === undefined || now - endsAt > staleAfter)) {
+      reasons.push(
+        endsAt === undefined
+          ? `the partition ends of ${topic} were never measured: an open transaction there would not be seen`
+          : `the partition ends of ${topic} were last measured ${ago(now, endsAt)}: an open transaction there would not be seen`,
+      );
+    }
     for (const partition of known) {
       partitions++;
       const entry = lifecycle.coverage.get(topic, partition);
@@ -65,6 +74,13 @@ export function coverageFor(
         reasons.push(`coverage gap on ${topic}/${partition} until ${iso(entry.coveredSince + windowMs)}`);
       } else if (now - observedThrough > OBSERVATION_SLACK_MS) {
         reasons.push(`partition ${topic}/${partition} not observed since ${iso(observedThrough)}`);
+      }
+      const open = lifecycle.coverage.openTransaction(topic, partition);
+      if (open !== undefined) {
+        const records = `${open.records} ${open.records === 1 ? "record" : "records"}`;
+        reasons.push(
+          `an open transaction on ${topic}/${partition} since ${iso(open.since)}: ${records} not yet readable (counted once it commits, never if it aborts)`,
+        );
       }
     }
   }

@@ -67,6 +67,12 @@ export const METRICS = {
     help: "Records not yet read by schemawatch's own consumer group, per partition.",
     labels: ["topic", "partition"],
   },
+  openTransactionRecords: {
+    name: "schemawatch_open_transaction_records",
+    type: "gauge",
+    help: "Records a committed reader cannot see yet, per partition: log end minus last stable offset, past 0 while a transaction is open. Their versions are unknown, so no deprecated version of the topic's subjects is judged drained meanwhile.",
+    labels: ["topic", "partition"],
+  },
   assignedPartitions: {
     name: "schemawatch_assigned_partitions",
     type: "gauge",

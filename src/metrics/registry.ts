@@ -97,6 +97,12 @@ export function createRegistry(sources: MetricSources): Registry {
         yield { labels: { topic, partition: String(partition) }, value: lag };
     }
   });
+  add(METRICS.openTransactionRecords, function* () {
+    for (const [topic, partitions] of health.ends) {
+      for (const [partition, ends] of partitions)
+        yield { labels: { topic, partition: String(partition) }, value: Number(ends.logEnd - ends.stable) };
+    }
+  });
   add(METRICS.assignedPartitions, function* () {
     for (const subject of pipeline.subjects.values()) {
       for (const topic of subject.subject.topics) {

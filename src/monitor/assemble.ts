@@ -112,6 +112,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     health,
     logger: logger.child({ component: "lifecycle" }),
     clock: live ? "live" : "records",
+    ...(live ? { lagInterval: config.kafka.lagInterval } : {}),
     // A replayed capture is judged on its own; it neither reads nor overwrites the live evidence.
     ...(stateTopic ? { stateTopic } : live && config.state.file ? { statePath: config.state.file } : {}),
   });

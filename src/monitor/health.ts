@@ -1,3 +1,4 @@
+import type { PartitionEnds } from "../kafka/offsets.js";
 import type { RegistryStatus, SubjectRegistryStatus } from "../registry/types.js";
 import type { SourceRecord } from "./record.js";
 
@@ -57,8 +58,13 @@ export class Health {
   readonly assigned = new Map<string, ReadonlySet<number>>();
   /** The group's lag in records, per topic and partition, as last measured. */
   readonly lag = new Map<string, Map<number, number>>();
-  /** When each topic's lag was last measured (ms). */
+  /** When each topic's lag was last measured (ms): the time the measurement started. */
   readonly lagMeasuredAt = new Map<string, number>();
+  /**
+   * Each partition's last stable offset and log end, per topic, as last measured with the lag: a log
+   * end past the stable offset is an open transaction, whose records no committed reader sees yet.
+   */
+  readonly ends = new Map<string, Map<number, PartitionEnds>>();
   /** Why the monitor is not ready, for /readyz and logs; undefined when it is. */
   lastError: string | undefined;
   readonly #problems = new Map<string, Problem>();

@@ -103,6 +103,11 @@ export interface MonitorStatus {
   registries: RegistryStatusEntry[];
   decodeErrors: Record<string, Record<string, number>>;
   labelOverflow: Record<string, number>;
+  /**
+   * Partitions whose log end was past their last stable offset at the last lag measurement: a
+   * transaction is open there, and its records are not readable yet.
+   */
+  openTransactions: { topic: string; partition: number; records: number }[];
 }
 
 function rate(validations: number, failed: number): RateSummary {
@@ -219,6 +224,11 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
     registries: (health.registries?.status() ?? []).map(registryEntry),
     decodeErrors,
     labelOverflow: { producer: overflow },
+    openTransactions: [...health.ends].flatMap(([topic, partitions]) =>
+      [...partitions]
+        .filter(([, ends]) => ends.logEnd > ends.stable)
+        .map(([partition, ends]) => ({ topic, partition, records: Number(ends.logEnd - ends.stable) })),
+    ),
   };
 }
 

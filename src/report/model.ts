@@ -44,6 +44,8 @@ export interface ReportSubject {
   /** Writer × reader × direction, with the failing keywords and where they failed. */
   wouldFail: WouldFailEntry[];
   coverage: ReportCoverage[];
+  /** Partitions of the subject's topics with a transaction open: unknown use until it ends. */
+  openTransactions: ReportOpenTransaction[];
   recentGaps: ReportGap[];
   /**
    * The registry subject its registered versions come from, with the registry's own verdict (the
@@ -88,6 +90,16 @@ export interface ReportCoverage {
   observedUntil: string;
   /** Whether this member reads the partition now (another replica may). */
   assigned: boolean;
+}
+
+/** A transaction open on a partition: its records are not readable yet, so their versions are unknown. */
+export interface ReportOpenTransaction {
+  topic: string;
+  partition: number;
+  /** When a measurement first found it open. */
+  since: string;
+  /** Records between the last stable offset and the log end at the last measurement. */
+  records: number;
 }
 
 export interface ReportUnknownUse {
@@ -169,6 +181,12 @@ export function buildReport(
               observedUntil: iso(p.observedUntil),
               assigned: lifecycle.coverage.isAssigned(p.topic, p.partition),
             }))
+        : [],
+      openTransactions: lifecycle
+        ? [...lifecycle.coverage.openTransactions]
+            .filter((t) => s.topics.includes(t.topic))
+            .sort((a, b) => a.topic.localeCompare(b.topic) || a.partition - b.partition)
+            .map((t) => ({ topic: t.topic, partition: t.partition, since: iso(t.since), records: t.records }))
         : [],
       recentGaps: lifecycle
         ? lifecycle.coverage.gaps

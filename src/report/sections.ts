@@ -324,6 +324,24 @@ function coverageSection(s: ReportSubject, id: string): Section {
       empty: "no partition observed yet",
     },
   ];
+  if (s.openTransactions.length > 0) {
+    blocks.push(
+      {
+        kind: "text",
+        text: "Open transactions (their records are not readable yet: unknown use until they commit, when they count, or abort):",
+      },
+      {
+        kind: "table",
+        columns: [
+          { title: "partition" },
+          { title: "open since" },
+          { title: "records not yet readable", numeric: true },
+        ],
+        rows: s.openTransactions.map((t) => [`${t.topic}/${t.partition}`, t.since, String(t.records)]),
+        empty: "",
+      },
+    );
+  }
   if (s.recentGaps.length > 0) {
     blocks.push(
       { kind: "text", text: "Recent coverage gaps (each restarts the drain and ready windows):" },

@@ -88,7 +88,7 @@ export function kafkaClientClasspath(libs = kafkaLibsDir()): string {
   return jars.join(delimiter);
 }
 
-function javaTool(name: "java" | "javac"): string {
+export function javaTool(name: "java" | "javac"): string {
   const home = process.env["JAVA_HOME"];
   return home ? join(home, "bin", name) : name;
 }
@@ -124,16 +124,17 @@ function run(command: string, args: readonly string[], input: string): Promise<R
 }
 
 /**
- * The folder holding the compiled ProduceRecords.class: compiled once per source and class path (the
- * cache key is their hash) into $SW_CACHE/java-classes, and reused by every later test run.
+ * The folder holding the compiled class `name` (test/helpers/java/NAME.java): compiled once per source
+ * and class path (the cache key is their hash) into $SW_CACHE/java-classes, and reused by every later
+ * test run.
  */
-async function compiledProducer(classpath: string): Promise<string> {
-  const sourceFile = join(JAVA_DIR, `${PRODUCER}.java`);
+export async function compiledJavaClass(classpath: string, name = PRODUCER): Promise<string> {
+  const sourceFile = join(JAVA_DIR, `${name}.java`);
   const source = await readFile(sourceFile);
   const key = createHash("sha256").update(source).update(classpath).digest("hex").slice(0, 16);
   const root = join(swCacheDir(), "java-classes");
-  const target = join(root, `${PRODUCER}-${key}`);
-  if (existsSync(join(target, `${PRODUCER}.class`))) return target;
+  const target = join(root, `${name}-${key}`);
+  if (existsSync(join(target, `${name}.class`))) return target;
   await mkdir(root, { recursive: true });
   const staging = await mkdtemp(join(root, ".compile-"));
   try {
@@ -163,7 +164,7 @@ export async function produceWithJava(
   options: JavaProduceOptions,
 ): Promise<ProducedRecord[]> {
   const classpath = kafkaClientClasspath();
-  const classes = await compiledProducer(classpath);
+  const classes = await compiledJavaClass(classpath);
   const lines = [
     JSON.stringify({
       bootstrap: brokers.join(","),

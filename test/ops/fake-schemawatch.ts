@@ -285,6 +285,12 @@ function families(startedAt: number): Family[] {
       series: [[{ registry: "main", result: "missing" }, constant(0)]],
     },
     {
+      name: "schemawatch_open_transaction_records",
+      type: "gauge",
+      help: "Records of open transactions.",
+      series: [[{ topic: TOPIC, partition: "0" }, constant(0)]],
+    },
+    {
       name: "schemawatch_coverage_gap_total",
       type: "counter",
       help: "Coverage gaps.",

@@ -1,0 +1,113 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { RunningMonitor } from "../../src/monitor/assemble.js";
+import { writeTree } from "../helpers/files.js";
+import {
+  createTopic,
+  freshGroupId,
+  freshTopic,
+  kafkaBrokers,
+  produce,
+  waitFor,
+  withAdmin,
+  type TestMessage,
+} from "../helpers/kafka.js";
+import { countedRecords, startLiveMonitor } from "../helpers/live.js";
+
+// A monitored topic deleted and created again with fewer partitions: the partitions that are gone must
+// stop being required for a verdict (not block it forever), and their going restarts the window.
+
+const v11 = (n: number): TestMessage[] =>
+  Array.from({ length: n }, (_, i) => ({
+    value: JSON.stringify({ id: i, event: "buy", amount: 3 }),
+    headers: { producer: "mobile", "schema-version": "event/1.1" },
+  }));
+
+function drained(monitor: RunningMonitor) {
+  return monitor.report().subjects[0]!.versions.find((v) => v.version === "1.0.0")!.verdict!;
+}
+
+async function recreate(brokers: string[], topic: string, partitions: number): Promise<void> {
+  await withAdmin(brokers, (admin) => admin.deleteTopics({ topics: [topic], timeout: 15_000 }));
+  // Deletion completes in the background: create again once the name is free.
+  await waitFor(
+    async () => {
+      try {
+        await createTopic(brokers, topic, partitions);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    `${topic} to be created again`,
+    60_000,
+  );
+}
+
+describe("a monitored topic recreated with fewer partitions", () => {
+  it("leaves the window: the gone partitions are forgotten (also by the state file), the rest restart, and the version drains again", async () => {
+    const brokers = await kafkaBrokers();
+    const topic = freshTopic("sw-fewer");
+    await createTopic(brokers, topic, 3);
+    const dir = await writeTree({
+      "config.yaml": `kafka:
+  brokers: [${brokers.join(", ")}]
+  groupId: ${freshGroupId()}
+  lagInterval: 500ms
+state:
+  file: STATE
+logLevel: silent
+subjects:
+  - name: event
+    topics: [${topic}]
+    schemas: ${resolve("examples/catalog/event")}
+    versions:
+      "1.0.0": { status: deprecated }
+      "1.1.0": { status: active }
+    drainWindow: 4s
+`,
+    });
+    const configPath = `${dir}/config.yaml`;
+    const statePath = `${dir}/state.json`;
+    // The state file lives beside the config, whose folder is known only once it is written.
+    await writeFile(configPath, (await readFile(configPath, "utf8")).replace("STATE", statePath));
+
+    const first = await startLiveMonitor(configPath);
+    await waitFor(() => first.health.ready, "partitions to be assigned", 60_000);
+    await produce(
+      brokers,
+      topic,
+      [0, 1, 2].flatMap((partition) => v11(2).map((m) => ({ ...m, partition }))),
+    );
+    await waitFor(() => countedRecords(first) === 6, "6 records on 3 partitions", 60_000);
+    await waitFor(() => drained(first).yes, "1.0.0 to drain on 3 partitions", 60_000);
+    await first.stop();
+
+    await recreate(brokers, topic, 1);
+    const second = await startLiveMonitor(configPath);
+    const coverage = second.lifecycle.lifecycle.coverage;
+    await waitFor(
+      () => coverage.partitionsOf(topic).length === 1,
+      "the gone partitions to be forgotten",
+      60_000,
+    );
+    const gaps = coverage.gaps.filter((g) => g.reason === "partitions-removed");
+    expect(gaps.map((g) => [g.topic, g.partition, g.detail])).toEqual([
+      [
+        topic,
+        0,
+        `partitions ${topic}/1, ${topic}/2 no longer exist (topic ${topic} was recreated with fewer partitions)`,
+      ],
+    ]);
+    // The window restarted: not drained at once, then drained once it has passed on the one partition.
+    expect(drained(second).yes).toBe(false);
+    await waitFor(() => drained(second).yes, "1.0.0 to drain on the recreated topic", 60_000);
+    expect(drained(second).reasons).toEqual([]);
+    await second.stop();
+    const saved = JSON.parse(await readFile(statePath, "utf8")) as {
+      partitions: { topic: string; partition: number }[];
+    };
+    expect(saved.partitions.filter((p) => p.topic === topic).map((p) => p.partition)).toEqual([0]);
+  });
+});
