@@ -73,6 +73,12 @@ export const METRICS = {
     help: "Records a committed reader cannot see yet, per partition: log end minus last stable offset, past 0 while a transaction is open. Their versions are unknown, so no deprecated version of the topic's subjects is judged drained meanwhile.",
     labels: ["topic", "partition"],
   },
+  openTransactionAge: {
+    name: "schemawatch_open_transaction_age_seconds",
+    type: "gauge",
+    help: "How long the oldest transaction still open on a partition (not yet read past) has been seen open; 0 when none is.",
+    labels: ["topic", "partition"],
+  },
   assignedPartitions: {
     name: "schemawatch_assigned_partitions",
     type: "gauge",

@@ -103,6 +103,19 @@ export function createRegistry(sources: MetricSources): Registry {
         yield { labels: { topic, partition: String(partition) }, value: Number(ends.logEnd - ends.stable) };
     }
   });
+  add(METRICS.openTransactionAge, function* () {
+    const coverage = sources.lifecycle?.lifecycle.coverage;
+    const now = Date.now();
+    for (const [topic, partitions] of health.ends) {
+      for (const partition of partitions.keys()) {
+        const open = coverage?.openTransaction(topic, partition);
+        yield {
+          labels: { topic, partition: String(partition) },
+          value: open === undefined ? 0 : Math.max(0, (now - open.since) / 1000),
+        };
+      }
+    }
+  });
   add(METRICS.assignedPartitions, function* () {
     for (const subject of pipeline.subjects.values()) {
       for (const topic of subject.subject.topics) {

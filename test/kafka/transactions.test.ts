@@ -100,8 +100,17 @@ describe("an open transaction through a real broker", () => {
     expect(verdict.reasons).toEqual([
       `an open transaction on ${topic}/0 since ${iso(open.since)}: 50 records not yet readable (counted once it commits, never if it aborts)`,
     ]);
+    const before = Date.now();
     const metrics = await (await fetch(`${monitor.address}/metrics`)).text();
+    const after = Date.now();
     expect(metricValue(metrics, 'schemawatch_version_removable{subject="event",version="1.0.0"}')).toBe(0);
+    // the age is read at scrape time, between before and after
+    const age = metricValue(
+      metrics,
+      `schemawatch_open_transaction_age_seconds{topic="${topic}",partition="0"}`,
+    )!;
+    expect(age).toBeGreaterThanOrEqual((before - open.since) / 1000);
+    expect(age).toBeLessThanOrEqual((after - open.since) / 1000);
     expect(metricValue(metrics, `schemawatch_open_transaction_records{topic="${topic}",partition="0"}`)).toBe(
       50,
     );
@@ -120,10 +129,10 @@ describe("an open transaction through a real broker", () => {
       "the transaction to be read past",
       60_000,
     );
-    const after = drained(monitor);
-    expect(after.yes).toBe(false);
-    expect(after.reasons).toHaveLength(1);
-    expect(after.reasons[0]).toMatch(/^last seen (just now|\d+s ago) from producer web$/);
+    const committed = drained(monitor);
+    expect(committed.yes).toBe(false);
+    expect(committed.reasons).toHaveLength(1);
+    expect(committed.reasons[0]).toMatch(/^last seen (just now|\d+s ago) from producer web$/);
   });
 
   for (const workers of [0, 1]) {

@@ -291,6 +291,12 @@ function families(startedAt: number): Family[] {
       series: [[{ topic: TOPIC, partition: "0" }, constant(0)]],
     },
     {
+      name: "schemawatch_open_transaction_age_seconds",
+      type: "gauge",
+      help: "Age of the oldest open transaction.",
+      series: [[{ topic: TOPIC, partition: "0" }, constant(0)]],
+    },
+    {
       name: "schemawatch_coverage_gap_total",
       type: "counter",
       help: "Coverage gaps.",
