@@ -145,7 +145,11 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   const server = buildServer({
     registry,
     health,
-    status,
+    // The attention summary rests on the verdicts, which only the report joins to the status.
+    status: () => {
+      const current = status();
+      return { attention: buildReport(current, pipeline.tallies, lifecycle).attention, ...current };
+    },
     routes: {
       "/api/report": report,
       // Kept examples are redacted, but they are still real documents: served only when asked for.

@@ -3,6 +3,7 @@ import type { LifecycleRuntime } from "../lifecycle/runtime.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
 import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "../monitor/status.js";
 import type { Tallies } from "../monitor/tallies.js";
+import { attentionItems, type AttentionItem } from "./attention.js";
 import { wouldFailMatrix } from "./matrix.js";
 
 /**
@@ -14,6 +15,11 @@ import { wouldFailMatrix } from "./matrix.js";
  */
 export interface Report {
   generatedAt: string;
+  /**
+   * What needs an operator, ranked, each with the one next action (attention.ts). No `act` or
+   * `watch` item means nothing needs anyone.
+   */
+  attention: AttentionItem[];
   /** The monitor's readiness, as `/readyz` says it. */
   ready: boolean;
   notReadyReason: string | null;
@@ -130,7 +136,7 @@ export function buildReport(
 ): Report {
   const verdicts = runtime?.verdicts();
   const lifecycle = runtime?.lifecycle;
-  return {
+  const report: Omit<Report, "attention"> = {
     generatedAt: iso(lifecycle?.now() ?? Date.now()),
     ready: status.ready,
     notReadyReason: status.notReadyReason,
@@ -205,4 +211,7 @@ export function buildReport(
     decodeErrors: status.decodeErrors,
     labelOverflow: status.labelOverflow,
   };
+  // generatedAt first, then what needs attention, then the rest: the order a reader of the JSON wants.
+  const { generatedAt, ...rest } = report;
+  return { generatedAt, attention: attentionItems(report), ...rest };
 }

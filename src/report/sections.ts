@@ -1,5 +1,6 @@
 import { NO_VERSION, UNKNOWN_VERSION } from "../monitor/tallies.js";
 import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
+import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
@@ -37,7 +38,12 @@ export function reportDocument(report: Report): ReportDocument {
     notices: report.stateProblem
       ? [{ text: `State problem: ${report.stateProblem} (treated as a coverage gap)`, tone: "bad" }]
       : [],
-    sections: [monitorSection(report), ...report.subjects.map(subjectSection), decodeErrorsSection(report)],
+    sections: [
+      attentionSection(report.attention),
+      monitorSection(report),
+      ...report.subjects.map(subjectSection),
+      decodeErrorsSection(report),
+    ],
   };
 }
 

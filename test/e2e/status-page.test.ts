@@ -57,6 +57,31 @@ describe("the status page in Chromium", () => {
       "generated 2026-12-01T08:03:23.000Z, refreshes every 10 s",
     );
 
+    // First on the page: what needs an operator, most urgent first, and what the colours mean.
+    expect(await page.locator("#attention h2").innerText()).toBe("what needs you 5 things");
+    expect((await rows(page, "attention")).map((row) => row.split(" | ").slice(0, 2).join(" | "))).toEqual([
+      "act | producer billing: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
+      "act | producer mobile: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
+      "act | producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) would break consumers still on 1.0.0 (additionalProperties at the root)",
+      "act | producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) fail 1.1.0 itself, the version they declare (additionalProperties at the root)",
+      "watch | 2 records of event whose version could not be read (truncated_wire_prefix, unknown_schema_id), from producer billing (2)",
+      "info | candidate 2.0.0 of event is not ready: producer legacy-batch: 20 of 20 samples fail 2.0.0 (required at root), last one 4s ago (and 3 more reasons)",
+      "info | the windows of event are still being observed; the last completes at 2026-12-08T08:00Z",
+    ]);
+    expect(await page.locator("#attention li").allInnerTexts()).toEqual([
+      "red: breaks something now, or is ready to be done (act)",
+      "amber: would break a consumer that has not moved yet, or keeps a verdict back (watch)",
+      "green: fine",
+      "grey: secondary, or nothing to do yet (info)",
+    ]);
+    // the legend's colours are the colours of the page
+    const colour = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((e) => getComputedStyle(e).color);
+    expect(await colour("#attention li .t-bad")).toBe(await colour("#attention td .t-bad"));
+
     expect(await page.locator("#subject-event > .facts").innerText()).toBe(
       "topics\nevents\nrecords\n204\nundeclared\n21 (10.3%)\nversion unknown\n2 (1.0%): their version could not be read\nsample ratio\n1.00",
     );
@@ -128,6 +153,30 @@ describe("the status page in Chromium", () => {
     expect(await metrics!.text()).toContain(
       'schemawatch_records_total{topic="events",subject="event",producer="web",writer_version="1.0.0"} 81',
     );
+  });
+
+  it('says "Nothing needs you" first when the traffic is healthy', async () => {
+    const dir = await writeTree({
+      "capture.ndjson":
+        Array.from({ length: 10 }, (_, i) =>
+          JSON.stringify({
+            topic: "events",
+            partition: 0,
+            offset: i,
+            timestamp: 1796112000000 + i * 1000,
+            headers: { producer: "web", "schema-version": "event/1.1" },
+            value: { id: i, event: "view" },
+          }),
+        ).join("\n") + "\n",
+    });
+    const monitor = await monitorOf(`${dir}/capture.ndjson`);
+    monitors.push(monitor);
+    const page = await browser.context.newPage();
+    await page.goto(`${monitor.address}/`);
+    expect(await page.locator("#attention h2").innerText()).toBe("what needs you nothing");
+    expect(await page.locator("#attention > p").first().innerText()).toBe("Nothing needs you.");
+    // what needs nobody yet is still listed, in grey
+    expect((await rows(page, "attention")).map((row) => row.split(" | ")[0])).toEqual(["info", "info"]);
   });
 
   it("shows a producer name from traffic as text, never as markup", async () => {
