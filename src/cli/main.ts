@@ -35,8 +35,8 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 
 Options:
-  -h, --help      show this help; 'schemawatch help COMMAND' or 'schemawatch COMMAND --help' shows a
-                  command's
+  -h, --help      show this help
+  help COMMAND    show a command's help, as 'schemawatch COMMAND --help' does
   -V, --version   print the version
 
 Documentation: README.md and docs/ in the package.

@@ -24,7 +24,9 @@ describe("schemawatch help COMMAND", () => {
     const top = await runCli(["help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(/^schemawatch \d+\.\d+\.\d+ — watch JSON on Kafka/);
-    expect(top.stdout).toContain("'schemawatch help COMMAND' or 'schemawatch COMMAND --help'");
+    expect(top.stdout).toContain(
+      "  help COMMAND    show a command's help, as 'schemawatch COMMAND --help' does\n",
+    );
     expect(await runCli(["help", "rnu"])).toEqual({
       code: 2,
       stdout: "",
