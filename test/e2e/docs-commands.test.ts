@@ -70,7 +70,7 @@ const name = (b: Block) => `${b.file}:${b.line} ${b.script.split("\n").find((l) 
 
 /**
  * A copy of the repository as git sees it (tracked and new files), with dist/ and node_modules.
- * node_modules is hard-linked, not copied (222 MB); the files npm and vitest rewrite in place
+ * node_modules is hard-linked where it can be, not copied (222 MB); the files npm and vitest rewrite in place
  * (node_modules/.package-lock.json, their caches) are copied or left out, so that nothing a block does
  * reaches the original.
  */
@@ -88,12 +88,20 @@ function copyRepository(): string {
   cpSync("dist", join(root, "dist"), { recursive: true });
   mkdirSync(join(root, "node_modules"));
   const entries = readdirSync("node_modules").filter((e) => !e.startsWith(".") || e === ".bin");
-  const linked = spawnSync("cp", [
-    "-al",
-    ...entries.map((e) => join("node_modules", e)),
-    join(root, "node_modules"),
-  ]);
-  if (linked.status !== 0) throw new Error(`cp -al node_modules failed: ${String(linked.stderr)}`);
+  const sources = entries.map((e) => join("node_modules", e));
+  const target = join(root, "node_modules");
+  // hard links cannot cross file systems (a tmpfs /tmp): then a plain copy, slower but the same
+  const linked = spawnSync("cp", ["-al", ...sources, target], { encoding: "utf8" });
+  if (linked.status !== 0) {
+    rmSync(target, { recursive: true, force: true });
+    mkdirSync(target);
+    const copied = spawnSync("cp", ["-a", ...sources, target], { encoding: "utf8" });
+    if (copied.status !== 0) {
+      throw new Error(
+        `copying node_modules failed: ${linked.stderr}\n${copied.stderr || copied.error?.message}`,
+      );
+    }
+  }
   const lock = join(root, "node_modules", ".package-lock.json");
   if (existsSync("node_modules/.package-lock.json")) copyFileSync("node_modules/.package-lock.json", lock);
   return root;
