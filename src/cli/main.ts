@@ -9,6 +9,7 @@ import { readinessCommand } from "./commands/readiness.js";
 import { registryCommand } from "./commands/registry.js";
 import { reportCommand } from "./commands/report.js";
 import { runCommand } from "./commands/run.js";
+import { didYouMean } from "./suggest.js";
 import { packageVersion } from "./version.js";
 
 /** The composition root of the command line: every subcommand is registered here, explicitly. */
@@ -34,11 +35,23 @@ Commands:
 ${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join("\n")}
 
 Options:
-  -h, --help      show this help; 'schemawatch COMMAND --help' shows a command's
+  -h, --help      show this help
+  help COMMAND    show a command's help, as 'schemawatch COMMAND --help' does
   -V, --version   print the version
 
 Documentation: README.md and docs/ in the package.
 `;
+}
+
+/** The command called `name`, or undefined after saying on stderr that there is none (and what is near). */
+function findCommand(name: string, stderr: CommandContext["stderr"]): Command | undefined {
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    const names = COMMANDS.map((c) => c.name);
+    const hint = didYouMean(name, names, (s) => `'${s}'`) || ".";
+    stderr.write(`schemawatch: unknown command '${name}'${hint} Run 'schemawatch --help' for the list.\n`);
+  }
+  return command;
 }
 
 export interface MainOptions {
@@ -70,18 +83,23 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
   };
   const [name, ...rest] = argv;
   if (name === undefined || name === "-h" || name === "--help" || name === "help") {
-    stdout.write(topLevelHelp());
-    return name === undefined ? 2 : 0;
+    // `schemawatch help run` (and `--help run`): that command's help, as `schemawatch run --help`
+    const topic = rest[0];
+    if (topic === undefined) {
+      stdout.write(topLevelHelp());
+      return name === undefined ? 2 : 0;
+    }
+    const command = findCommand(topic, stderr);
+    if (!command) return 2;
+    stdout.write(command.help);
+    return 0;
   }
   if (name === "-V" || name === "--version") {
     stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  const command = COMMANDS.find((c) => c.name === name);
-  if (!command) {
-    stderr.write(`schemawatch: unknown command '${name}'. Run 'schemawatch --help' for the list.\n`);
-    return 2;
-  }
+  const command = findCommand(name, stderr);
+  if (!command) return 2;
   try {
     return await command.run(rest, context);
   } catch (error) {

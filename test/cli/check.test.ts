@@ -217,7 +217,7 @@ describe("schemawatch check", () => {
     expect(missing.stderr).toContain("--old-docs DIR is required");
     const unknown = await runCli(["check", "--bogus"]);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain("Unknown option '--bogus'");
+    expect(unknown.stderr).toContain("unknown flag --bogus");
     expect(unknown.stderr).toContain("schemawatch check --help");
   });
 

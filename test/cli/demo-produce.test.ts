@@ -69,7 +69,7 @@ describe("schemawatch demo-produce flags", () => {
     expect(await usage([...without("--brokers"), "--brokers", "kafka"])).toMatch(
       /--brokers takes host:port entries, got 'kafka'/,
     );
-    expect(await usage([...GOOD, "--speed", "3"])).toMatch(/Unknown option '--speed'[\s\S]*--help/);
+    expect(await usage([...GOOD, "--speed", "3"])).toMatch(/unknown flag --speed\n[\s\S]*--help/);
     expect(await usage([...GOOD, "extra"])).toMatch(/unexpected argument 'extra'/);
   });
 });

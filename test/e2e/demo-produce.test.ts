@@ -1,3 +1,5 @@
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import type { Consumer, KafkaMessage } from "kafkajs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CommandContext } from "../../src/cli/command.js";
@@ -14,6 +16,8 @@ import {
 // `schemawatch demo-produce` against the real broker: exactly --count records with the article's
 // documents and the headers the monitor reads, the wire prefix with --wire-id, a stop request ending
 // an unbounded run, and a missing topic failing with exit 1. Flag errors are test/cli/demo-produce.test.ts.
+// One run is a real process (bin/schemawatch.js, so it needs dist/: npm test builds it first), for
+// what only a process shows: Node's own warnings on stderr.
 
 const consumers: Consumer[] = [];
 afterEach(async () => {
@@ -171,5 +175,29 @@ describe("schemawatch demo-produce against a real broker", () => {
     ]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`Kafka failed after 0 records: topic '${topic}' does not exist`);
+  });
+
+  it("as a process, prints its progress and no Node warning (kafkajs's negative timer is fixed)", async () => {
+    if (!existsSync("dist/cli/main.js")) throw new Error("dist/ is missing: run `npm run build` first");
+    const brokers = await kafkaBrokers();
+    const topic = freshTopic("sw-demo-process");
+    await createTopic(brokers, topic, 2);
+    const args = ["--brokers", brokers.join(","), "--topic", topic, "--producer", "legacy"];
+    const child = spawn(
+      process.execPath,
+      ["bin/schemawatch.js", "demo-produce", ...args, "--version", "1.0.0", "--count", "20", "--rate", "200"],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stderr = "";
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.stdout.resume();
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code, stderr).toBe(0);
+    expect(stderr).not.toContain("TimeoutNegativeWarning");
+    expect(stderr).not.toContain("(node:");
+    // every line is the command's own
+    for (const line of stderr.trimEnd().split("\n")) expect(line).toMatch(/^demo-produce legacy: /);
+    expect(stderr).toMatch(/demo-produce legacy: done: 20 records sent in/);
+    expect(await consumeAll(brokers, topic, 20)).toHaveLength(20);
   });
 });

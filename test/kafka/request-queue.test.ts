@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { installRequestQueueFix } from "../../src/kafka/request-queue.js";
 
@@ -10,6 +10,7 @@ interface Queue {
   inflight: Map<number, unknown>;
   throttleCheckTimeoutId: unknown;
   checkPendingRequests(): void;
+  scheduleCheckPendingRequests(): void;
   maybeThrottle(ms: number): void;
   push(request: unknown): void;
   destroy(): void;
@@ -36,6 +37,10 @@ function request(correlationId: number, sent: number[]): object {
   };
 }
 
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
 describe("kafkajs's request queue, idle", () => {
   it("schedules nothing when nothing is pending and nothing is throttled", () => {
     const q = queue();
@@ -58,6 +63,30 @@ describe("kafkajs's request queue, idle", () => {
     expect(q.pending.length).toBe(0);
     expect(q.throttleCheckTimeoutId).toBe(null);
     q.destroy();
+  });
+
+  it("never asks Node for a negative timer: Node 24 would print a TimeoutNegativeWarning", () => {
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    const idle = queue();
+    // what kafkajs does after every response
+    idle.checkPendingRequests();
+    // a request waiting behind a full pipe, not throttled: kafkajs's own 10 ms re-check
+    const waiting = queue();
+    waiting.pending.push({});
+    waiting.scheduleCheckPendingRequests();
+    // throttled by the broker for 50 ms: a check when the throttle ends
+    const throttled = queue();
+    throttled.maybeThrottle(50);
+    throttled.scheduleCheckPendingRequests();
+    const delays = timers.mock.calls.map((call) => call[1] ?? 0);
+    expect(delays).toHaveLength(2);
+    expect(delays[0]).toBe(10);
+    expect(delays[1]).toBeGreaterThan(0);
+    expect(delays[1]).toBeLessThanOrEqual(50);
+    for (const q of [idle, waiting, throttled]) {
+      q.pending.length = 0;
+      q.destroy();
+    }
   });
 
   it("is installed once however often it is asked", () => {

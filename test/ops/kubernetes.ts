@@ -37,8 +37,9 @@ export function kustomize(dir: string): Manifest[] {
     return parseAllDocuments(run.stdout).map((doc) => doc.toJS() as Manifest);
   }
   throw new Error(
-    "no kustomize to render deploy/kubernetes with: install kubectl (it includes kustomize) or put a " +
-      `kustomize binary on PATH (go install sigs.k8s.io/kustomize/kustomize/v5@latest)\n${tried.join("\n")}`,
+    "no kustomize to render deploy/kubernetes with: install kubectl, which includes it " +
+      "(scripts/kubectl.sh does, from apt), or put a kustomize binary on PATH " +
+      `(go install sigs.k8s.io/kustomize/kustomize/v5@latest)\n${tried.join("\n")}`,
   );
 }
 

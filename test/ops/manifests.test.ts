@@ -17,6 +17,9 @@ const CONFIG_PATH = "/etc/schemawatch/config.yaml";
 
 interface Probe {
   httpGet?: { path?: string; port?: string | number };
+  periodSeconds?: number;
+  timeoutSeconds?: number;
+  failureThreshold?: number;
 }
 interface Container {
   name: string;
@@ -112,18 +115,19 @@ describe.each(OVERLAYS)("deploy/kubernetes/overlays/%s", (overlay) => {
       expect(c.resources?.requests?.["memory"], c.name).toBeDefined();
       expect(c.resources?.limits?.["memory"], c.name).toBeDefined();
     }
+    // the figures behind them: test/ops/memory.test.ts
     expect(container.resources).toEqual({
-      requests: { cpu: "100m", memory: "192Mi" },
-      limits: { memory: "256Mi" },
+      requests: { cpu: "100m", memory: "320Mi" },
+      limits: { memory: "320Mi" },
     });
-    // The heap limits that kept the benchmark's peak at 187 MB (BENCHMARKS.md).
+    // The heap limits that kept the benchmark's peaks at 166-230 MB (BENCHMARKS.md).
     expect(container.env).toContainEqual({
       name: "NODE_OPTIONS",
       value: "--max-old-space-size=96 --max-semi-space-size=8",
     });
+    // the process answers: nothing about Kafka, a registry or partitions
     expect(container.livenessProbe?.httpGet).toEqual({ path: "/healthz", port: "metrics" });
     expect(container.startupProbe?.httpGet).toEqual({ path: "/healthz", port: "metrics" });
-    expect(container.readinessProbe?.httpGet).toEqual({ path: "/readyz", port: "metrics" });
     expect(container.image).toBe("schemawatch:0.1.0");
     expect(container.args).toEqual(["run", "--config", CONFIG_PATH]);
   });
@@ -205,8 +209,32 @@ describe("deploy/kubernetes", () => {
     );
   });
 
-  it("runs the same schemawatch container standalone and as a sidecar", () => {
-    expect(workload(objects("sidecar")).container).toEqual(workload(objects("standalone")).container);
+  it("asks /readyz for readiness standalone only: a sidecar never makes its application's pod NotReady", () => {
+    const standalone = workload(objects("standalone")).container;
+    expect(standalone.readinessProbe).toEqual({
+      httpGet: { path: "/readyz", port: "metrics" },
+      periodSeconds: 5,
+      timeoutSeconds: 3,
+      failureThreshold: 2,
+    });
+    // In the sidecar's pod no container has a readiness probe on schemawatch's port or paths: a broker
+    // or registry away, or no partition for this replica, leaves the application Ready.
+    const { pod } = workload(objects("sidecar"));
+    for (const c of pod.containers) {
+      const probes = [c.readinessProbe, c.livenessProbe, c.startupProbe].filter((p) => p !== undefined);
+      if (c.name === "schemawatch") {
+        expect(c.readinessProbe, "the schemawatch sidecar's readiness probe").toBeUndefined();
+        expect(probes.map((p) => p.httpGet?.path)).toEqual(["/healthz", "/healthz"]);
+      } else {
+        for (const probe of probes) expect(probe.httpGet?.path, c.name).not.toBe("/readyz");
+      }
+    }
+  });
+
+  it("runs the same schemawatch container standalone and as a sidecar, but for the readiness probe", () => {
+    const { readinessProbe, ...standalone } = workload(objects("standalone")).container;
+    expect(readinessProbe).toBeDefined();
+    expect(workload(objects("sidecar")).container).toEqual(standalone);
     expect(workload(objects("sidecar")).pod.volumes).toEqual(workload(objects("standalone")).pod.volumes);
   });
 

@@ -59,10 +59,12 @@ export const matrixCommand: Command = {
   help,
   async run(args, context) {
     const { schemas, docs, rest } = splitLists(args);
-    const { values, positionals } = parseCommandArgs("matrix", rest, {
-      format: { type: "string" },
-      ...SCHEMA_FLAGS,
-    });
+    const { values, positionals } = parseCommandArgs(
+      "matrix",
+      rest,
+      { format: { type: "string" }, ...SCHEMA_FLAGS },
+      ["schema", "doc"],
+    );
     if (values.help) {
       context.stdout.write(help);
       return 0;
