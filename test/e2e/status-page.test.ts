@@ -79,7 +79,7 @@ describe("the status page in Chromium", () => {
       page
         .locator(selector)
         .first()
-        .evaluate((e) => getComputedStyle(e).color);
+        .evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).color);
     expect(await colour("#attention li .t-bad")).toBe(await colour("#attention td .t-bad"));
 
     expect(await page.locator("#subject-event > .facts").innerText()).toBe(
