@@ -102,6 +102,7 @@ make_base() {
   # Like the official slim images: no documentation, manual pages or translations (copyright files
   # stay), and the `node` user with id 1000 that the Dockerfile's USER names by number. Node's C
   # headers stay out too (67 MB): no production dependency builds a native addon.
+  # shellcheck disable=SC2016 # "$1" in a hook is the root file system, expanded by mmdebstrap
   mmdebstrap --quiet --variant=minbase --mode=root \
     --dpkgopt='path-exclude=/usr/share/man/*' \
     --dpkgopt='path-exclude=/usr/share/locale/*' \
@@ -156,13 +157,20 @@ build() {
       npm_cache="$(npm config get cache)"
       [ -d "$npm_cache/_cacache" ] || die "no npm cache at $npm_cache: run 'npm ci' here first, the build installs offline from it"
       # --layers: an unchanged package-lock.json reuses the installed dependencies; docker format
-      # keeps the HEALTHCHECK, which OCI image configs cannot carry.
-      buildah bud --quiet --layers --format docker --isolation=chroot --network=host \
+      # keeps the HEALTHCHECK, which OCI image configs cannot carry. The build's output is shown
+      # only when it fails.
+      local log
+      log="$(mktemp)"
+      if ! buildah bud --layers --format docker --isolation=chroot --network=host \
         --build-arg NODE_IMAGE="$base" \
         --build-arg npm_config_cache=/tmp/npm-cache --build-arg npm_config_offline=true \
         -v "$npm_cache:/tmp/npm-cache" \
-        -t "$IMAGE" -f Dockerfile . >&2 ||
+        -t "$IMAGE" -f Dockerfile . >"$log" 2>&1; then
+        tail -n 60 "$log" >&2
+        rm -f "$log"
         die "buildah bud failed; if npm said ENOTCACHED, run 'npm ci' here first to fill the npm cache"
+      fi
+      rm -f "$log"
       report_size buildah "$base"
       ;;
     *) die "SCHEMAWATCH_ENGINE must be docker, podman or buildah, not '$engine_name'" ;;
@@ -199,6 +207,7 @@ image_config() {
 }
 
 # Sends a signal to the processes without children below a process: the program `buildah run` runs.
+# shellcheck disable=SC2317 # called from the traps in run
 forward() {
   local p
   for p in $(pgrep -P "$2"); do
@@ -223,6 +232,12 @@ run() {
   done
   local engine_name
   engine_name="$(engine)"
+  # podman shares buildah's image storage; it runs the image where it can start a container at all
+  # (its crun cannot set rlimits in some sandboxes: then `buildah run`, which needs none).
+  if [ "$engine_name" = buildah ] && [ -z "${SCHEMAWATCH_ENGINE:-}" ] && command -v podman >/dev/null 2>&1 &&
+    podman run --rm --pull=never --network=host --entrypoint /bin/true "$IMAGE" >/dev/null 2>&1; then
+    engine_name=podman
+  fi
   if [ "$engine_name" = docker ]; then
     local docker_args=(--rm --network=host)
     [ -z "$name" ] || docker_args+=(--name "$name")
@@ -232,7 +247,7 @@ run() {
   fi
   command -v buildah >/dev/null 2>&1 || install_debian_packages
   buildah inspect --type image "$IMAGE" >/dev/null 2>&1 || die "no image $IMAGE here: run 'scripts/image.sh build' first"
-  if [ "$engine_name" = podman ] && command -v podman >/dev/null 2>&1; then
+  if [ "$engine_name" = podman ]; then
     local podman_args=(--rm --network=host)
     [ -z "$name" ] || podman_args+=(--name "$name")
     for m in "${mounts[@]}"; do podman_args+=(-v "$m"); done
@@ -249,8 +264,9 @@ run() {
   mapfile -t argv < <(node -e '
     const [entrypoint, cmd, ...args] = process.argv.slice(1);
     const list = [...(JSON.parse(entrypoint) ?? []), ...(args.length > 0 ? args : (JSON.parse(cmd) ?? []))];
-    for (const arg of list) { if (arg.includes("\n")) process.exit(2); console.log(arg); }
-  ' "$entrypoint" "$cmd" "$@") || die "an argument with a line break cannot be passed"
+    if (!list.some((arg) => arg.includes("\n"))) for (const arg of list) console.log(arg);
+  ' "$entrypoint" "$cmd" "$@")
+  [ ${#argv[@]} -gt 0 ] || die "no command to run: an argument with a line break cannot be passed"
   local run_args=(--isolation=chroot --network=host --user "$user")
   for m in "${mounts[@]}"; do run_args+=(-v "$m"); done
   for e in "${envs[@]}"; do run_args+=(--env "$e"); done
