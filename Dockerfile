@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # schemawatch: one image for the live monitor (`schemawatch run`) and its offline commands.
 #
-#   docker build -t schemawatch .
+#   docker build -t schemawatch .      (without Docker: scripts/image.sh build, docs/deploy.md)
 #   docker run --rm -p 9464:9464 \
 #     -v "$PWD/config.yaml:/etc/schemawatch/config.yaml:ro" \
 #     -v "$PWD/schemas:/etc/schemawatch/schemas:ro" \

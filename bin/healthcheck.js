@@ -9,7 +9,7 @@
 // The monitor's config is read through /proc/PID/root or /proc/PID/cwd, so a relative --config
 // resolves as the monitor resolved it, in a container or from the host.
 /* global AbortSignal */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { parseArgs } from "node:util";
 
@@ -44,10 +44,12 @@ async function main() {
   });
   let http = { host: "127.0.0.1", port: 9464 };
   if (typeof values.config === "string") {
-    // Both links lead into the monitor's own file system, also when it runs chrooted (buildah).
-    const config = isAbsolute(values.config)
-      ? join(`/proc/${monitor.pid}/root`, values.config)
-      : join(`/proc/${monitor.pid}/cwd`, values.config);
+    // Both links lead into the monitor's own file system, also when it runs chrooted (buildah); in
+    // its own container, where a hardened profile may deny them, the plain path is the same file.
+    const paths = isAbsolute(values.config)
+      ? [join(`/proc/${monitor.pid}/root`, values.config), values.config]
+      : [join(`/proc/${monitor.pid}/cwd`, values.config)];
+    const config = paths.find((path) => existsSync(path)) ?? paths[0];
     // The monitor's own loader: the same defaults and the same validation as when it started.
     const { loadConfig } = await import("../dist/config/load.js");
     http = (await loadConfig(config)).http;
