@@ -127,15 +127,16 @@ make_base() {
   buildah commit --quiet --format docker --rm "$ctr" "$base" >/dev/null
 }
 
-# The bytes of an image's files, or of one folder in it (buildah: counted on its mounted file system).
+# The bytes of an image's files under each path given (buildah: counted on its mounted file system,
+# one mount for all of them), one number a line.
 image_bytes() {
-  local ctr mnt bytes
+  local ctr mnt path
   ctr="$(buildah from --pull-never "$1")"
   mnt="$(buildah mount "$ctr")"
-  bytes="$(du -sbx "$mnt${2:-}" | cut -f1)"
+  shift
+  for path in "$@"; do du -sbx "$mnt$path" | cut -f1; done
   buildah umount "$ctr" >/dev/null
   buildah rm "$ctr" >/dev/null
-  echo "$bytes"
 }
 
 build() {
@@ -185,12 +186,14 @@ report_size() {
     total="$(docker image inspect --format '{{.Size}}' "$IMAGE")"
     base="$(docker image inspect --format '{{.Size}}' "$2")"
   else
-    total="$(image_bytes "$IMAGE")"
-    base="$(image_bytes "$2")"
+    local sizes
+    mapfile -t sizes < <(image_bytes "$IMAGE" / /app /app/node_modules)
+    total="${sizes[0]}"
+    base="$(image_bytes "$2" /)"
   fi
   say "image $IMAGE: $(mb "$total"); schemawatch adds $(mb $((total - base))) to the base $2 ($(mb "$base"))"
   if [ "$1" != docker ]; then
-    say "  /app: $(mb "$(image_bytes "$IMAGE" /app)"), of which node_modules $(mb "$(image_bytes "$IMAGE" /app/node_modules)") (production dependencies only)"
+    say "  /app: $(mb "${sizes[1]}"), of which node_modules $(mb "${sizes[2]}") (production dependencies only)"
   fi
 }
 
