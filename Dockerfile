@@ -13,13 +13,11 @@
 # is meant to run with a read-only root filesystem.
 
 ARG NODE_IMAGE=node:24-slim
-# npm's own settings, passed through to `npm ci` when given (scripts/image.sh installs offline from a
-# mounted npm cache where the build cannot reach the registry); unset, npm uses its defaults.
-ARG npm_config_cache
-ARG npm_config_offline
 
 # --- build: full dependencies, TypeScript to dist/ ----------------------------------------------------
 FROM ${NODE_IMAGE} AS build
+# npm's own settings, passed through to `npm ci` when given (scripts/image.sh installs offline from a
+# mounted npm cache where the build cannot reach the registry); unset, npm uses its defaults.
 ARG npm_config_cache
 ARG npm_config_offline
 WORKDIR /app
