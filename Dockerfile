@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # schemawatch: one image for the live monitor (`schemawatch run`) and its offline commands.
 #
-#   docker build -t schemawatch .
+#   docker build -t schemawatch .      (without Docker: scripts/image.sh build, docs/deploy.md)
 #   docker run --rm -p 9464:9464 \
 #     -v "$PWD/config.yaml:/etc/schemawatch/config.yaml:ro" \
 #     -v "$PWD/schemas:/etc/schemawatch/schemas:ro" \
@@ -16,6 +16,10 @@ ARG NODE_IMAGE=node:24-slim
 
 # --- build: full dependencies, TypeScript to dist/ ----------------------------------------------------
 FROM ${NODE_IMAGE} AS build
+# npm's own settings, passed through to `npm ci` when given (scripts/image.sh installs offline from a
+# mounted npm cache where the build cannot reach the registry); unset, npm uses its defaults.
+ARG npm_config_cache
+ARG npm_config_offline
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` runs tsc, which needs the sources copied below
@@ -26,11 +30,14 @@ RUN npm run build
 
 # --- production dependencies only --------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS deps
+ARG npm_config_cache
+ARG npm_config_offline
 WORKDIR /app
 COPY package.json package-lock.json ./
 # --ignore-scripts: `prepare` would call tsc, a dev dependency; no production dependency has an
-# install script
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# install script. Only node_modules leaves this stage, so npm's cache stays behind without a clean
+# (which would empty a mounted cache).
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 # --- runtime -----------------------------------------------------------------------------------------
 FROM ${NODE_IMAGE}
@@ -53,9 +60,10 @@ RUN mkdir -p /etc/schemawatch/schemas /var/lib/schemawatch && chown 1000:1000 /v
 USER 1000:1000
 EXPOSE 9464
 VOLUME ["/var/lib/schemawatch"]
-# slim has no curl; Node's own fetch asks /healthz on the default port (9464): change it here too when
-# the config's http.port is another.
-HEALTHCHECK --interval=15s --timeout=3s --start-period=20s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:9464/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# slim has no curl: Node's own fetch asks /healthz where `schemawatch run` listens, read from its
+# --host/--port flags and its config's http.host/http.port (bin/healthcheck.js), so another port in
+# the mounted config needs no change here. A container running another command counts as healthy.
+HEALTHCHECK --interval=15s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "/app/bin/healthcheck.js"]
 ENTRYPOINT ["node", "/app/bin/schemawatch.js"]
 CMD ["run", "--config", "/etc/schemawatch/config.yaml"]

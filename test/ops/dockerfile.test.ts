@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 
-// The image cannot be built here (no Docker engine); these checks read the Dockerfile for what the
-// deployment relies on: Node.js 24 slim, production dependencies only, a numeric non-root user, a
-// HEALTHCHECK on /healthz, and the entry point reading the mounted config.
+// These checks read the Dockerfile for what the deployment relies on: Node.js 24 slim, production
+// dependencies only, a numeric non-root user, a HEALTHCHECK that finds the monitor's port, and the
+// entry point reading the mounted config. The built image itself is test/e2e/image.test.ts.
 
 const dockerfile = readFileSync("Dockerfile", "utf8");
 // continuation lines joined, comments dropped: one instruction per entry
@@ -45,11 +45,28 @@ describe("Dockerfile", () => {
     }
   });
 
-  it("runs as a numeric non-root user with a HEALTHCHECK on /healthz", () => {
+  it("runs as a numeric non-root user with a HEALTHCHECK that asks the monitor where it listens", () => {
     const user = runtime.find((l) => l.startsWith("USER "));
     expect(user).toMatch(/^USER [1-9]\d*(:\d+)?$/);
     const healthcheck = runtime.find((l) => l.startsWith("HEALTHCHECK "));
-    expect(healthcheck).toMatch(/CMD \["node", "-e", ".*fetch\('http:\/\/127\.0\.0\.1:9464\/healthz'\)/);
+    // no port written in: bin/healthcheck.js reads it from the monitor's flags and config
+    expect(healthcheck).toMatch(/ CMD \["node", "\/app\/bin\/healthcheck\.js"\]$/);
+    expect(healthcheck).not.toMatch(/9464/);
+    expect(existsSync("bin/healthcheck.js")).toBe(true);
+  });
+
+  it("passes npm's cache and offline settings through to `npm ci` and cleans no cache", () => {
+    // scripts/image.sh mounts the machine's npm cache for an offline install; a `npm cache clean`
+    // would empty it.
+    for (const stage of stages) {
+      const at = instructions.indexOf(stage);
+      const next = instructions.findIndex((l, i) => i > at && l.startsWith("FROM "));
+      const body = instructions.slice(at, next === -1 ? undefined : next);
+      if (!body.some((l) => l.startsWith("RUN npm ci"))) continue;
+      expect(body, stage).toContain("ARG npm_config_cache");
+      expect(body, stage).toContain("ARG npm_config_offline");
+    }
+    expect(dockerfile).not.toMatch(/npm cache clean/);
   });
 
   it("runs `schemawatch run --config /etc/schemawatch/config.yaml` by default", () => {
