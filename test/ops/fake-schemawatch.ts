@@ -285,6 +285,12 @@ function families(startedAt: number): Family[] {
       series: [[{ registry: "main", result: "missing" }, constant(0)]],
     },
     {
+      name: "schemawatch_registry_id_lookups_skipped_total",
+      type: "counter",
+      help: "Lookups of unknown wire ids not sent at the bounds.",
+      series: [[{ registry: "main" }, constant(0)]],
+    },
+    {
       name: "schemawatch_coverage_gap_total",
       type: "counter",
       help: "Coverage gaps.",

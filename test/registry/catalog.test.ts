@@ -209,7 +209,10 @@ subjects:
     ]);
     const asked: number[] = [];
     const pipeline = new Pipeline(catalog, cfg);
-    pipeline.subjects.get("order")!.useIdLookups({ request: (id) => asked.push(id), requestGuid: () => {} });
+    pipeline.subjects.get("order")!.useIdLookups({
+      request: (id) => void asked.push(id),
+      requestGuid: () => undefined,
+    });
     pipeline.process(record(undefined, {}, { topic: "orders", raw: wire(9, { id: 1 }) }));
     pipeline.process(record(undefined, {}, { topic: "refunds", raw: wire(9, { id: 1 }) }));
     pipeline.process(record(undefined, {}, { topic: "orders", raw: wire(5, { street: "x" }) }));
@@ -228,7 +231,10 @@ subjects:
     const { catalog } = await buildCatalog(await config(), [snapshot([version(1, 1, street, { guid })])]);
     const asked: string[] = [];
     const pipeline = new Pipeline(catalog, await config());
-    pipeline.subjects.get("order")!.useIdLookups({ request: () => {}, requestGuid: (g) => asked.push(g) });
+    pipeline.subjects.get("order")!.useIdLookups({
+      request: () => undefined,
+      requestGuid: (g) => void asked.push(g),
+    });
     const header = (hex: string) => ({
       __value_schema_id: Buffer.concat([Buffer.from([1]), Buffer.from(hex, "hex")]),
     });
