@@ -133,6 +133,11 @@ export class IdResolver {
   request(id: number): Promise<IdLookup> | undefined {
     const entry = this.#ids.get(id);
     if (entry !== undefined && !this.#due(entry)) return entry.pending;
+    // Checked here too so that a skip, which a flood makes of most records, allocates nothing.
+    if (!this.#limiter.available()) {
+      this.skipped++;
+      return undefined;
+    }
     this.lookupId(id).catch(() => undefined);
     return this.#ids.get(id)?.pending;
   }
@@ -143,6 +148,10 @@ export class IdResolver {
     const key = guid.replace(/-/g, "").toLowerCase();
     const entry = this.#guidEntries.get(key);
     if (entry !== undefined && !this.#due(entry)) return entry.pending;
+    if (!this.#limiter.available()) {
+      this.skipped++;
+      return undefined;
+    }
     this.lookupGuid(guid).catch(() => undefined);
     return this.#guidEntries.get(key)?.pending;
   }

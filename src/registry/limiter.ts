@@ -33,11 +33,16 @@ export class LookupLimiter {
     return this.#running;
   }
 
-  /** Takes a slot for one lookup; false (and nothing taken) when the bound or the rate is reached. */
-  tryAcquire(): boolean {
+  /** Whether `tryAcquire` would take a slot now; takes nothing. */
+  available(): boolean {
     if (this.#running >= this.#inFlight) return false;
     this.#refill();
-    if (this.#milli < 1000) return false;
+    return this.#milli >= 1000;
+  }
+
+  /** Takes a slot for one lookup; false (and nothing taken) when the bound or the rate is reached. */
+  tryAcquire(): boolean {
+    if (!this.available()) return false;
     this.#milli -= 1000;
     this.#running++;
     return true;
