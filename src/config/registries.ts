@@ -112,9 +112,11 @@ export function registriesFrom(
       throw invalid(`${at("pollInterval")}: at least 1s (every poll costs a few requests per subject)`);
     }
     if (out[name].timeout < 100) throw invalid(`${at("timeout")}: at least 100ms`);
-    if (out[name].lookupWait > 60_000) {
+    if (out[name].lookupWait > 20_000) {
+      // Without validation workers the consumer waits in its batch, heartbeats included: well below
+      // the 30 s session timeout, or the group would drop it.
       throw invalid(
-        `${at("lookupWait")}: at most 60s (a record waiting for a lookup holds back its partition's commits)`,
+        `${at("lookupWait")}: at most 20s (a record waiting for a lookup holds back its partition for that long)`,
       );
     }
   }

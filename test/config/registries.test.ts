@@ -174,6 +174,16 @@ subjects:
       "c.yaml:4: registries.main.pollInterval: at least 1s (every poll costs a few requests per subject)",
     ],
     [
+      "records waiting for a lookup longer than a consumer may stay silent",
+      "registries:\n  main:\n    url: http://r:8081\n    lookupWait: 30s\n" + SUBJECT,
+      "c.yaml:4: registries.main.lookupWait: at most 20s (a record waiting for a lookup holds back its partition for that long)",
+    ],
+    [
+      "more lookups in flight than leave a connection for the polls",
+      "registries:\n  main:\n    url: http://r:8081\n    lookupsInFlight: 7\n" + SUBJECT,
+      "registries.main.lookupsInFlight",
+    ],
+    [
       "one registry subject read by two subjects",
       REGISTRY +
         SUBJECT +
