@@ -29,6 +29,16 @@ export const DEFAULTS = {
   minSamples: 300,
   corpus: { enabled: false, serve: false, maxShapes: 200 },
   stateFile: ".schemawatch-state.json",
-  registry: { pollInterval: "30s", timeout: "10s", retries: 2, rejectUnauthorized: true },
+  registry: {
+    pollInterval: "30s",
+    timeout: "10s",
+    retries: 2,
+    rejectUnauthorized: true,
+    lookupsInFlight: 4,
+    lookupsPerSecond: 10,
+    lookupCache: 10000,
+    lookupWait: "5s",
+    lookupWaitRecords: 1000,
+  },
   registryLabels: "number",
 } as const;

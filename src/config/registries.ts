@@ -22,6 +22,11 @@ export interface RawRegistry {
   pollInterval?: string;
   timeout?: string;
   retries?: number;
+  lookupsInFlight?: number;
+  lookupsPerSecond?: number;
+  lookupCache?: number;
+  lookupWait?: string;
+  lookupWaitRecords?: number;
 }
 
 export interface RawSubjectRegistry {
@@ -33,6 +38,21 @@ export interface RawSubjectRegistry {
 
 function invalid(message: string): SchemawatchError {
   return new SchemawatchError("CONFIG_INVALID", message);
+}
+
+/** The lookup bounds of a registry given without a config (a `--registry URL`): the defaults. */
+export function defaultLookups(): Pick<
+  RegistryConfig,
+  "lookupsInFlight" | "lookupsPerSecond" | "lookupCache" | "lookupWait" | "lookupWaitRecords"
+> {
+  const d = DEFAULTS.registry;
+  return {
+    lookupsInFlight: d.lookupsInFlight,
+    lookupsPerSecond: d.lookupsPerSecond,
+    lookupCache: d.lookupCache,
+    lookupWait: parseDuration(d.lookupWait) * 1000,
+    lookupWaitRecords: d.lookupWaitRecords,
+  };
 }
 
 /** Defaults and cross-key rules of `registries`; paths resolve against the config's folder `base`. */
@@ -81,11 +101,24 @@ export function registriesFrom(
       pollInterval: parseDuration(registry.pollInterval ?? DEFAULTS.registry.pollInterval) * 1000,
       timeout: parseDuration(registry.timeout ?? DEFAULTS.registry.timeout) * 1000,
       retries: registry.retries ?? DEFAULTS.registry.retries,
+      ...defaultLookups(),
+      ...(registry.lookupsInFlight !== undefined ? { lookupsInFlight: registry.lookupsInFlight } : {}),
+      ...(registry.lookupsPerSecond !== undefined ? { lookupsPerSecond: registry.lookupsPerSecond } : {}),
+      ...(registry.lookupCache !== undefined ? { lookupCache: registry.lookupCache } : {}),
+      ...(registry.lookupWait !== undefined ? { lookupWait: parseDuration(registry.lookupWait) * 1000 } : {}),
+      ...(registry.lookupWaitRecords !== undefined ? { lookupWaitRecords: registry.lookupWaitRecords } : {}),
     };
     if (out[name].pollInterval < 1000) {
       throw invalid(`${at("pollInterval")}: at least 1s (every poll costs a few requests per subject)`);
     }
     if (out[name].timeout < 100) throw invalid(`${at("timeout")}: at least 100ms`);
+    if (out[name].lookupWait > 20_000) {
+      // Without validation workers the consumer waits in its batch, heartbeats included: well below
+      // the 30 s session timeout, or the group would drop it.
+      throw invalid(
+        `${at("lookupWait")}: at most 20s (a record waiting for a lookup holds back its partition for that long)`,
+      );
+    }
   }
   return out;
 }

@@ -135,6 +135,16 @@ export interface RegistryConfig {
   readonly timeout: number;
   /** Retries of a request that failed on the network, timed out, or got 429 or 5xx. */
   readonly retries: number;
+  /** Lookups of unknown wire ids and GUIDs in flight at once. */
+  readonly lookupsInFlight: number;
+  /** Lookups of unknown wire ids and GUIDs started per second. */
+  readonly lookupsPerSecond: number;
+  /** Ids (and, apart, GUIDs) whose lookup is remembered at most. */
+  readonly lookupCache: number;
+  /** Milliseconds a record whose id is being looked up waits for the answer; 0: it never waits. */
+  readonly lookupWait: number;
+  /** Records waiting for a lookup at most; the ones past it are counted as unknown at once. */
+  readonly lookupWaitRecords: number;
 }
 
 export interface HttpConfig {

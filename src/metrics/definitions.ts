@@ -139,6 +139,12 @@ export const METRICS = {
     help: "Lookups of wire ids and GUIDs the catalog did not know, by result (found, missing, failed, unsupported): requests to the registry, never one per record.",
     labels: ["registry", "result"],
   },
+  registryLookupsSkipped: {
+    name: "schemawatch_registry_id_lookups_skipped_total",
+    type: "counter",
+    help: "Lookups of unknown wire ids and GUIDs that were due but not sent because the lookups in flight or per second were at their bound (lookupsInFlight, lookupsPerSecond): their records count as unknown_schema_id without a request.",
+    labels: ["registry"],
+  },
   coverageGaps: {
     name: "schemawatch_coverage_gap_total",
     type: "counter",

@@ -138,6 +138,9 @@ export function createRegistry(sources: MetricSources): Registry {
         yield { labels: { registry: r.name, result }, value };
     }
   });
+  add(METRICS.registryLookupsSkipped, () =>
+    registries().map((r) => ({ labels: { registry: r.name }, value: r.lookupsSkipped })),
+  );
   add(METRICS.buildInfo, () => [
     { labels: { version: sources.version, node_version: process.version }, value: 1 },
   ]);

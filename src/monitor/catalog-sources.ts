@@ -113,7 +113,7 @@ export class CatalogSources {
     // A poll may have changed a snapshot since the first catalog was built.
     const now = follower.snapshots();
     const built = updates.current.snapshots;
-    if (now.length !== built.length || now.some((s, i) => s !== built[i])) refresh();
+    if (now.length !== built.length || now.some((s, i) => s !== built[i])) void refresh();
   }
 
   /** The catalog is complete once every registry subject has a snapshot (read now, or kept). */

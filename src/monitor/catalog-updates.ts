@@ -42,7 +42,7 @@ export class CatalogUpdates {
   readonly #options: CatalogUpdatesOptions;
   #current: CatalogState;
   #queue: Promise<void> = Promise.resolve();
-  #refreshQueued = false;
+  #refreshQueued: Promise<void> | undefined;
 
   constructor(options: CatalogUpdatesOptions) {
     this.#options = options;
@@ -66,13 +66,13 @@ export class CatalogUpdates {
 
   /**
    * As `update`, for changes that come in bursts (a poll that changed several subjects): at most one
-   * such update waits in the queue; failures are logged.
+   * such update waits in the queue, and every call meanwhile gets it; failures are logged. Settles
+   * when the catalog it built took effect (or failed to).
    */
-  refresh(build: (current: CatalogState) => Promise<CatalogState>): void {
-    if (this.#refreshQueued) return;
-    this.#refreshQueued = true;
-    this.update((current) => {
-      this.#refreshQueued = false;
+  refresh(build: (current: CatalogState) => Promise<CatalogState>): Promise<void> {
+    if (this.#refreshQueued) return this.#refreshQueued;
+    const queued = this.update((current) => {
+      this.#refreshQueued = undefined;
       return build(current);
     }).catch((error: unknown) => {
       this.#options.logger.error(
@@ -80,6 +80,8 @@ export class CatalogUpdates {
         "catalog rebuild failed; the previous catalog stays in use",
       );
     });
+    this.#refreshQueued = queued;
+    return queued;
   }
 
   async #apply(next: CatalogState): Promise<void> {

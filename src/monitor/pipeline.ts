@@ -2,6 +2,7 @@ import type { Catalog, CatalogVersion } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./health.js";
+import { HeldRecords } from "./held.js";
 import { OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
 import { isStackOverflow, parsePayload } from "./payload.js";
 import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
@@ -36,7 +37,25 @@ export class Pipeline implements RecordSink {
   readonly subjects: ReadonlyMap<string, SubjectPipeline>;
   readonly #byTopic = new Map<string, SubjectPipeline>();
   readonly #maxBytes: number;
-  readonly #writer: WriterResult = { version: undefined, payloadStart: 0, error: undefined };
+  readonly #writer: WriterResult = {
+    version: undefined,
+    payloadStart: 0,
+    error: undefined,
+    lookup: undefined,
+    lookups: undefined,
+  };
+  /** Records whose unknown id is being looked up, counted when the answer took effect (in `flush`). */
+  readonly #held: HeldRecords;
+  /** True while a held record is counted: it is not held again. */
+  #releasing = false;
+  readonly #release = (record: SourceRecord): void => {
+    this.#releasing = true;
+    try {
+      this.process(record);
+    } finally {
+      this.#releasing = false;
+    }
+  };
   /**
    * Called for each validated record, after its tallies are recorded (lifecycle, corpus). The
    * subject's `results` hold that record's outcome against every reader until the next record.
@@ -77,6 +96,7 @@ export class Pipeline implements RecordSink {
 
   constructor(catalog: Catalog, config: Config, now: () => number = Date.now) {
     this.#maxBytes = config.maxRecordBytes;
+    this.#held = new HeldRecords(now);
     const subjects = new Map<string, SubjectPipeline>();
     config.subjects.forEach((subjectConfig, index) => {
       const subject = catalog.subjects.get(subjectConfig.name);
@@ -102,6 +122,11 @@ export class Pipeline implements RecordSink {
   /** Sampled records counted but not yet validated (with workers: collected or being validated). */
   get pendingValidations(): number {
     return this.#pending;
+  }
+
+  /** Records not counted yet: they wait for the lookup of their unknown schema id (until `flush`). */
+  get waitingForLookups(): number {
+    return this.#held.size;
   }
 
   /** Zero is a value: every label set known before traffic starts at 0. */
@@ -213,6 +238,13 @@ export class Pipeline implements RecordSink {
     // The version and producer are read from outside the payload first, whatever the payload holds:
     // a record too large to parse, or not JSON, still counts for the version it declares.
     const complete = pipeline.writer.resolve(record, writer);
+    // An id being looked up may be a version registered a moment ago: the record waits for the answer.
+    if (
+      writer.lookup !== undefined &&
+      !this.#releasing &&
+      this.#held.hold(record, writer.lookup, writer.lookups!)
+    )
+      return;
     let unreadable: DecodeReason | undefined =
       !value || value.length === 0 ? "empty" : value.length > this.#maxBytes ? "too_large" : undefined;
     let document: unknown;
@@ -344,10 +376,12 @@ export class Pipeline implements RecordSink {
   }
 
   /**
-   * With workers: has them validate the sampled records collected since the last flush, and records
-   * the results. Sources await it before they commit, so offsets never run ahead of the tallies.
+   * Counts the records held for a lookup (once it took effect, or their wait ended), then, with
+   * workers, has them validate the sampled records collected since the last flush and records the
+   * results. Sources await it before they commit, so offsets never run ahead of the tallies.
    */
   async flush(): Promise<void> {
+    await this.#held.settle(this.#release);
     const pool = this.#pool;
     const job = this.#job;
     if (pool === undefined || job.size === 0) return;

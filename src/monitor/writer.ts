@@ -12,22 +12,32 @@ const MAX_CACHED_TEXTS = 1024;
 
 /**
  * What reading the writer version found. `version` is undefined for a record that declares none.
- * `payloadStart` is 5 for a Confluent wire-format record, whose JSON starts after the prefix.
+ * `payloadStart` is 5 for a Confluent wire-format record, whose JSON starts after the prefix. With
+ * `unknown_schema_id`, `lookup` is the lookup of the id in flight (from `lookups`), which the record
+ * may wait for; undefined when there is none.
  */
 export interface WriterResult {
   version: CatalogVersion | undefined;
   payloadStart: number;
   error: DecodeReason | undefined;
+  lookup: PromiseLike<unknown> | undefined;
+  lookups: IdLookups | undefined;
 }
 
 /**
  * Where a wire id or GUID the catalog does not know is looked up (the subject's registry). Called for
- * every such record, so it must cost nothing while a lookup is in flight or backing off.
+ * every such record, so it must cost nothing while a lookup is in flight or backing off. Each returns
+ * the lookup in flight for the id, settled once its answer took effect (a version the registry knows
+ * is in the catalog), or undefined when none is (answered, backing off, or skipped at a bound).
  */
 export interface IdLookups {
-  request(id: number): void;
+  request(id: number): PromiseLike<unknown> | undefined;
   /** `guid` as 32 lower-case hex digits. */
-  requestGuid(guid: string): void;
+  requestGuid(guid: string): PromiseLike<unknown> | undefined;
+  /** Milliseconds a record may wait for the lookup of its id (default 0: it never waits). */
+  readonly wait?: number;
+  /** Records waiting for lookups at most; those past it are counted at once. */
+  readonly waitRecords?: number;
 }
 
 /**
@@ -65,6 +75,7 @@ export class WriterResolver {
     out.version = undefined;
     out.payloadStart = 0;
     out.error = undefined;
+    out.lookup = undefined;
     const value = record.value;
     if (value && value.length > 0 && value[0] === 0) {
       // A Confluent wire-format record carries its schema id whether or not `wire` is configured;
@@ -83,9 +94,10 @@ export class WriterResolver {
           const version = this.#subject.byConfluentId.get(id);
           if (version) out.version = version;
           else {
-            // Counted as unknown now, never held: the lookup brings the version for later records.
+            // The lookup brings the version: the caller may hold the record until it does.
             out.error = "unknown_schema_id";
-            this.#lookups?.request(id);
+            out.lookup = this.#lookups?.request(id);
+            out.lookups = this.#lookups;
           }
           return true;
         }
@@ -101,7 +113,8 @@ export class WriterResolver {
           if (version) out.version = version;
           else {
             out.error = "unknown_schema_id";
-            this.#lookups?.requestGuid(guid);
+            out.lookup = this.#lookups?.requestGuid(guid);
+            out.lookups = this.#lookups;
           }
           return true;
         }

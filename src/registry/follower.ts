@@ -14,8 +14,8 @@ export interface FollowerOptions {
   readonly config: Config;
   readonly env: Env;
   readonly logger: Logger;
-  /** Called when a poll changed a snapshot the catalog is built from. */
-  readonly onChange?: () => void;
+  /** Called when a poll changed a snapshot the catalog is built from; settles once the change took effect. */
+  readonly onChange?: () => void | Promise<void>;
   /** Called after every poll of a registry. */
   readonly onPolled?: (registry: string, up: boolean, error: Error | undefined) => void;
   readonly now?: () => number;
@@ -52,7 +52,9 @@ export class RegistryFollower {
   readonly #kept = new Set<string>();
   readonly #startedAt: number;
   #notes = new Map<string, readonly string[]>();
-  #onChange: (() => void) | undefined;
+  #onChange: (() => void | Promise<void>) | undefined;
+  /** The last change handed to `onChange`, until it took effect. */
+  #applied: Promise<void> = Promise.resolve();
 
   private constructor(options: FollowerOptions) {
     this.#options = options;
@@ -78,13 +80,7 @@ export class RegistryFollower {
     try {
       for (const [name, followed] of subjects) {
         const config = options.config.registries[name]!;
-        follower.#add(
-          name,
-          config.url,
-          followed,
-          await connectRegistry(config, options.env),
-          config.pollInterval,
-        );
+        follower.#add(config, followed, await connectRegistry(config, options.env));
       }
     } catch (error) {
       follower.#close();
@@ -94,23 +90,22 @@ export class RegistryFollower {
   }
 
   #add(
-    name: string,
-    url: string,
+    config: Config["registries"][string],
     subjects: Set<string>,
     client: Awaited<ReturnType<typeof connectRegistry>>,
-    interval: number,
   ): void {
+    const { name, url } = config;
     const logger = this.#options.logger.child({ registry: name });
     const reader = new SnapshotReader(name, client, this.#now);
     const poller = new RegistryPoller({
       reader,
       subjects: [...subjects],
-      interval,
+      interval: config.pollInterval,
       logger,
       now: this.#now,
       onChange: (snapshot) => {
         this.#take(name, snapshot);
-        this.#onChange?.();
+        this.#changed();
       },
       onPolled: (up, error) => {
         // A read that changed nothing still dates the snapshot in use.
@@ -125,11 +120,16 @@ export class RegistryFollower {
     const ids = new IdResolver({
       client,
       now: this.#now,
+      inFlight: config.lookupsInFlight,
+      perSecond: config.lookupsPerSecond,
+      maxEntries: config.lookupCache,
       onFound: (key, answer) => this.#found(name, key, answer, logger),
     });
     const lookups: IdLookups = {
       request: (id) => ids.request(id),
       requestGuid: (guid) => ids.requestGuid(dashed(guid)),
+      wait: config.lookupWait,
+      waitRecords: config.lookupWaitRecords,
     };
     this.#registries.set(name, { name, url, reader, poller, ids, subjects, lookups });
   }
@@ -144,7 +144,23 @@ export class RegistryFollower {
     this.#snapshots.set(key, retainRemoved(previous, snapshot));
   }
 
-  #found(name: string, key: string, answer: IdAnswer, logger: Logger): void {
+  /** Hands a changed snapshot to `onChange`, remembering when the change will have taken effect. */
+  #changed(): void {
+    const handler = this.#onChange;
+    if (handler === undefined) return;
+    try {
+      this.#applied = Promise.resolve(handler()).catch(() => undefined);
+    } catch {
+      // The handler's failure is its own (the catalog logs a failed rebuild); following goes on.
+    }
+  }
+
+  /**
+   * Settles when the answer took effect: for an id a followed subject uses, once a poll that started
+   * after the lookup read the registry and the catalog built from it is in use, so that the records
+   * waiting for the id are counted under its version.
+   */
+  async #found(name: string, key: string, answer: IdAnswer, logger: Logger): Promise<void> {
     const followed = this.#registries.get(name)!;
     const mine = answer.usedBy.filter((u) => followed.subjects.has(u.subject));
     const where = answer.usedBy.map((u) => `${u.subject} version ${u.version}`).join(", ") || "no subject";
@@ -156,11 +172,12 @@ export class RegistryFollower {
       return;
     }
     logger.info({ key, usedBy: where }, `${key} is registered as ${where}: reading the registry now`);
-    void followed.poller.poll();
+    await followed.poller.poll();
+    await this.#applied;
   }
 
   /** Called when a poll changed a snapshot; set by whoever rebuilds the catalog. */
-  set onChange(handler: (() => void) | undefined) {
+  set onChange(handler: (() => void | Promise<void>) | undefined) {
     this.#onChange = handler;
   }
 
@@ -231,6 +248,7 @@ export class RegistryFollower {
       lastSuccess: poller.lastSuccess,
       lastError: poller.lastError?.message,
       lookups: { ...r.ids.results },
+      lookupsSkipped: r.ids.skipped,
     };
   }
 

@@ -191,9 +191,14 @@ export class RegistryHttp {
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise<Answer>((resolve, reject) => {
       const request = send(url, { method, headers, agent: this.#agent });
-      const timer = setTimeout(() => {
-        request.destroy(new Error(`no answer within ${this.#options.timeout}ms`));
-      }, this.#options.timeout);
+      // The deadline starts when the request has a socket: a wait for one of the agent's sockets is
+      // the monitor's own queue, not the registry being slow, and must not read as its failure.
+      let timer: NodeJS.Timeout | undefined;
+      request.once("socket", () => {
+        timer = setTimeout(() => {
+          request.destroy(new Error(`no answer within ${this.#options.timeout}ms`));
+        }, this.#options.timeout);
+      });
       request.once("error", (error) => {
         clearTimeout(timer);
         reject(error);

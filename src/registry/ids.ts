@@ -1,5 +1,7 @@
 import type { RegistryClient, SchemaById, SubjectVersion } from "./client.js";
 import { RegistryError } from "./http.js";
+import { LookupLimiter } from "./limiter.js";
+import type { LookupResult } from "./types.js";
 
 /** What the registry says about a wire id (or GUID): its schema and the subject versions using it. */
 export interface IdAnswer {
@@ -10,24 +12,35 @@ export interface IdAnswer {
 /**
  * The state of one lookup. `missing`: the registry answered that it does not know the id; `failed`:
  * it did not answer; `unsupported`: it serves no such lookup (GUIDs on Apicurio). `retryAt` is when a
- * new request may be sent; until then every lookup gets this answer without one.
+ * new request may be sent; until then every lookup gets this answer without one. `skipped`: no request
+ * was sent because the lookups in flight or per second were at their bound; nothing is remembered.
  */
 export type IdLookup =
   | { readonly status: "found"; readonly answer: IdAnswer }
   | { readonly status: "missing"; readonly retryAt: number }
   | { readonly status: "failed"; readonly retryAt: number; readonly error: Error }
-  | { readonly status: "unsupported" };
+  | { readonly status: "unsupported" }
+  | { readonly status: "skipped" };
+
+const SKIPPED: IdLookup = { status: "skipped" };
 
 export interface IdResolverOptions {
-  readonly client: RegistryClient;
+  readonly client: Pick<RegistryClient, "schemaById" | "subjectVersionsById" | "schemaByGuid">;
   /** Milliseconds before the first retry of an unknown id; doubled per miss (default 1 s). */
   readonly initialBackoff?: number;
   /** The longest wait between two requests for one unknown id (default 5 min). */
   readonly maxBackoff?: number;
   /** Ids (and, apart, GUIDs) remembered at most; the oldest are forgotten first (default 10 000). */
   readonly maxEntries?: number;
-  /** Called once when an id (`id:17`) or GUID (`guid:…`, lower case, no dashes) is found. */
-  readonly onFound?: (key: string, answer: IdAnswer) => void;
+  /** Lookups in flight at once (default 4). */
+  readonly inFlight?: number;
+  /** Lookups started per second (default 10). */
+  readonly perSecond?: number;
+  /**
+   * Called once when an id (`id:17`) or GUID (`guid:…`, lower case, no dashes) is found. The lookup's
+   * promise settles only after the promise this returns: when the answer has taken effect.
+   */
+  readonly onFound?: (key: string, answer: IdAnswer) => void | Promise<void>;
   readonly now?: () => number;
 }
 
@@ -41,21 +54,26 @@ interface Entry {
  * Looks up wire ids and GUIDs that the catalog does not know, never once per record: one request in
  * flight per key (every caller meanwhile shares it), answers remembered, and misses cached with
  * exponential backoff, so a burst of records with a bad id costs one request, and a bad id that
- * keeps coming costs one request per backoff period.
+ * keeps coming costs one request per backoff period. Lookups of different keys are bounded in flight
+ * and per second, and at most `maxEntries` keys are remembered, so a flood of distinct ids costs a
+ * bounded number of requests and a bounded amount of memory: the lookups past the bounds are skipped.
  */
 export class IdResolver {
-  readonly #client: RegistryClient;
+  readonly #client: IdResolverOptions["client"];
   readonly #initial: number;
   readonly #max: number;
   readonly #maxEntries: number;
   readonly #onFound: IdResolverOptions["onFound"];
   readonly #now: () => number;
+  readonly #limiter: LookupLimiter;
   // Wire ids keyed by number, so that the per-record check builds no string.
   readonly #ids = new Map<number, Entry>();
   readonly #guidEntries = new Map<string, Entry>();
   #guids = true;
   /** Lookups answered so far (ids and GUIDs), by how they ended: the registry's requests for them. */
-  readonly results: Record<IdLookup["status"], number> = { found: 0, missing: 0, failed: 0, unsupported: 0 };
+  readonly results: Record<LookupResult, number> = { found: 0, missing: 0, failed: 0, unsupported: 0 };
+  /** Lookups that were due but not sent, because the lookups in flight or per second were at their bound. */
+  skipped = 0;
 
   constructor(options: IdResolverOptions) {
     this.#client = options.client;
@@ -64,6 +82,16 @@ export class IdResolver {
     this.#maxEntries = options.maxEntries ?? 10_000;
     this.#onFound = options.onFound;
     this.#now = options.now ?? Date.now;
+    this.#limiter = new LookupLimiter({
+      inFlight: options.inFlight ?? 4,
+      perSecond: options.perSecond ?? 10,
+      now: this.#now,
+    });
+  }
+
+  /** Ids and GUIDs remembered: never more than `maxEntries` of each. */
+  get size(): { ids: number; guids: number } {
+    return { ids: this.#ids.size, guids: this.#guidEntries.size };
   }
 
   /** The current answer for a wire id without sending anything; undefined when none yet. */
@@ -97,21 +125,35 @@ export class IdResolver {
   }
 
   /**
-   * For the per-record path: starts a lookup of a wire id when one is due and returns at once. While a
-   * lookup is in flight or backing off it costs a map read and a clock read, and allocates nothing.
+   * For the per-record path: starts a lookup of a wire id when one is due and the bounds allow, and
+   * returns at once: the lookup in flight (started now or before), which a record may wait for, or
+   * undefined when there is none (answered, backing off, or skipped). While a lookup is in flight or
+   * backing off it costs a map read and a clock read, and allocates nothing.
    */
-  request(id: number): void {
+  request(id: number): Promise<IdLookup> | undefined {
     const entry = this.#ids.get(id);
-    if (entry !== undefined && !this.#due(entry)) return;
-    void this.lookupId(id);
+    if (entry !== undefined && !this.#due(entry)) return entry.pending;
+    // Checked here too so that a skip, which a flood makes of most records, allocates nothing.
+    if (!this.#limiter.available()) {
+      this.skipped++;
+      return undefined;
+    }
+    this.lookupId(id).catch(() => undefined);
+    return this.#ids.get(id)?.pending;
   }
 
   /** As `request`, for a GUID (32 hex digits, or with dashes). */
-  requestGuid(guid: string): void {
-    if (!this.#guids) return;
-    const entry = this.#guidEntries.get(guid.replace(/-/g, "").toLowerCase());
-    if (entry !== undefined && !this.#due(entry)) return;
-    void this.lookupGuid(guid);
+  requestGuid(guid: string): Promise<IdLookup> | undefined {
+    if (!this.#guids) return undefined;
+    const key = guid.replace(/-/g, "").toLowerCase();
+    const entry = this.#guidEntries.get(key);
+    if (entry !== undefined && !this.#due(entry)) return entry.pending;
+    if (!this.#limiter.available()) {
+      this.skipped++;
+      return undefined;
+    }
+    this.lookupGuid(guid).catch(() => undefined);
+    return this.#guidEntries.get(key)?.pending;
   }
 
   /** Forgets what is known of a wire id, for example once the catalog has it. */
@@ -123,8 +165,8 @@ export class IdResolver {
     if (entry.pending) return false;
     const known = entry.lookup;
     if (known === undefined) return true;
-    if (known.status === "found" || known.status === "unsupported") return false;
-    return this.#now() >= known.retryAt;
+    if (known.status === "missing" || known.status === "failed") return this.#now() >= known.retryAt;
+    return known.status === "skipped";
   }
 
   #lookup<K>(
@@ -136,6 +178,10 @@ export class IdResolver {
     let entry = entries.get(key);
     if (entry?.pending) return entry.pending;
     if (entry && !this.#due(entry)) return Promise.resolve(entry.lookup!);
+    if (!this.#limiter.tryAcquire()) {
+      this.skipped++;
+      return Promise.resolve(SKIPPED);
+    }
     if (!entry) {
       this.#evict(entries);
       entry = { lookup: undefined, pending: undefined, backoff: this.#initial };
@@ -143,6 +189,7 @@ export class IdResolver {
     }
     const current = entry;
     const pending = fetch()
+      .finally(() => this.#limiter.release())
       .then(
         (answer): IdLookup => {
           if (answer === "unsupported") return { status: "unsupported" };
@@ -160,17 +207,18 @@ export class IdResolver {
           };
         },
       )
-      .then((lookup) => {
+      .then(async (lookup) => {
         current.lookup = lookup;
-        current.pending = undefined;
-        this.results[lookup.status]++;
+        if (lookup.status !== "skipped") this.results[lookup.status]++;
         if (lookup.status === "found") {
           try {
-            this.#onFound?.(name, lookup.answer);
+            await this.#onFound?.(name, lookup.answer);
           } catch {
             // The callback's failure is its own; the lookup stands.
           }
         }
+        // In flight until the answer took effect: records of the id meanwhile wait for the same one.
+        current.pending = undefined;
         return lookup;
       });
     current.pending = pending;

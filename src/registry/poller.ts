@@ -94,7 +94,7 @@ export class RegistryPoller {
   #downSince: number | undefined;
   #polls = 0;
   #running: Promise<boolean> | undefined;
-  #again = false;
+  #next: Promise<boolean> | undefined;
   #timer: NodeJS.Timeout | undefined;
   #stopped = false;
 
@@ -155,20 +155,21 @@ export class RegistryPoller {
   }
 
   /**
-   * One poll of every subject; true when all were read. A call while a poll runs gets that poll's
-   * result and makes one more poll follow it, so a refresh asked for mid-poll is never lost.
+   * One poll of every subject; true when all were read. A call while a poll runs gets the poll that
+   * follows it (one for all such calls): the running one may have read the subjects before whatever
+   * asked for a refresh, so a caller that waits for its poll waits for one that saw the change.
    */
   poll(): Promise<boolean> {
     if (this.#running) {
-      this.#again = true;
-      return this.#running;
+      const again = (): Promise<boolean> | false => {
+        this.#next = undefined;
+        return this.#stopped ? false : this.poll();
+      };
+      this.#next ??= this.#running.then(again, again);
+      return this.#next;
     }
     this.#running = this.#round().finally(() => {
       this.#running = undefined;
-      if (this.#again && !this.#stopped) {
-        this.#again = false;
-        void this.poll();
-      }
     });
     return this.#running;
   }

@@ -105,6 +105,8 @@ export interface RegistryStatus {
   readonly lastSuccess: number | undefined;
   readonly lastError: string | undefined;
   readonly lookups: Readonly<Record<LookupResult, number>>;
+  /** Lookups not sent because the lookups in flight or per second were at their bound. */
+  readonly lookupsSkipped: number;
 }
 
 /** One config subject's registry subject, as the report shows it beside the traffic. */

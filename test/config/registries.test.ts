@@ -30,6 +30,11 @@ describe("config: registries", () => {
         pollInterval: 30_000,
         timeout: 10_000,
         retries: 2,
+        lookupsInFlight: 4,
+        lookupsPerSecond: 10,
+        lookupCache: 10_000,
+        lookupWait: 5_000,
+        lookupWaitRecords: 1_000,
       },
     });
     expect(config.subjects[0]!.registry).toEqual({
@@ -56,6 +61,11 @@ describe("config: registries", () => {
     pollInterval: 5m
     timeout: 2500ms
     retries: 0
+    lookupsInFlight: 2
+    lookupsPerSecond: 50
+    lookupCache: 500
+    lookupWait: 0s
+    lookupWaitRecords: 20
 subjects:
   - name: event
     topics: [events]
@@ -82,6 +92,11 @@ subjects:
       pollInterval: 300_000,
       timeout: 2_500,
       retries: 0,
+      lookupsInFlight: 2,
+      lookupsPerSecond: 50,
+      lookupCache: 500,
+      lookupWait: 0,
+      lookupWaitRecords: 20,
     });
     expect(config.subjects[0]!.registry).toEqual({
       name: "apicurio",
@@ -157,6 +172,16 @@ subjects:
       "a poll interval below a second",
       "registries:\n  main:\n    url: http://r:8081\n    pollInterval: 200ms\n" + SUBJECT,
       "c.yaml:4: registries.main.pollInterval: at least 1s (every poll costs a few requests per subject)",
+    ],
+    [
+      "records waiting for a lookup longer than a consumer may stay silent",
+      "registries:\n  main:\n    url: http://r:8081\n    lookupWait: 30s\n" + SUBJECT,
+      "c.yaml:4: registries.main.lookupWait: at most 20s (a record waiting for a lookup holds back its partition for that long)",
+    ],
+    [
+      "more lookups in flight than leave a connection for the polls",
+      "registries:\n  main:\n    url: http://r:8081\n    lookupsInFlight: 7\n" + SUBJECT,
+      "registries.main.lookupsInFlight",
     ],
     [
       "one registry subject read by two subjects",

@@ -297,6 +297,12 @@ function families(startedAt: number): Family[] {
       series: [[{ topic: TOPIC, partition: "0" }, constant(0)]],
     },
     {
+      name: "schemawatch_registry_id_lookups_skipped_total",
+      type: "counter",
+      help: "Lookups of unknown wire ids not sent at the bounds.",
+      series: [[{ registry: "main" }, constant(0)]],
+    },
+    {
       name: "schemawatch_coverage_gap_total",
       type: "counter",
       help: "Coverage gaps.",

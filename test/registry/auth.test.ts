@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import type { RegistryConfig } from "../../src/config/types.js";
+import { defaultLookups } from "../../src/config/registries.js";
 import { connectRegistry } from "../../src/registry/connect.js";
 import { SnapshotReader } from "../../src/registry/snapshot.js";
 import { freshSubject, register, registryUrl, startProxy, type TestProxy } from "../helpers/registry.js";
@@ -49,6 +50,7 @@ function config(proxyUrl: string, auth: RegistryConfig["auth"]): RegistryConfig 
     pollInterval: 30_000,
     timeout: 5_000,
     retries: 0,
+    ...defaultLookups(),
   };
 }
 

@@ -11,7 +11,7 @@ import { CompiledVersions, referenceDocuments, versionBaseUri } from "../../src/
 import { savedSnapshots } from "../../src/registry/saved.js";
 import type { RegistryVersion, SubjectSnapshot } from "../../src/registry/types.js";
 import { writeTree } from "../helpers/files.js";
-import { record, wire } from "../helpers/monitor.js";
+import { decodeCounts, record, recordCounts, wire } from "../helpers/monitor.js";
 
 const street = { type: "object", properties: { street: { type: "string" } }, required: ["street"] };
 const country = { type: "string", enum: ["DE", "FR"] };
@@ -209,7 +209,10 @@ subjects:
     ]);
     const asked: number[] = [];
     const pipeline = new Pipeline(catalog, cfg);
-    pipeline.subjects.get("order")!.useIdLookups({ request: (id) => asked.push(id), requestGuid: () => {} });
+    pipeline.subjects.get("order")!.useIdLookups({
+      request: (id) => void asked.push(id),
+      requestGuid: () => undefined,
+    });
     pipeline.process(record(undefined, {}, { topic: "orders", raw: wire(9, { id: 1 }) }));
     pipeline.process(record(undefined, {}, { topic: "refunds", raw: wire(9, { id: 1 }) }));
     pipeline.process(record(undefined, {}, { topic: "orders", raw: wire(5, { street: "x" }) }));
@@ -228,7 +231,10 @@ subjects:
     const { catalog } = await buildCatalog(await config(), [snapshot([version(1, 1, street, { guid })])]);
     const asked: string[] = [];
     const pipeline = new Pipeline(catalog, await config());
-    pipeline.subjects.get("order")!.useIdLookups({ request: () => {}, requestGuid: (g) => asked.push(g) });
+    pipeline.subjects.get("order")!.useIdLookups({
+      request: () => undefined,
+      requestGuid: (g) => void asked.push(g),
+    });
     const header = (hex: string) => ({
       __value_schema_id: Buffer.concat([Buffer.from([1]), Buffer.from(hex, "hex")]),
     });
@@ -240,6 +246,57 @@ subjects:
       .sort();
     expect(counts).toEqual(["1=1", "unknown=1"]);
     expect(asked).toEqual(["ff".repeat(16)]);
+  });
+
+  it("has a record whose id is being looked up wait, and counts it once: under the version the answer brought, else as unknown", async () => {
+    const cfg = await config();
+    const { catalog } = await buildCatalog(cfg, [snapshot([version(1, 1, street)])]);
+    const pipeline = new Pipeline(catalog, cfg);
+    let answer!: () => void;
+    const lookup = new Promise<void>((resolve) => (answer = resolve));
+    const never = new Promise<void>(() => undefined);
+    const asked: number[] = [];
+    pipeline.subjects.get("order")!.useIdLookups({
+      request: (id) => {
+        asked.push(id);
+        return id === 2 ? lookup : id === 9 ? never : undefined;
+      },
+      requestGuid: () => undefined,
+      wait: 60_000,
+      waitRecords: 10,
+    });
+    const orders = (id: number) => record(undefined, {}, { topic: "orders", raw: wire(id, { street: "x" }) });
+    for (const id of [1, 2, 2, 2]) pipeline.process(orders(id));
+    // The records of id 2 wait: neither counted as unknown nor as any version yet.
+    expect(pipeline.waitingForLookups).toBe(3);
+    expect(recordCounts(pipeline)).toEqual(["unknown 1=1"]);
+    const flushed = pipeline.flush();
+    // The registry's answer: version 2 is id 2, and the catalog takes it before the lookup settles.
+    const { catalog: next } = await buildCatalog(cfg, [
+      snapshot([version(1, 1, street), version(2, 2, street)]),
+    ]);
+    pipeline.replaceCatalog(next);
+    answer();
+    await flushed;
+    expect(pipeline.waitingForLookups).toBe(0);
+    expect(recordCounts(pipeline)).toEqual(["unknown 1=1", "unknown 2=3"]);
+    expect(decodeCounts(pipeline)).toEqual([]);
+    expect(asked).toEqual([2, 2, 2]);
+
+    // An id the answer does not bring, and one whose answer never comes within the wait: unknown, once.
+    pipeline.subjects.get("order")!.useIdLookups({
+      request: (id) => (id === 9 ? never : undefined),
+      requestGuid: () => undefined,
+      wait: 20,
+      waitRecords: 10,
+    });
+    pipeline.process(orders(9));
+    pipeline.process(orders(8));
+    expect(pipeline.waitingForLookups).toBe(1);
+    await pipeline.flush();
+    expect(pipeline.waitingForLookups).toBe(0);
+    expect(recordCounts(pipeline)).toEqual(["unknown 1=1", "unknown 2=3", "unknown unknown=2"]);
+    expect(decodeCounts(pipeline)).toEqual(["orders unknown_schema_id=2"]);
   });
 
   it("keeps a hard-deleted version as retired, and reads kept snapshots back from a state", () => {

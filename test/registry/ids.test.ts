@@ -72,7 +72,7 @@ describe("IdResolver against Apicurio", () => {
     const resolver = new IdResolver({
       client,
       now: () => now,
-      onFound: (key, answer) => found.push([key, answer]),
+      onFound: (key, answer) => void found.push([key, answer]),
     });
 
     expect(await resolver.lookupId(next)).toEqual({ status: "missing", retryAt: 1_000 });

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import type { RegistryConfig } from "../../src/config/types.js";
+import { defaultLookups } from "../../src/config/registries.js";
 import { RegistryHttp } from "../../src/registry/http.js";
 import { redact, registryCredentials } from "../../src/registry/secrets.js";
 
@@ -32,6 +33,7 @@ function config(auth: RegistryConfig["auth"], tls?: RegistryConfig["tls"]): Regi
     pollInterval: 30_000,
     timeout: 1_000,
     retries: 0,
+    ...defaultLookups(),
   };
 }
 

@@ -7,6 +7,7 @@ import { versionFromFileName, versionFromId, type Version } from "../../catalog/
 import { loadConfig } from "../../config/load.js";
 import { DEFAULTS } from "../../config/defaults.js";
 import { parseDuration } from "../../config/duration.js";
+import { defaultLookups } from "../../config/registries.js";
 import type { Config, RegistryConfig } from "../../config/types.js";
 import { SchemawatchError } from "../../errors.js";
 import { compileRegistryVersion } from "../../registry/compile.js";
@@ -88,6 +89,7 @@ function registryConfig(command: string, registry: string, config: Config | unde
       pollInterval: parseDuration(DEFAULTS.registry.pollInterval) * 1000,
       timeout: parseDuration(DEFAULTS.registry.timeout) * 1000,
       retries: DEFAULTS.registry.retries,
+      ...defaultLookups(),
     };
   }
   if (!config) {
