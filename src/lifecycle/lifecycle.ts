@@ -67,6 +67,11 @@ export class Lifecycle {
    * registered meanwhile may be what its records carry, so no deprecated version is drained.
    */
   registryDown: ((subject: string) => { registry: string; since: number } | undefined) | undefined;
+  /**
+   * Records of a topic not counted yet: they wait for the registry's answer about their schema id,
+   * so their version is not known yet (the pipeline's held records).
+   */
+  waitingForLookups: ((topic: string) => number) | undefined;
 
   constructor(subjects: readonly LifecycleSubject[], logger: Logger, now: () => number) {
     this.#log = logger;

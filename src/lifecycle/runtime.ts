@@ -84,6 +84,7 @@ export class LifecycleRuntime {
       this.lifecycle.validated(record.subject, record.producer, record.writer, record.observedAt);
       previous?.(record);
     };
+    this.lifecycle.waitingForLookups = (topic) => this.#pipeline.waitingForLookupsOn(topic);
     this.#pipeline.onUnreadable = (subject, topic, partition, reason, records, at) =>
       this.lifecycle.unreadable(subject.subject.name, topic, partition, reason, records, at);
   }

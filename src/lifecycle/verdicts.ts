@@ -59,6 +59,11 @@ export function coverageFor(
           : `the partition ends of ${topic} were last measured ${ago(now, endsAt)}: an open transaction there would not be seen`,
       );
     }
+    const waiting = lifecycle.waitingForLookups?.(topic) ?? 0;
+    if (waiting > 0)
+      reasons.push(
+        `${waiting} ${waiting === 1 ? "record" : "records"} on ${topic} wait for the registry to answer about their schema id: their version is not known yet`,
+      );
     for (const partition of known) {
       partitions++;
       const entry = lifecycle.coverage.get(topic, partition);

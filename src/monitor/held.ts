@@ -28,6 +28,8 @@ export class HeldRecords {
   /** Held and not yet handed back (waiting, or in a `settle`). */
   #count = 0;
   #bytes = 0;
+  /** Held and not yet handed back, per topic: the verdicts of its subjects wait for them. */
+  readonly #perTopic = new Map<string, number>();
   readonly #settling = new Set<Promise<void>>();
 
   constructor(now: () => number = Date.now) {
@@ -37,6 +39,11 @@ export class HeldRecords {
   /** Records held and not yet handed back. */
   get size(): number {
     return this.#count;
+  }
+
+  /** Records of a topic held and not yet handed back. */
+  heldOn(topic: string): number {
+    return this.#perTopic.get(topic) ?? 0;
   }
 
   /**
@@ -51,6 +58,7 @@ export class HeldRecords {
     if (this.#count >= (lookups.waitRecords ?? 0) || this.#bytes + bytes > MAX_HELD_BYTES) return false;
     this.#count++;
     this.#bytes += bytes;
+    this.#perTopic.set(record.topic, this.heldOn(record.topic) + 1);
     this.#waiting.push({ record: copyRecord(record), lookup, until: this.#now() + wait, bytes });
     return true;
   }
@@ -86,6 +94,9 @@ export class HeldRecords {
         for (const held of group) {
           this.#count--;
           this.#bytes -= held.bytes;
+          const left = this.heldOn(held.record.topic) - 1;
+          if (left > 0) this.#perTopic.set(held.record.topic, left);
+          else this.#perTopic.delete(held.record.topic);
           try {
             complete(held.record);
           } catch {

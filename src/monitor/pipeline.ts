@@ -129,6 +129,11 @@ export class Pipeline implements RecordSink {
     return this.#held.size;
   }
 
+  /** Records of a topic not counted yet because they wait for the lookup of their schema id. */
+  waitingForLookupsOn(topic: string): number {
+    return this.#held.heldOn(topic);
+  }
+
   /** Zero is a value: every label set known before traffic starts at 0. */
   #startAtZero(pipeline: SubjectPipeline): void {
     const declared = pipeline.producer.declared;

@@ -183,3 +183,18 @@ describe("partitions that no longer exist", () => {
     expect(coverage.gaps).toHaveLength(1);
   });
 });
+
+describe("drained, with records waiting for the registry", () => {
+  it("waits while records of its topics wait for the lookup of their schema id", async () => {
+    const { runtime, measure, drained, now } = await liveRuntime(1_000);
+    measure(now - 100, 10n, 10n);
+    expect(drained().reasons).toEqual([]);
+    let waiting = 3;
+    runtime.lifecycle.waitingForLookups = (topic) => (topic === "events" ? waiting : 0);
+    expect(drained().reasons).toEqual([
+      "3 records on events wait for the registry to answer about their schema id: their version is not known yet",
+    ]);
+    waiting = 0;
+    expect(drained()).toMatchObject({ yes: true, reasons: [] });
+  });
+});
