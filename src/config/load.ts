@@ -144,6 +144,7 @@ interface RawConfig {
   defaultDialect?: Config["defaultDialect"];
   assertFormats?: boolean;
   state?: Config["state"];
+  shutdown?: { deadline?: string };
   corpus?: Partial<Config["corpus"]>;
   registries?: Record<string, RawRegistry>;
   subjects: RawSubject[];
@@ -272,8 +273,21 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
     state: raw.state?.topic
       ? { topic: raw.state.topic, ...(raw.state.file ? { file: resolve(base, raw.state.file) } : {}) }
       : { file: resolve(base, raw.state?.file ?? DEFAULTS.stateFile) },
+    shutdown: { deadline: shutdownDeadline(raw.shutdown?.deadline, where) },
     corpus: { ...DEFAULTS.corpus, redact: [], ...raw.corpus },
   };
+}
+
+/** Milliseconds; at least 2 s, of which the process keeps 1 s to end after the stop's last step. */
+function shutdownDeadline(text: string | undefined, where: Where): number {
+  const ms = parseDuration(text ?? DEFAULTS.shutdown.deadline) * 1000;
+  if (ms < 2_000) {
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${where(["shutdown", "deadline"])}: must be at least 2s (the stop needs time to save the state)`,
+    );
+  }
+  return ms;
 }
 
 function deepFreeze<T>(value: T): T {
