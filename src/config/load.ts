@@ -13,6 +13,7 @@ import {
   type Where,
 } from "./registries.js";
 import { configSchema } from "./schema.js";
+import { aliasProblem, nestingProblem } from "./yaml-limits.js";
 import type { Config, SubjectConfig, VersionConfig } from "./types.js";
 
 const validateConfig = new Ajv2020({ allErrors: true, strict: true }).compile(configSchema);
@@ -33,6 +34,8 @@ export async function loadConfig(path: string): Promise<Config> {
 
 /** Parses config text; `path` is used for messages and to resolve relative paths. */
 export function parseConfig(text: string, path: string): Config {
+  const tooDeep = nestingProblem(text);
+  if (tooDeep) throw new SchemawatchError("CONFIG_INVALID", `${path}:${tooDeep.line}: ${tooDeep.message}`);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntax = document.errors[0];
@@ -40,7 +43,11 @@ export function parseConfig(text: string, path: string): Config {
     const { line, col } = lines.linePos(syntax.pos[0]);
     throw new SchemawatchError("NOT_YAML", `${path}:${line}:${col}: not valid YAML: ${syntax.message}`);
   }
-  const raw: unknown = document.toJS();
+  const aliases = aliasProblem(document, lines);
+  if (aliases) throw new SchemawatchError("CONFIG_INVALID", `${path}:${aliases.line}: ${aliases.message}`);
+  // aliasProblem bounds what the aliases expand to; yaml's own guard also refuses a harmless anchor
+  // used more than 100 times, and as an error without a line.
+  const raw: unknown = document.toJS({ maxAliasCount: -1 });
   if (!validateConfig(raw)) {
     const messages = (validateConfig.errors ?? []).slice(0, 10).map((error) => {
       const at = locate(document.contents, error, lines);
