@@ -19,18 +19,14 @@ const SOURCE_SLACK_MS = 100;
  * up to the deadline and no longer; a second signal cuts it short at once.
  */
 export class StopDeadline {
-  /** The whole deadline, as configured (`shutdown.deadline`). */
-  readonly deadlineMs: number;
   readonly #endsAt: number;
-  readonly #now: () => number;
   readonly #cut: Promise<void>;
   #cutNow: () => void = () => {};
   #why: string;
 
-  constructor(deadlineMs: number, now: () => number = Date.now) {
-    this.deadlineMs = deadlineMs;
-    this.#now = now;
-    this.#endsAt = now() + Math.max(deadlineMs / 2, deadlineMs - EXIT_RESERVE_MS);
+  /** `deadlineMs` is `shutdown.deadline`, from now. */
+  constructor(deadlineMs: number) {
+    this.#endsAt = Date.now() + Math.max(deadlineMs / 2, deadlineMs - EXIT_RESERVE_MS);
     this.#why = `the deadline (${formatDuration(deadlineMs / 1000)}) passed`;
     this.#cut = new Promise((resolve) => (this.#cutNow = resolve));
   }
@@ -42,7 +38,7 @@ export class StopDeadline {
 
   /** Milliseconds left before the deadline less `reserveMs`; never negative. */
   remaining(reserveMs = 0): number {
-    return Math.max(0, this.#endsAt - reserveMs - this.#now());
+    return Math.max(0, this.#endsAt - reserveMs - Date.now());
   }
 
   /** What to keep for the last state save after the steps before it (leaving the Kafka group). */
@@ -108,10 +104,6 @@ export class StopRequest {
     });
   }
 
-  get requested(): boolean {
-    return this.#deadline !== undefined;
-  }
-
   /** The deadline of the stop, started (and "stopping" logged) by the first call. */
   deadline(): StopDeadline {
     if (!this.#deadline) {
@@ -136,7 +128,7 @@ export class StopRequest {
     const stopped = Symbol("stopped");
     const result = await Promise.race([work, this.asked.then(() => stopped)]);
     if (result !== stopped) return result as T;
-    work.then(late, () => undefined);
+    void work.then(late).catch(() => undefined);
     await this.deadline().within(undo());
     this.#log.warn(
       { while: doing },
