@@ -42,17 +42,19 @@ Documentation: README.md and docs/ in the package.
 }
 
 /**
- * SIGINT or SIGTERM asks the command to stop; a second one to stop at once. After that the signals'
- * default action is back, so a third one ends the process whatever it is doing.
+ * SIGINT or SIGTERM asks the command to stop; a second one to stop at once. A command that has not
+ * ended 2 s after that (one that knows no "at once") is ended by the signal's default action, as is
+ * the process at a third signal.
  */
 function processSignals(): { stop: AbortSignal; now: AbortSignal } {
   const stop = new AbortController();
   const now = new AbortController();
-  const onSignal = () => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (!stop.signal.aborted) return stop.abort();
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     now.abort();
+    setTimeout(() => process.kill(process.pid, signal), 2_000).unref();
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);

@@ -8,6 +8,7 @@ import { waitFor } from "../helpers/kafka.js";
 import { blackHole, closedPort, spawnCli, type BlackHole, type CliProcess } from "../helpers/process.js";
 
 const SCHEMAS = `${process.cwd()}/examples/catalog/event`;
+const SERVING = "serving the status page at /, /metrics, /healthz, /readyz and /api/*";
 /** What kafkajs alone takes to give up on a black-holed broker is 84 s or more: far past this. */
 const EXIT_WITHIN_MS = 15_000;
 
@@ -33,15 +34,8 @@ function start(config: string): CliProcess {
 
 /** Waits for the status page to answer: the monitor is up (its consumer still connecting). */
 async function serving(monitor: CliProcess): Promise<void> {
-  await waitFor(
-    () => monitor.logged("serving the status page at /, /metrics, /healthz, /readyz and /api/*").length > 0,
-    "the monitor to listen",
-    60_000,
-    50,
-  );
-  const address = String(
-    monitor.logged("serving the status page at /, /metrics, /healthz, /readyz and /api/*")[0]!["address"],
-  );
+  await waitFor(() => monitor.logged(SERVING).length > 0, "the monitor to listen", 60_000, 50);
+  const address = String(monitor.logged(SERVING)[0]!["address"]);
   expect((await fetch(`${address}/healthz`)).status).toBe(200);
 }
 
