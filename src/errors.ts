@@ -24,7 +24,9 @@ export type ErrorCode =
   | "REGISTRY_UNAUTHORIZED"
   | "REGISTRY_NOT_FOUND"
   | "REGISTRY_REJECTED"
-  | "REGISTRY_INVALID";
+  | "REGISTRY_INVALID"
+  /** A stop was asked for while start-up still waited on the network (not a failure: exit 0). */
+  | "STOPPED";
 
 export class SchemawatchError extends Error {
   readonly code: ErrorCode;

@@ -6,6 +6,8 @@ export interface CommandContext {
   readonly cwd: string;
   /** Resolves when the user asks the process to stop (SIGINT/SIGTERM); used by long-running commands. */
   readonly stopSignal: AbortSignal;
+  /** Aborted by a second SIGINT/SIGTERM: stop at once, giving up what is not done. */
+  readonly stopNowSignal?: AbortSignal;
 }
 
 /**

@@ -54,6 +54,26 @@ function findCommand(name: string, stderr: CommandContext["stderr"]): Command | 
   return command;
 }
 
+/**
+ * SIGINT or SIGTERM asks the command to stop; a second one to stop at once. A command that has not
+ * ended 2 s after that (one that knows no "at once") is ended by the signal's default action, as is
+ * the process at a third signal.
+ */
+function processSignals(): { stop: AbortSignal; now: AbortSignal } {
+  const stop = new AbortController();
+  const now = new AbortController();
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stop.signal.aborted) return stop.abort();
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    now.abort();
+    setTimeout(() => process.kill(process.pid, signal), 2_000).unref();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return { stop: stop.signal, now: now.signal };
+}
+
 export interface MainOptions {
   readonly stdout?: CommandContext["stdout"];
   readonly stderr?: CommandContext["stderr"];
@@ -66,20 +86,16 @@ export interface MainOptions {
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  let stopSignal = options.stopSignal;
-  if (!stopSignal) {
-    const controller = new AbortController();
-    const stop = () => controller.abort();
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-    stopSignal = controller.signal;
-  }
+  const signals: { stop: AbortSignal; now?: AbortSignal } = options.stopSignal
+    ? { stop: options.stopSignal }
+    : processSignals();
   const context: CommandContext = {
     stdout,
     stderr,
     env: options.env ?? process.env,
     cwd: options.cwd ?? process.cwd(),
-    stopSignal,
+    stopSignal: signals.stop,
+    ...(signals.now ? { stopNowSignal: signals.now } : {}),
   };
   const [name, ...rest] = argv;
   if (name === undefined || name === "-h" || name === "--help" || name === "help") {

@@ -29,6 +29,8 @@ export const DEFAULTS = {
   minSamples: 300,
   corpus: { enabled: false, serve: false, maxShapes: 200 },
   stateFile: ".schemawatch-state.json",
+  // Kubernetes sends SIGKILL 30 s after SIGTERM by default: 20 s leaves room for a slow node.
+  shutdown: { deadline: "20s" },
   registry: {
     pollInterval: "30s",
     timeout: "10s",

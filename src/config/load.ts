@@ -13,6 +13,7 @@ import {
   type Where,
 } from "./registries.js";
 import { configSchema } from "./schema.js";
+import { aliasProblem, nestingProblem } from "./yaml-limits.js";
 import type { Config, SubjectConfig, VersionConfig } from "./types.js";
 
 const validateConfig = new Ajv2020({ allErrors: true, strict: true }).compile(configSchema);
@@ -33,6 +34,8 @@ export async function loadConfig(path: string): Promise<Config> {
 
 /** Parses config text; `path` is used for messages and to resolve relative paths. */
 export function parseConfig(text: string, path: string): Config {
+  const tooDeep = nestingProblem(text);
+  if (tooDeep) throw new SchemawatchError("CONFIG_INVALID", `${path}:${tooDeep.line}: ${tooDeep.message}`);
   const lines = new LineCounter();
   const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
   const syntax = document.errors[0];
@@ -40,7 +43,11 @@ export function parseConfig(text: string, path: string): Config {
     const { line, col } = lines.linePos(syntax.pos[0]);
     throw new SchemawatchError("NOT_YAML", `${path}:${line}:${col}: not valid YAML: ${syntax.message}`);
   }
-  const raw: unknown = document.toJS();
+  const aliases = aliasProblem(document, lines);
+  if (aliases) throw new SchemawatchError("CONFIG_INVALID", `${path}:${aliases.line}: ${aliases.message}`);
+  // aliasProblem bounds what the aliases expand to; yaml's own guard also refuses a harmless anchor
+  // used more than 100 times, and as an error without a line.
+  const raw: unknown = document.toJS({ maxAliasCount: -1 });
   if (!validateConfig(raw)) {
     const messages = (validateConfig.errors ?? []).slice(0, 10).map((error) => {
       const at = locate(document.contents, error, lines);
@@ -144,6 +151,7 @@ interface RawConfig {
   defaultDialect?: Config["defaultDialect"];
   assertFormats?: boolean;
   state?: Config["state"];
+  shutdown?: { deadline?: string };
   corpus?: Partial<Config["corpus"]>;
   registries?: Record<string, RawRegistry>;
   subjects: RawSubject[];
@@ -272,8 +280,21 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
     state: raw.state?.topic
       ? { topic: raw.state.topic, ...(raw.state.file ? { file: resolve(base, raw.state.file) } : {}) }
       : { file: resolve(base, raw.state?.file ?? DEFAULTS.stateFile) },
+    shutdown: { deadline: shutdownDeadline(raw.shutdown?.deadline, where) },
     corpus: { ...DEFAULTS.corpus, redact: [], ...raw.corpus },
   };
+}
+
+/** Milliseconds; at least 2 s, of which the process keeps 1 s to end after the stop's last step. */
+function shutdownDeadline(text: string | undefined, where: Where): number {
+  const ms = parseDuration(text ?? DEFAULTS.shutdown.deadline) * 1000;
+  if (ms < 2_000) {
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${where(["shutdown", "deadline"])}: must be at least 2s (the stop needs time to save the state)`,
+    );
+  }
+  return ms;
 }
 
 function deepFreeze<T>(value: T): T {

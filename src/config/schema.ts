@@ -204,6 +204,11 @@ export const configSchema = {
       additionalProperties: false,
       properties: { file: nonEmpty, topic: nonEmpty },
     },
+    shutdown: {
+      type: "object",
+      additionalProperties: false,
+      properties: { deadline: duration },
+    },
     corpus: {
       type: "object",
       additionalProperties: false,

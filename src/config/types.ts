@@ -157,6 +157,11 @@ export interface StateConfig {
   readonly topic?: string;
 }
 
+export interface ShutdownConfig {
+  /** Milliseconds from SIGTERM or SIGINT to the end of the process, whatever Kafka or a registry do. */
+  readonly deadline: number;
+}
+
 export interface CorpusConfig {
   readonly enabled: boolean;
   readonly serve: boolean;
@@ -180,6 +185,7 @@ export interface Config {
   readonly assertFormats: boolean;
   readonly subjects: readonly SubjectConfig[];
   readonly state: StateConfig;
+  readonly shutdown: ShutdownConfig;
   readonly corpus: CorpusConfig;
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 }

@@ -81,15 +81,18 @@ export class KafkaSource {
     return this.#starting;
   }
 
-  /** Leaves the group and disconnects; bounded by `tuning.stopTimeoutMs`. Safe to call twice. */
-  stop(): Promise<void> {
+  /**
+   * Leaves the group and disconnects; bounded by `tuning.stopTimeoutMs`, or by `timeoutMs` when
+   * shorter (what is left of the monitor's shutdown deadline). Safe to call twice.
+   */
+  stop(timeoutMs = this.#tuning.stopTimeoutMs): Promise<void> {
     if (this.#session === undefined && this.#starting !== undefined) {
       // start() is still building the client: tell it not to connect, then wait for it.
       this.#cancelStart = true;
       return this.#starting.catch(() => undefined);
     }
     if (this.#session === undefined) return this.#stopping ?? Promise.resolve();
-    this.#stopping ??= this.#stop(this.#session);
+    this.#stopping ??= this.#stop(this.#session, Math.min(timeoutMs, this.#tuning.stopTimeoutMs));
     return this.#stopping;
   }
 
@@ -440,7 +443,7 @@ export class KafkaSource {
     }
   }
 
-  async #stop(session: Session): Promise<void> {
+  async #stop(session: Session, timeoutMs: number): Promise<void> {
     session.closing = true;
     clearTimeout(this.#reconnectTimer);
     clearTimeout(this.#lagTimer);
@@ -458,8 +461,8 @@ export class KafkaSource {
       // A lag measurement in flight is not waited for: with the broker down it could retry for long.
       await Promise.all([session.admin.close(), session.logEndAdmin.close()]);
     })();
-    if (!(await finishesWithin(work, this.#tuning.stopTimeoutMs)))
-      this.#log.warn({ timeoutMs: this.#tuning.stopTimeoutMs }, "Kafka did not close in time");
+    if (!(await finishesWithin(work, timeoutMs)))
+      this.#log.warn({ timeoutMs }, "Kafka did not close in time");
     this.#revoke();
     this.#options.health.brokerUp = false;
     deferred?.stop();

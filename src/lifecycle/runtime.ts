@@ -255,16 +255,24 @@ export class LifecycleRuntime {
     return this.#verdicts.get(`${subject}\u0000${version}`);
   }
 
-  async save(): Promise<void> {
+  /** Where the state is kept, for the log; undefined when this runtime keeps none (a replay). */
+  get stateAt(): string | undefined {
+    if (this.#stateTopic) return `the state topic ${this.#stateTopic.topic}`;
+    return this.#statePath === undefined ? undefined : `the state file ${this.#statePath}`;
+  }
+
+  /** Saves the state; resolves to the problem when it could not (logged), else undefined. */
+  async save(): Promise<string | undefined> {
     if (this.#stateTopic) {
       try {
         await this.#stateTopic.publish(this.lifecycle, this.lifecycle.coverage.owned());
       } catch (error) {
         this.#log.error({ problem: messageOf(error) }, "could not publish lifecycle state");
+        return messageOf(error);
       }
-      return;
+      return undefined;
     }
-    if (!this.#statePath) return;
+    if (!this.#statePath) return undefined;
     try {
       const extra = this.extraState?.();
       const registry = this.registryState?.();
@@ -275,13 +283,20 @@ export class LifecycleRuntime {
       });
     } catch (error) {
       this.#log.error({ path: this.#statePath, problem: messageOf(error) }, "could not save lifecycle state");
+      return messageOf(error);
     }
+    return undefined;
   }
 
-  async stop(): Promise<void> {
+  /** Stops judging and saves the state a last time: the problem when it could not, else undefined. */
+  async stop(): Promise<string | undefined> {
     if (this.#timer) clearInterval(this.#timer);
     this.verdicts();
-    await this.save();
+    return this.save();
+  }
+
+  /** Closes the state topic's clients, after the last save. */
+  async close(): Promise<void> {
     await this.#stateTopic?.stop();
   }
 }

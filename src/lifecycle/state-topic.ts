@@ -63,6 +63,10 @@ export class StateTopic {
     this.replica = replicaId(options.env);
   }
 
+  get topic(): string {
+    return this.#options.topic;
+  }
+
   /** Creates the topic if missing, reads it to the end into the lifecycle, then keeps following it. */
   async start(lifecycle: Lifecycle, onProblem: (problem: string) => void): Promise<number> {
     this.#lifecycle = lifecycle;

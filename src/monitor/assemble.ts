@@ -4,7 +4,6 @@ import type { Catalog } from "../catalog/types.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
-import { finishesWithin } from "../timing.js";
 import { buildServer } from "../http/server.js";
 import type { ConsumerTuning } from "../kafka/options.js";
 import { createLogger } from "../log.js";
@@ -23,6 +22,7 @@ import { Health } from "./health.js";
 import { ValidationPool } from "./workers/pool.js";
 import { Pipeline } from "./pipeline.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
+import { StopRequest, runStop, type StopOutcome, type StopSignals, type StopSteps } from "./stop.js";
 
 export interface MonitorOptions {
   readonly configPath: string;
@@ -41,10 +41,12 @@ export interface MonitorOptions {
   readonly captureWarnings?: boolean;
   /** Overrides `workers` (tests run the integration suite with validation workers on). */
   readonly workers?: number;
+  /**
+   * The process's signals: the first stops the monitor within `shutdown.deadline`, even during
+   * start-up (which then rejects with a STOPPED error); the second cuts the stop short.
+   */
+  readonly signals?: StopSignals;
 }
-
-/** How long a stop waits for the last verdicts to be saved (a state topic on a broker that is down). */
-const STATE_STOP_MS = 5_000;
 
 /** A started monitor: serving HTTP, consuming its source. */
 export interface RunningMonitor {
@@ -64,7 +66,8 @@ export interface RunningMonitor {
   report(): Report;
   /** Reloads the catalog; on failure keeps the old one and says why (also on SIGHUP and file changes). */
   reload(): Promise<{ ok: true } | { ok: false; problem: string }>;
-  stop(): Promise<void>;
+  /** Stops within `shutdown.deadline`, counted from the signal (or from this call). Safe to call twice. */
+  stop(): Promise<StopOutcome>;
 }
 
 /**
@@ -80,15 +83,15 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     : loaded;
   const logger = options.logger ?? createLogger(config.logLevel);
   const restoreWarnings = options.captureWarnings ? captureProcessWarnings(logger) : () => {};
+  const stop = new StopRequest(config.shutdown.deadline, logger, options.signals);
   const health = new Health();
   const live = options.source === "kafka";
-  const sources = await CatalogSources.open({
-    config,
-    env: options.env,
-    logger,
-    health,
-    live,
-  });
+  const sources = await stop.step(
+    CatalogSources.open({ config, env: options.env, logger, health, live }),
+    "reading the schema registries",
+    async () => restoreWarnings(),
+    (late) => late.stop(),
+  );
   const catalogLog = sources.log;
   const initial = sources.initial;
   let updates: CatalogUpdates | undefined;
@@ -116,7 +119,15 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     // A replayed capture is judged on its own; it neither reads nor overwrites the live evidence.
     ...(stateTopic ? { stateTopic } : live && config.state.file ? { statePath: config.state.file } : {}),
   });
-  await lifecycle.load();
+  await stop.step(
+    lifecycle.load(),
+    `reading the state from ${lifecycle.stateAt ?? "nowhere"}`,
+    async () => {
+      restoreWarnings();
+      await sources.stop();
+    },
+    () => lifecycle.close(),
+  );
   const catalogUpdates = (updates = new CatalogUpdates({
     initial,
     pipeline,
@@ -206,7 +217,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   const topics = [...initial.catalog.subjectByTopic.keys()];
   const stopWatching = live ? watchCatalog(config, () => void reload(), catalogLog) : () => {};
   const abort = new AbortController();
-  let stopSource: () => Promise<void> = async () => {};
+  let stopSource: (ms: number) => Promise<void> = async () => {};
   let replayed: Promise<FileSourceSummary>;
   try {
     // Started last, so that a failed start-up before it leaves no thread running.
@@ -229,8 +240,10 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
         ...(options.tuning ? { tuning: options.tuning } : {}),
       });
       lifecycle.startTicking();
-      await source.start();
-      stopSource = () => source.stop();
+      stopSource = (ms) => source.stop(ms);
+      // A broker that accepts connections and never answers holds the first attempt for as long as
+      // kafkajs's timeouts: a stop asked for meanwhile does not wait for it.
+      await Promise.race([source.start(), stop.asked]);
       replayed = new Promise(() => {});
     } else {
       const log = logger.child({ component: "file-source" });
@@ -258,7 +271,19 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     await server.close();
     throw error;
   }
-  let stopping: Promise<void> | undefined;
+  let stopping: Promise<StopOutcome> | undefined;
+  const steps: StopSteps = {
+    logger,
+    stopSource: (ms) => {
+      abort.abort();
+      stopWatching();
+      return stopSource(ms);
+    },
+    saveState: () => lifecycle.stop(),
+    stateAt: lifecycle.stateAt,
+    stopRegistries: () => sources.stop(),
+    close: () => Promise.all([lifecycle.close(), server.close(), pool?.stop()]).then(restoreWarnings),
+  };
   return {
     config,
     get catalog() {
@@ -274,19 +299,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     status,
     report,
     reload,
-    stop: () =>
-      (stopping ??= (async () => {
-        logger.info("stopping");
-        abort.abort();
-        stopWatching();
-        await stopSource();
-        await sources.stop();
-        const saved = await finishesWithin(lifecycle.stop(), STATE_STOP_MS);
-        if (!saved) logger.warn({ timeoutMs: STATE_STOP_MS }, "the lifecycle state was not saved in time");
-        await server.close();
-        await pool?.stop();
-        restoreWarnings();
-      })()),
+    stop: () => (stopping ??= runStop(steps, stop.deadline())),
   };
 }
 

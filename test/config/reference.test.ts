@@ -32,6 +32,7 @@ describe("docs/configuration.md", () => {
           "kafka.sasl",
           "http",
           "state",
+          "shutdown",
           "corpus",
           "subjects",
           "subjects[].writer",

@@ -1,3 +1,4 @@
+import { isSchemawatchError } from "../../errors.js";
 import { startMonitor } from "../../monitor/assemble.js";
 import { REPORT_FORMATS, renderReport } from "../../report/render.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
@@ -19,6 +20,7 @@ Options:
                        where value is the JSON document or {"base64": "..."} for raw bytes;
                      file:-: the same from standard input
   --exit-at-end      with a file source: print the final report and exit 0 when the file ends
+                     (a signal before that stops it without a report)
   --format FORMAT    the final report: text (default), json, markdown or html (as 'schemawatch report')
   --brokers LIST     comma-separated host:port list (overrides kafka.brokers)
   --host ADDR        listen address (overrides http.host)
@@ -28,8 +30,11 @@ Options:
 HTTP: / (the status page: the report as a page that refreshes itself), /metrics, /healthz, /readyz
 (503 until the catalog is loaded and partitions are assigned, and while the broker is unreachable;
 problems such as an undecodable batch are listed), /api/status, /api/report. Logs are JSON lines on
-stderr. SIGINT or SIGTERM stops the monitor gracefully within 25 s, broker up or down: the current
-batch is finished and its offsets committed. A second signal stops it at once.
+stderr. SIGINT or SIGTERM logs "stopping" at once and ends the process within shutdown.deadline (20 s
+by default, see docs/configuration.md), whatever the brokers or the registries do, with exit code 0:
+the current batch is finished, its offsets committed and the state saved, and what could not be done
+in time is logged ("state not saved: the deadline (20s) passed while ..."). A second signal stops it
+at once; a third ends the process.
 
 Example:
   schemawatch run --config examples/config.yaml --source file:examples/traffic/events.ndjson --exit-at-end
@@ -78,7 +83,7 @@ export const runCommand: Command = {
       ?.split(",")
       .map((b) => b.trim())
       .filter(Boolean);
-    const monitor = await startMonitor({
+    const started = startMonitor({
       configPath: values.config,
       source: source === "kafka" ? "kafka" : { file: source.slice("file:".length) },
       env: context.env,
@@ -87,11 +92,24 @@ export const runCommand: Command = {
       ...(values.host !== undefined ? { host: values.host } : {}),
       ...(port !== undefined ? { port } : {}),
       ...(brokers?.length ? { brokers } : {}),
+      signals: {
+        stop: context.stopSignal,
+        ...(context.stopNowSignal ? { now: context.stopNowSignal } : {}),
+      },
     });
+    const monitor = await started.catch((error: unknown) => {
+      // Stopped before start-up finished: what it had opened is closed, and the log says so.
+      if (isSchemawatchError(error) && error.code === "STOPPED") return undefined;
+      throw error;
+    });
+    if (!monitor) return 0;
     try {
       if (values["exit-at-end"]) {
-        await monitor.replayed;
-        context.stdout.write(renderReport(monitor.report(), format));
+        // A signal ends a long replay (or one from standard input) without a report of half of it.
+        const stopped = waitForStop(context.stopSignal).then(() => false);
+        if (await Promise.race([monitor.replayed.then(() => true), stopped])) {
+          context.stdout.write(renderReport(monitor.report(), format));
+        }
       } else {
         await Promise.race([
           waitForStop(context.stopSignal),
