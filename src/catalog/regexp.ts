@@ -1,3 +1,6 @@
+import { RE2JS } from "re2js";
+import { toLinearSyntax } from "./linear-regexp.js";
+
 /**
  * A `pattern` as the engine compiles it: with the `u` flag first (so `\p{L}` and astral characters
  * work), and without it when the pattern is only valid in the older syntax (`[a-z\_]`, `\:`), which
@@ -24,12 +27,73 @@ export class PatternError extends Error {
   }
 }
 
-/** The `code.regExp` engine handed to ajv: `schemaRegExp`, throwing a PatternError for bad patterns. */
-export function ajvRegExp(): ((pattern: string, flags: string) => RegExp) & { code: string } {
-  const engine = (pattern: string, flags: string): RegExp => {
-    const regExp = schemaRegExp(pattern, flags);
-    if (!regExp) throw new PatternError(pattern);
-    return regExp;
+/** What ajv needs of a compiled pattern. */
+export interface PatternMatcher {
+  test(text: string): boolean;
+}
+
+const SURROGATE = /[\ud800-\udfff]/;
+
+/**
+ * A pattern run by RE2 (re2js): time linear in the string, whatever the pattern nests. The native
+ * RegExp decided the pattern's mode; a pattern read without `u` leaves strings with surrogates to it,
+ * as only it counts them as two code units (the time budget still bounds that rare case).
+ */
+export class LinearRegExp implements PatternMatcher {
+  readonly #re2: RE2JS;
+  readonly #native: RegExp;
+  readonly #codeUnits: boolean;
+
+  constructor(re2: RE2JS, native: RegExp) {
+    this.#re2 = re2;
+    this.#native = native;
+    this.#codeUnits = !native.unicode;
+  }
+
+  get source(): string {
+    return this.#native.source;
+  }
+
+  /** ajv shares one compiled pattern per `toString()`: it must differ as RegExp's does. */
+  toString(): string {
+    return this.#native.toString();
+  }
+
+  test(text: string): boolean {
+    if (this.#codeUnits && SURROGATE.test(text)) return this.#native.test(text);
+    return this.#re2.test(text);
+  }
+}
+
+/**
+ * A schema pattern compiled for validation: on the linear engine when RE2 can run it with ECMA-262's
+ * meaning, else (lookaround, backreferences) the native RegExp, whose running time the validation's
+ * time budget bounds. Undefined when it is no regular expression.
+ */
+export function patternMatcher(pattern: string, flags = "u"): LinearRegExp | RegExp | undefined {
+  const native = schemaRegExp(pattern, flags);
+  if (!native) return undefined;
+  const syntax = toLinearSyntax(pattern, native.unicode);
+  if (syntax === undefined) return native;
+  try {
+    return new LinearRegExp(RE2JS.compile(syntax), native);
+  } catch {
+    // RE2's own limits (a repeat count above 1000, a script it has no table for).
+    return native;
+  }
+}
+
+/** Whether a schema pattern runs on the linear engine (false: the backtracking native one). */
+export function isLinearPattern(pattern: string): boolean {
+  return patternMatcher(pattern) instanceof LinearRegExp;
+}
+
+/** The `code.regExp` engine handed to ajv: `patternMatcher`, throwing a PatternError for bad patterns. */
+export function ajvRegExp(): ((pattern: string, flags: string) => PatternMatcher) & { code: string } {
+  const engine = (pattern: string, flags: string): PatternMatcher => {
+    const matcher = patternMatcher(pattern, flags);
+    if (!matcher) throw new PatternError(pattern);
+    return matcher;
   };
   // Only used when ajv generates standalone code, which schemawatch never does.
   return Object.assign(engine, { code: "new RegExp" });
