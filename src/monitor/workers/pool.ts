@@ -6,7 +6,13 @@ import type { Config } from "../../config/types.js";
 import type { SubjectSnapshot } from "../../registry/types.js";
 import { SchemawatchError } from "../../errors.js";
 import { RepeatLog } from "../../log.js";
-import type { ResultMessage, SampleJob } from "./job.js";
+import {
+  PROGRESS_BUSY,
+  PROGRESS_ITEMS,
+  ValidationTimeoutError,
+  type ResultMessage,
+  type SampleJob,
+} from "./job.js";
 import type { CatalogMessage, WorkerReply } from "./worker.js";
 
 /**
@@ -31,6 +37,13 @@ interface Pending {
 
 interface Slot {
   worker: Worker;
+  /** Shared with the worker: `ITEMS` counts the items it started, `BUSY` is 1 while it runs a job. */
+  readonly progress: Int32Array;
+  /** The watchdog's last look: the item count, and since when it has not moved. */
+  seenItems: number;
+  since: number;
+  /** Terminated by the watchdog: its pending jobs are timeouts, and it is replaced at once. */
+  abandoned: boolean;
   readonly pending: Map<number, Pending>;
   /** The catalog generation this worker last confirmed. */
   generation: number;
@@ -40,10 +53,21 @@ interface Slot {
 const RESPAWN_MS = 1_000;
 
 /**
+ * How long a worker may run one item before the watchdog abandons it. Each item has the time budget
+ * inside the worker already (a vm timeout); this catches what that cannot stop, with room for a
+ * loaded machine: twice the budget, and at least a second more than it.
+ */
+export function stuckAfterMs(budgetMs: number): number {
+  return Math.max(2 * budgetMs, budgetMs + 1_000);
+}
+
+/**
  * Validation worker threads (config `workers`): the consumer's thread counts every record and decides
  * the sample; parsing and validating the sampled payloads happens here, a batch per message, with the
- * payloads transferred rather than copied. A worker that dies fails its pending jobs (the pipeline
- * then validates them itself) and is replaced.
+ * payloads transferred rather than copied. A worker that dies fails its pending jobs (their records
+ * stay counted, as `internal_error`) and is replaced. Each item has its time budget inside the worker;
+ * a watchdog here terminates a worker that started no item for far longer (`stuckAfterMs`): its jobs
+ * count as `timeout`, so that the batches' deferred commits never wait on it.
  */
 export class ValidationPool {
   readonly #size: number;
@@ -57,6 +81,7 @@ export class ValidationPool {
   #next = 0;
   #jobIds = 0;
   #stopped = false;
+  #watchdog: NodeJS.Timeout | undefined;
 
   constructor(size: number, logger: Logger) {
     this.#size = size;
@@ -79,6 +104,8 @@ export class ValidationPool {
     this.#generation = 1;
     const url = workerUrl();
     for (let i = 0; i < this.#size; i++) this.#slots.push(this.#spawn(url));
+    const tick = Math.min(Math.max(config.validationTimeout / 2, 10), 500);
+    this.#watchdog = setInterval(() => this.#watch(), tick).unref();
     const replies = await Promise.all(this.#slots.map((slot) => this.#sendCatalog(slot)));
     const failed = replies.find((r) => r.kind === "catalog-failed");
     if (failed && failed.kind === "catalog-failed") {
@@ -122,14 +149,43 @@ export class ValidationPool {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearInterval(this.#watchdog);
     const slots = this.#slots.splice(0);
     await Promise.all(slots.map((slot) => slot.worker.terminate()));
     for (const slot of slots) this.#fail(slot, new Error("the validation workers stopped"));
   }
 
+  /** Abandons a worker whose job has started no item for longer than `stuckAfterMs`. */
+  #watch(): void {
+    const now = Date.now();
+    const limit = stuckAfterMs(this.#config?.validationTimeout ?? 0);
+    for (const slot of this.#slots) {
+      const items = Atomics.load(slot.progress, PROGRESS_ITEMS);
+      const busy = Atomics.load(slot.progress, PROGRESS_BUSY) === 1;
+      if (!busy || slot.pending.size === 0 || items !== slot.seenItems || slot.abandoned) {
+        slot.seenItems = items;
+        slot.since = now;
+      } else if (now - slot.since > limit) {
+        slot.abandoned = true;
+        this.#repeats.log(
+          "warn",
+          "worker-stuck",
+          { stuckMs: now - slot.since, jobs: slot.pending.size },
+          "a validation worker made no progress past its time budget: its batches count as timeout, and it is replaced",
+        );
+        void slot.worker.terminate();
+      }
+    }
+  }
+
   #spawn(url: URL): Slot {
+    const progress = new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT));
     const slot: Slot = {
-      worker: new Worker(url),
+      worker: new Worker(url, { workerData: { progress } }),
+      progress,
+      seenItems: 0,
+      since: Date.now(),
+      abandoned: false,
       pending: new Map(),
       generation: 0,
       catalogWaiters: [],
@@ -160,14 +216,27 @@ export class ValidationPool {
     });
     worker.on("exit", () => {
       if (worker !== slot.worker) return;
-      this.#fail(slot, new Error("a validation worker exited"));
+      const abandoned = slot.abandoned;
+      this.#fail(
+        slot,
+        abandoned
+          ? new ValidationTimeoutError(stuckAfterMs(this.#config?.validationTimeout ?? 0))
+          : new Error("a validation worker exited"),
+      );
       if (this.#stopped) return;
-      setTimeout(() => {
-        if (this.#stopped) return;
-        slot.worker = new Worker(url);
-        this.#attach(slot, url);
-        void this.#sendCatalog(slot);
-      }, RESPAWN_MS).unref();
+      setTimeout(
+        () => {
+          if (this.#stopped) return;
+          Atomics.store(slot.progress, PROGRESS_ITEMS, 0);
+          Atomics.store(slot.progress, PROGRESS_BUSY, 0);
+          slot.seenItems = 0;
+          slot.abandoned = false;
+          slot.worker = new Worker(url, { workerData: { progress: slot.progress } });
+          this.#attach(slot, url);
+          void this.#sendCatalog(slot);
+        },
+        abandoned ? 0 : RESPAWN_MS,
+      ).unref();
     });
   }
 
