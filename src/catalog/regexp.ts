@@ -1,5 +1,6 @@
 import { RE2JS } from "re2js";
 import { toLinearSyntax } from "./linear-regexp.js";
+import { escapePointer, walkSchemas } from "./walk.js";
 
 /**
  * A `pattern` as the engine compiles it: with the `u` flag first (so `\p{L}` and astral characters
@@ -97,4 +98,29 @@ export function ajvRegExp(): ((pattern: string, flags: string) => PatternMatcher
   };
   // Only used when ajv generates standalone code, which schemawatch never does.
   return Object.assign(engine, { code: "new RegExp" });
+}
+
+/** A pattern of a schema that runs on the backtracking engine, and where it is (a JSON Pointer). */
+export interface BacktrackingPattern {
+  readonly pointer: string;
+  readonly pattern: string;
+}
+
+/**
+ * The `pattern` and `patternProperties` of a schema that the linear engine cannot run: the only ones
+ * whose running time can explode with the string, so the suspects when a validation runs out of time.
+ */
+export function backtrackingPatterns(schema: unknown): BacktrackingPattern[] {
+  const found: BacktrackingPattern[] = [];
+  walkSchemas(schema, (node, pointer) => {
+    const pattern = node["pattern"];
+    if (typeof pattern === "string" && patternMatcher(pattern) instanceof RegExp)
+      found.push({ pointer: `${pointer}/pattern`, pattern });
+    const map = node["patternProperties"];
+    if (typeof map !== "object" || map === null || Array.isArray(map)) return;
+    for (const key of Object.keys(map))
+      if (patternMatcher(key) instanceof RegExp)
+        found.push({ pointer: `${pointer}/patternProperties/${escapePointer(key)}`, pattern: key });
+  });
+  return found;
 }

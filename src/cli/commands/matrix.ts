@@ -80,6 +80,7 @@ export const matrixCommand: Command = {
             ? file.json["title"]
             : file.name,
         file: file.path,
+        json: file.json,
         validate,
       })),
       documents,
