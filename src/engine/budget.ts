@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { Script, createContext, type Context } from "node:vm";
 
 /** What a validation may cost at most: the default of `validationTimeout`, in milliseconds. */
@@ -6,6 +7,13 @@ export const DEFAULT_VALIDATION_TIMEOUT_MS = 100;
 
 /** A share of the budget after which a run of items yields, so that a timeout can only hit one item. */
 const SLICE = 10;
+
+/**
+ * The most a list may lose to stopped items: past it, the items left are reported as timed out
+ * without being run. Records crafted by the hundred would otherwise hold one batch for minutes, past
+ * the consumer group's session timeout (30 s by default), and the rejoin would read them again.
+ */
+export const MAX_STOPPED_MS = 5_000;
 
 /**
  * A time budget for each of a list of validations, enforced from outside the JavaScript that runs them:
@@ -17,26 +25,44 @@ const SLICE = 10;
  */
 export class ValidationBudget {
   readonly ms: number;
+  readonly #maxStoppedMs: number;
   readonly #slice: number;
   readonly #script = new Script("step()", { filename: "schemawatch-validation-budget" });
   readonly #context: Context;
   #step: () => void = () => undefined;
 
-  constructor(ms: number) {
+  constructor(ms: number, maxStoppedMs = MAX_STOPPED_MS) {
     this.ms = Math.max(1, Math.round(ms));
+    this.#maxStoppedMs = maxStoppedMs;
     this.#slice = this.ms / SLICE;
     this.#context = createContext({ step: () => this.#step() });
   }
 
   /**
    * Runs `work(i)` for each i below `count`, in order; `timedOut(i)` hears of each item stopped by the
-   * budget (its work may be half done), and the items after it go on.
+   * budget (its work may be half done) or left unrun past `maxStoppedMs`, and the items after it go on.
    */
   run(count: number, work: (item: number) => void, timedOut: (item: number) => void): void {
+    const runs = this.#runs(count, work, timedOut);
+    while (!runs.next().done);
+  }
+
+  /** `run`, letting the event loop turn between vm runs (HTTP answers, heartbeats, other batches). */
+  async runYielding(
+    count: number,
+    work: (item: number) => void,
+    timedOut: (item: number) => void,
+  ): Promise<void> {
+    const runs = this.#runs(count, work, timedOut);
+    while (!runs.next().done) await yieldToEventLoop();
+  }
+
+  *#runs(count: number, work: (item: number) => void, timedOut: (item: number) => void): Generator<void> {
     let next = 0;
     let current = 0;
+    let stopped = 0;
     const slice = this.#slice;
-    this.#step = () => {
+    const step = (): void => {
       const start = performance.now();
       while (next < count) {
         current = next;
@@ -45,18 +71,21 @@ export class ValidationBudget {
         if (performance.now() - start >= slice) return;
       }
     };
-    try {
-      while (next < count) {
-        try {
-          this.#script.runInContext(this.#context, { timeout: this.ms });
-        } catch (error) {
-          if (!isTimeout(error)) throw error;
-          next = current + 1;
-          timedOut(current);
-        }
+    while (next < count) {
+      // Set before every run: another list may have run on this budget in between.
+      this.#step = step;
+      try {
+        this.#script.runInContext(this.#context, { timeout: this.ms });
+      } catch (error) {
+        if (!isTimeout(error)) throw error;
+        next = current + 1;
+        timedOut(current);
+        stopped += this.ms;
+        if (stopped >= this.#maxStoppedMs) while (next < count) timedOut(next++);
+      } finally {
+        this.#step = () => undefined;
       }
-    } finally {
-      this.#step = () => undefined;
+      yield;
     }
   }
 }

@@ -23,6 +23,23 @@ describe("the validation budget", () => {
     expect(done).toEqual([0, 1, 3]);
   });
 
+  it("leaves the rest of a list unrun, as timed out, once stopped items have cost it too much", async () => {
+    // 30 ms a stopped item, at most 60 ms lost: the third stopped item ends the list.
+    const budget = new ValidationBudget(30, 60);
+    const done: number[] = [];
+    const stopped: number[] = [];
+    await budget.runYielding(
+      8,
+      (i) => {
+        if (i === 1 || i === 3) HOSTILE.test(INPUT);
+        done.push(i);
+      },
+      (i) => stopped.push(i),
+    );
+    expect(done).toEqual([0, 2]);
+    expect(stopped).toEqual([1, 3, 4, 5, 6, 7]);
+  });
+
   it("lets an error that is no timeout through", () => {
     const budget = new ValidationBudget(50);
     expect(() =>

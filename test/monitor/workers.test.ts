@@ -224,7 +224,8 @@ describe("the job validator", () => {
     expect(result.generation).toBe(7);
     expect([...result.status]).toEqual([0, 0, 2]);
     expect(result.readers).toEqual({ 0: ["1.0.0", "1.1.0", "2.0.0"] });
-    expect([...result.firstReader]).toEqual([0, 3, 6]);
+    // Where each item's readers start, and where the last one's end.
+    expect([...result.firstReader]).toEqual([0, 3, 6, 9]);
     expect([...result.passed]).toEqual([0, 1, 1, 0, 1, 1, 0, 0, 0]);
     expect(result.strings).toEqual(["", "additionalProperties"]);
     expect([...result.keywords]).toEqual([1, 0, 0, 1, 0, 0, 0, 0, 0]);

@@ -61,14 +61,36 @@ export class JobValidator {
 
   /** `documents`: items already parsed on this thread (by index), which are not parsed again. */
   validate(job: JobMessage, documents?: readonly unknown[]): ResultMessage {
+    const out = this.#output(job);
+    this.#budget.run(
+      job.ends.length,
+      (i) => this.#item(job, i, out, documents?.[i]),
+      (i) => timedOut(out, i),
+    );
+    return this.#result(job, out);
+  }
+
+  /** `validate`, letting this thread's event loop turn between runs (on the consumer's thread). */
+  async validateYielding(job: JobMessage, documents?: readonly unknown[]): Promise<ResultMessage> {
+    const out = this.#output(job);
+    await this.#budget.runYielding(
+      job.ends.length,
+      (i) => this.#item(job, i, out, documents?.[i]),
+      (i) => timedOut(out, i),
+    );
+    return this.#result(job, out);
+  }
+
+  #output(job: JobMessage): Output {
     const count = job.ends.length;
-    const firstReader = new Int32Array(count);
+    const firstReader = new Int32Array(count + 1);
     let total = 0;
     for (let i = 0; i < count; i++) {
       firstReader[i] = total;
       total += this.#subjects[job.subjects[i]!]?.readers.length ?? 0;
     }
-    const out: Output = {
+    firstReader[count] = total;
+    return {
       status: new Uint8Array(count),
       firstReader,
       passed: new Uint8Array(total),
@@ -79,22 +101,16 @@ export class JobValidator {
       shapes: this.#shapes ? new Array<string | null>(count).fill(null) : undefined,
       readers: {},
     };
-    this.#budget.run(
-      count,
-      (i) => this.#item(job, i, out, documents?.[i]),
-      (i) => {
-        out.status[i] = ITEM_TIMEOUT;
-        // What a stopped validation wrote for its readers means nothing: none of them is recorded.
-        out.passed.fill(0, firstReader[i], i + 1 < count ? firstReader[i + 1] : total);
-      },
-    );
+  }
+
+  #result(job: JobMessage, out: Output): ResultMessage {
     return {
       kind: "result",
       id: job.id,
       generation: this.#generation,
       readers: out.readers,
       status: out.status,
-      firstReader,
+      firstReader: out.firstReader,
       passed: out.passed,
       keywords: out.keywords,
       paths: out.paths,
@@ -153,6 +169,12 @@ export class JobValidator {
       }
     }
   }
+}
+
+/** What a stopped validation wrote for its readers means nothing: none of them is recorded. */
+function timedOut(out: Output, i: number): void {
+  out.status[i] = ITEM_TIMEOUT;
+  out.passed.fill(0, out.firstReader[i], out.firstReader[i + 1]);
 }
 
 function intern(out: Output, text: string): number {
