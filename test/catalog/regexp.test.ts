@@ -1,7 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { compileVersion } from "../../src/catalog/compiler.js";
+import { RE2JS } from "re2js";
 import { toLinearSyntax } from "../../src/catalog/linear-regexp.js";
 import { LinearRegExp, isLinearPattern, patternMatcher, schemaRegExp } from "../../src/catalog/regexp.js";
+import { isDeterministicSequence } from "../../src/catalog/safe-regexp.js";
+
+/** The pattern on RE2 whether or not the native engine would run it in linear time anyway. */
+function onRe2(pattern: string): LinearRegExp {
+  const native = schemaRegExp(pattern)!;
+  return new LinearRegExp(RE2JS.compile(toLinearSyntax(pattern, native.unicode)!), native);
+}
 
 const HOSTILE = "a".repeat(40) + "!";
 
@@ -55,12 +63,47 @@ describe("the linear regular-expression engine", () => {
   it("agrees with the native RegExp on every pattern and string of the table", () => {
     for (const [pattern, inputs] of TABLE) {
       const native = schemaRegExp(pattern)!;
-      const matcher = patternMatcher(pattern)!;
-      expect(matcher, pattern).toBeInstanceOf(LinearRegExp);
+      expect(isLinearPattern(pattern), pattern).toBe(true);
+      const matcher = onRe2(pattern);
       for (const input of inputs) {
         if (native.source === "^(a+)+$" && input === HOSTILE) continue;
         expect([pattern, input, matcher.test(input)]).toEqual([pattern, input, native.test(input)]);
       }
+    }
+  });
+
+  it("keeps the native engine for anchored sequences that cannot backtrack, and only for them", () => {
+    const deterministic = [
+      "^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$",
+      "^\\d{4}-\\d{2}-\\d{2}$",
+      "^[A-Z]{2}$",
+      "^[a-z][a-z0-9_.-]*$",
+      "^[A-Z]{3}-\\d{4,8}$",
+      "^[^@\\s]+@",
+      "^a*b*c$",
+      "^\\p{L}[\\p{L} '-]*$",
+    ];
+    for (const pattern of deterministic) {
+      expect(isDeterministicSequence(pattern, true), pattern).toBe(true);
+      expect(patternMatcher(pattern), pattern).toBeInstanceOf(RegExp);
+      expect(isLinearPattern(pattern), pattern).toBe(true);
+    }
+    const ambiguous = [
+      "^(a+)+$",
+      "^\\d+\\d*$",
+      "^a*a$",
+      "^[a-z.]+\\.com$",
+      "^a*b?a$",
+      "^.*x$",
+      "a+b",
+      "^a+?b$",
+      "^\\p{L}+\\p{Lu}$",
+      "^x|y$",
+      "^\\s+\\u00a0$",
+    ];
+    for (const pattern of ambiguous) {
+      expect(isDeterministicSequence(pattern, true), pattern).toBe(false);
+      expect(patternMatcher(pattern), pattern).toBeInstanceOf(LinearRegExp);
     }
   });
 
@@ -73,7 +116,7 @@ describe("the linear regular-expression engine", () => {
 
   it("leaves to the native engine what RE2 cannot read the same way", () => {
     // A property RE2 has no name for, a repeat count past RE2's limit, an octal escape without `u`.
-    for (const pattern of ["^\\p{Alphabetic}$", "^a{1001}$", "^\\01$", "^[\\S]$"]) {
+    for (const pattern of ["^\\p{Alphabetic}+\\p{Alphabetic}$", "^(ab){1001}$", "^\\01$", "^(?:[\\S]x)+$"]) {
       expect(isLinearPattern(pattern), pattern).toBe(false);
     }
     expect(toLinearSyntax("^😀$", false)).toBeUndefined();
