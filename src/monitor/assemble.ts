@@ -214,7 +214,12 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
       // On the consumer's thread too, every validation has its time budget: a batch's at the flush.
       const budget = new ValidationBudget(config.validationTimeout);
       pipeline.useWorkers(
-        new InThreadValidation(() => pipeline.catalogSubjects(), config.corpus.enabled, budget),
+        new InThreadValidation(
+          () => pipeline.catalogSubjects(),
+          config.corpus.enabled,
+          budget,
+          config.assertFormats,
+        ),
       );
     }
     if (options.source === "kafka") {

@@ -17,6 +17,8 @@ const SPARE_JOBS = 8;
 /** Validates a job somewhere else: the validation workers (`ValidationPool`). */
 export interface JobRunner {
   validate(job: SampleJob): Promise<ResultMessage>;
+  /** Whether a record of this subject is validated at once on this thread instead (no job needed). */
+  validatesHere?(subject: CatalogSubject): boolean;
 }
 import type { WriterResult } from "./writer.js";
 
@@ -275,8 +277,9 @@ export class Pipeline implements RecordSink {
         this.onUnreadable?.(pipeline, record.topic, record.partition, "not_validated", 1, observedAt);
       return;
     }
-    // With a job runner every validation runs within the time budget, a parsed document's too.
-    if (this.#pool !== undefined) {
+    // A job runs within the time budget, a parsed document's too; the consumer's thread validates at
+    // once the subjects whose readers all validate in linear time (no watchdog needed).
+    if (this.#pool !== undefined && this.#pool.validatesHere?.(subject) !== true) {
       this.#pending++;
       this.#job.add(
         writer.payloadStart === 0 ? value! : value!.subarray(writer.payloadStart),

@@ -37,7 +37,7 @@ ${writer}`,
   );
   const pipeline = new Pipeline(await loadCatalog(config), config);
   const budget = new ValidationBudget(config.validationTimeout);
-  pipeline.useWorkers(new InThreadValidation(() => pipeline.catalogSubjects(), false, budget));
+  pipeline.useWorkers(new InThreadValidation(() => pipeline.catalogSubjects(), false, budget, false));
   const unread: string[] = [];
   pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
     unread.push(`${topic}/${partition} ${reason} ${records}`);

@@ -1,3 +1,4 @@
+import { mayRunLong } from "../../catalog/cost.js";
 import type { CatalogSubject } from "../../catalog/types.js";
 import { ShapeKeys } from "../../corpus/shape.js";
 import { DEFAULT_VALIDATION_TIMEOUT_MS, ValidationBudget } from "../../engine/budget.js";
@@ -37,6 +38,8 @@ export class JobValidator {
   readonly #results: Array<ReaderResult[] | undefined>;
   readonly #shapes: ShapeKeys | undefined;
   readonly #budget: ValidationBudget;
+  /** Per subject index: whether a reader may run long, so that its items need the budget's watchdog. */
+  readonly #guarded: boolean[];
   /** Called as each item starts (a worker tells the pool's watchdog it is not stuck). */
   onItem: ((item: number) => void) | undefined;
 
@@ -46,12 +49,24 @@ export class JobValidator {
     generation: number,
     shapes: boolean,
     budget: ValidationBudget = new ValidationBudget(DEFAULT_VALIDATION_TIMEOUT_MS),
+    assertFormats = true,
   ) {
     this.#subjects = subjects;
     this.#generation = generation;
     this.#results = subjects.map((s) => (s ? createResults(s) : undefined));
     this.#shapes = shapes ? new ShapeKeys() : undefined;
     this.#budget = budget;
+    this.#guarded = subjects.map((s) => s?.readers.some((r) => mayRunLong(r, assertFormats)) ?? false);
+  }
+
+  /**
+   * Whether the job runs within the budget: a vm run costs a watchdog thread's start and join (tens of
+   * microseconds of CPU, more on a loaded machine), which items whose every reader validates in linear
+   * time do not need.
+   */
+  #needsBudget(job: JobMessage): boolean {
+    for (let i = 0; i < job.subjects.length; i++) if (this.#guarded[job.subjects[i]!]) return true;
+    return false;
   }
 
   /** Whether this validator judges exactly these subjects (the same catalog objects). */
@@ -62,17 +77,21 @@ export class JobValidator {
   /** `documents`: items already parsed on this thread (by index), which are not parsed again. */
   validate(job: JobMessage, documents?: readonly unknown[]): ResultMessage {
     const out = this.#output(job);
-    this.#budget.run(
-      job.ends.length,
-      (i) => this.#item(job, i, out, documents?.[i]),
-      (i) => timedOut(out, i),
-    );
+    if (!this.#needsBudget(job))
+      for (let i = 0; i < job.ends.length; i++) this.#item(job, i, out, documents?.[i]);
+    else
+      this.#budget.run(
+        job.ends.length,
+        (i) => this.#item(job, i, out, documents?.[i]),
+        (i) => timedOut(out, i),
+      );
     return this.#result(job, out);
   }
 
   /** `validate`, letting this thread's event loop turn between runs (on the consumer's thread). */
   async validateYielding(job: JobMessage, documents?: readonly unknown[]): Promise<ResultMessage> {
     const out = this.#output(job);
+    if (!this.#needsBudget(job)) return this.validate(job, documents);
     await this.#budget.runYielding(
       job.ends.length,
       (i) => this.#item(job, i, out, documents?.[i]),

@@ -50,6 +50,7 @@ async function handle(message: CatalogMessage | JobMessage): Promise<void> {
         message.generation,
         message.shapes,
         new ValidationBudget(message.config.validationTimeout),
+        message.config.assertFormats,
       );
       validator.onItem = () => Atomics.add(progress, PROGRESS_ITEMS, 1);
       port!.postMessage({ kind: "catalog", generation: message.generation } satisfies WorkerReply);
