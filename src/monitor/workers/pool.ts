@@ -44,6 +44,8 @@ interface Slot {
   since: number;
   /** Terminated by the watchdog: its pending jobs are timeouts, and it is replaced at once. */
   abandoned: boolean;
+  /** Exited, and waiting to be replaced: no job goes to it. */
+  down: boolean;
   readonly pending: Map<number, Pending>;
   /** The catalog generation this worker last confirmed. */
   generation: number;
@@ -83,7 +85,11 @@ export class ValidationPool {
   #stopped = false;
   #watchdog: NodeJS.Timeout | undefined;
 
-  constructor(size: number, logger: Logger) {
+  readonly #stuckAfterMs: number | undefined;
+
+  /** `stuckAfterMs`: the watchdog's limit, when not derived from the config's budget (tests). */
+  constructor(size: number, logger: Logger, options: { stuckAfterMs?: number } = {}) {
+    this.#stuckAfterMs = options.stuckAfterMs;
     this.#size = size;
     this.#log = logger;
     this.#repeats = new RepeatLog(logger);
@@ -104,7 +110,7 @@ export class ValidationPool {
     this.#generation = 1;
     const url = workerUrl();
     for (let i = 0; i < this.#size; i++) this.#slots.push(this.#spawn(url));
-    const tick = Math.min(Math.max(config.validationTimeout / 2, 10), 500);
+    const tick = Math.min(Math.max(this.#limit() / 4, 10), 500);
     this.#watchdog = setInterval(() => this.#watch(), tick).unref();
     const replies = await Promise.all(this.#slots.map((slot) => this.#sendCatalog(slot)));
     const failed = replies.find((r) => r.kind === "catalog-failed");
@@ -132,7 +138,13 @@ export class ValidationPool {
   validate(job: SampleJob): Promise<ResultMessage> {
     if (this.#stopped || this.#slots.length === 0)
       return Promise.reject(new Error("the validation workers are stopped"));
-    const slot = this.#slots[this.#next]!;
+    let slot = this.#slots[this.#next]!;
+    for (let tries = 0; slot.down && tries < this.#slots.length; tries++) {
+      this.#next = (this.#next + 1) % this.#slots.length;
+      slot = this.#slots[this.#next]!;
+    }
+    // A job posted to an exited worker would never be answered, and its batch's commit would wait.
+    if (slot.down) return Promise.reject(new Error("every validation worker is being replaced"));
     this.#next = (this.#next + 1) % this.#slots.length;
     const id = ++this.#jobIds;
     const message = job.message(id);
@@ -155,10 +167,14 @@ export class ValidationPool {
     for (const slot of slots) this.#fail(slot, new Error("the validation workers stopped"));
   }
 
+  #limit(): number {
+    return this.#stuckAfterMs ?? stuckAfterMs(this.#config?.validationTimeout ?? 0);
+  }
+
   /** Abandons a worker whose job has started no item for longer than `stuckAfterMs`. */
   #watch(): void {
     const now = Date.now();
-    const limit = stuckAfterMs(this.#config?.validationTimeout ?? 0);
+    const limit = this.#limit();
     for (const slot of this.#slots) {
       const items = Atomics.load(slot.progress, PROGRESS_ITEMS);
       const busy = Atomics.load(slot.progress, PROGRESS_BUSY) === 1;
@@ -186,6 +202,7 @@ export class ValidationPool {
       seenItems: 0,
       since: Date.now(),
       abandoned: false,
+      down: false,
       pending: new Map(),
       generation: 0,
       catalogWaiters: [],
@@ -219,24 +236,25 @@ export class ValidationPool {
       const abandoned = slot.abandoned;
       this.#fail(
         slot,
-        abandoned
-          ? new ValidationTimeoutError(stuckAfterMs(this.#config?.validationTimeout ?? 0))
-          : new Error("a validation worker exited"),
+        abandoned ? new ValidationTimeoutError(this.#limit()) : new Error("a validation worker exited"),
       );
       if (this.#stopped) return;
-      setTimeout(
-        () => {
-          if (this.#stopped) return;
-          Atomics.store(slot.progress, PROGRESS_ITEMS, 0);
-          Atomics.store(slot.progress, PROGRESS_BUSY, 0);
-          slot.seenItems = 0;
-          slot.abandoned = false;
-          slot.worker = new Worker(url, { workerData: { progress: slot.progress } });
-          this.#attach(slot, url);
-          void this.#sendCatalog(slot);
-        },
-        abandoned ? 0 : RESPAWN_MS,
-      ).unref();
+      const respawn = (): void => {
+        if (this.#stopped) return;
+        Atomics.store(slot.progress, PROGRESS_ITEMS, 0);
+        Atomics.store(slot.progress, PROGRESS_BUSY, 0);
+        slot.seenItems = 0;
+        slot.abandoned = false;
+        slot.down = false;
+        slot.worker = new Worker(url, { workerData: { progress: slot.progress } });
+        this.#attach(slot, url);
+        void this.#sendCatalog(slot);
+      };
+      // A stuck worker is replaced at once (its catalog message goes first, so jobs may follow it);
+      // a crashed one after a pause, and no job is sent to it meanwhile.
+      if (abandoned) return respawn();
+      slot.down = true;
+      setTimeout(respawn, RESPAWN_MS).unref();
     });
   }
 
