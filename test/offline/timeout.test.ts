@@ -89,4 +89,56 @@ describe("the offline commands' time budget", () => {
     expect(diff.stderr).toContain(`${join(root, "new-docs/b-evil.json")}: its validation against`);
     expect(diff.stderr).toContain("#/properties/name/pattern /^((a+)+)\\1?$/");
   });
+
+  it("report --source: a replayed capture's crafted records count as timeout, and the report ends", async () => {
+    const line = (offset: number, name: string, version?: string) =>
+      JSON.stringify({
+        topic: "events",
+        partition: 0,
+        offset,
+        timestamp: 1796112000000 + offset * 1000,
+        key: null,
+        headers: { producer: "partner", ...(version ? { "schema-version": version } : {}) },
+        value: { name },
+      });
+    const capture = [line(0, "aaa", "1.1"), line(1, EVIL, "1.1"), line(2, EVIL), line(3, "aa", "1.0")];
+    const dir = await writeTree({
+      "capture.ndjson": capture.join("\n") + "\n",
+      "schemas/1.0.json": {
+        $id: "https://example.com/h/1.0.json",
+        properties: { name: { pattern: "^(a+)+$" } },
+      },
+      "schemas/1.1.json": {
+        $id: "https://example.com/h/1.1.json",
+        properties: { name: { pattern: "^((a+)+)\\1?$" } },
+      },
+      "config.yaml": `validationTimeout: 50ms
+subjects:
+  - name: hostile
+    topics: [events]
+    schemas: schemas
+    versions:
+      "1.0.0": { status: deprecated }
+      "1.1.0": { status: active }
+`,
+    });
+    const result = await runCli([
+      "report",
+      "--config",
+      join(dir, "config.yaml"),
+      "--source",
+      `file:${join(dir, "capture.ndjson")}`,
+      "--format",
+      "json",
+    ]);
+    expect([result.code, result.stderr]).toEqual([0, ""]);
+    const report = JSON.parse(result.stdout) as {
+      subjects: Array<{ records: number; unknownUse: Array<{ reason: string; records: number }> }>;
+      decodeErrors: Record<string, Record<string, number>>;
+    };
+    // All four counted; the two crafted ones as timeout, the undeclared one also unknown use.
+    expect(report.subjects[0]!.records).toBe(4);
+    expect(report.decodeErrors["events"]).toEqual({ timeout: 2 });
+    expect(report.subjects[0]!.unknownUse.map((u) => [u.reason, u.records])).toEqual([["timeout", 1]]);
+  });
 });
