@@ -35,11 +35,16 @@ export interface PatternMatcher {
 }
 
 const SURROGATE = /[\ud800-\udfff]/;
+const SURROGATES = /[\ud800-\udfff]/g;
+/** Where a code unit stands to RE2: U+F0000 up, which no pattern read without `u` can name. */
+const STAND_IN = 0xf0000 - 0xd800;
+const standIn = (unit: string): string => String.fromCodePoint(STAND_IN + unit.charCodeAt(0));
 
 /**
  * A pattern run by RE2 (re2js): time linear in the string, whatever the pattern nests. The native
- * RegExp decided the pattern's mode; a pattern read without `u` leaves strings with surrogates to it,
- * as only it counts them as two code units (the time budget still bounds that rare case).
+ * RegExp decided the pattern's mode. Read without `u`, a pattern sees an astral character as two code
+ * units (`.` and `[^,]` match each): RE2 is then given each surrogate as a character of its own, a
+ * private-use code point that such a pattern can only match with `.` or a negated class, as ECMA does.
  */
 export class LinearRegExp implements PatternMatcher {
   readonly #re2: RE2JS;
@@ -62,7 +67,7 @@ export class LinearRegExp implements PatternMatcher {
   }
 
   test(text: string): boolean {
-    if (this.#codeUnits && SURROGATE.test(text)) return this.#native.test(text);
+    if (this.#codeUnits && SURROGATE.test(text)) return this.#re2.test(text.replace(SURROGATES, standIn));
     return this.#re2.test(text);
   }
 }

@@ -32,6 +32,11 @@ const TABLE: ReadonlyArray<readonly [string, readonly string[]]> = [
   ["^[^]$", ["a", "\n", ""]],
   ["^[a-z\\_]+$", ["snake_case", "kebab-case", "😀"]],
   ["^\\:[a-z]{1,3}$", [":ab", "ab", ":abcd"]],
+  // Read without `u`: an astral character is two code units, each matched by `.` or a negated class.
+  ["^[^\\_]{2}$", ["😀", "ab", "a", "\ud800"]],
+  ["^\\_.$", ["_😀", "_a", "_\udc00"]],
+  ["^\\_\\W+\\w$", ["_😀a", "_ a", "_😀"]],
+  ["\\_[a-z]", ["😀_a", "😀_😀"]],
   ["^a{2,3}$", ["a", "aa", "aaa", "aaaa"]],
   ["^a{$", ["a{", "a"]],
   ["^\\p{L}+$", ["héllo", "ελλάδα", "abc1", "日本"]],
