@@ -22,6 +22,8 @@ import { Figures } from "./figures.js";
 import { kafkaBench } from "./kafka.js";
 import { codecConsumptionBench } from "./kafka-codecs.js";
 import { replayMemory } from "./memory.js";
+import { budgetBench } from "./budget.js";
+import { regexpBench } from "./regexp.js";
 import { scrapeBench } from "./scrape.js";
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 500_000);
@@ -167,6 +169,16 @@ async function main() {
   );
   console.log("");
   figures.add("validation / parse time", ratio, { target: 2, better: "lower" });
+  figures.add(
+    "per-record pipeline with the validation time budget / without (workers 0, linear-time readers)",
+    await budgetBench(),
+    { target: 1.1, better: "lower" },
+  );
+  figures.add(
+    "validation of 8 patterned fields, schemawatch's pattern engines / native RegExp",
+    regexpBench(),
+    { target: 8, better: "lower", note: "the price of linear time where a pattern could backtrack" },
+  );
 
   // The product's memory without Kafka: `schemawatch run` replaying the same capture in its own process.
   const memory = await replayMemory(capture, DOCS);

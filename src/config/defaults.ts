@@ -13,6 +13,9 @@ export const DEFAULTS = {
   http: { host: "127.0.0.1", port: 9464 },
   maxRecordBytes: 1048576,
   workers: 0,
+  // Validating an ordinary record takes microseconds; 100 ms is thousands of times that, yet short
+  // enough that a record crafted to backtrack costs a batch no more than a fraction of a second.
+  validationTimeout: "100ms",
   logLevel: "info",
   // As schema registries (Confluent, Apicurio) and ajv read a schema without $schema.
   defaultDialect: "draft-07",

@@ -71,6 +71,8 @@ function describe(error: ErrorObject): string {
     case "enum":
       return `must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "pattern":
+      if (error.instancePath === "/validationTimeout")
+        return "must be a duration above zero in milliseconds or seconds, such as 100ms or 2s";
       return error.instancePath.match(/Window|lagInterval/)
         ? "must be a duration such as 30s, 15m, 24h or 7d"
         : `must match ${String(error.params["pattern"])}`;
@@ -146,6 +148,7 @@ interface RawConfig {
   http?: Partial<Config["http"]>;
   maxRecordBytes?: number;
   workers?: number;
+  validationTimeout?: string;
   logLevel?: Config["logLevel"];
   shared?: string[];
   defaultDialect?: Config["defaultDialect"];
@@ -270,6 +273,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
     http: { ...DEFAULTS.http, ...raw.http },
     maxRecordBytes: raw.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
     workers: raw.workers ?? DEFAULTS.workers,
+    validationTimeout: parseDuration(raw.validationTimeout ?? DEFAULTS.validationTimeout) * 1000,
     logLevel: raw.logLevel ?? DEFAULTS.logLevel,
     shared: (raw.shared ?? []).map((p) => resolve(base, p)),
     registries,

@@ -195,6 +195,7 @@ export const configSchema = {
     },
     maxRecordBytes: { type: "integer", minimum: 1 },
     workers: { type: "integer", minimum: 0, maximum: 16 },
+    validationTimeout: { type: "string", pattern: "^[1-9][0-9]*(ms|s)$" },
     logLevel: { enum: ["trace", "debug", "info", "warn", "error", "fatal", "silent"] },
     shared: { type: "array", items: nonEmpty },
     defaultDialect: { enum: ["draft-04", "draft-06", "draft-07", "2019-09", "2020-12"] },

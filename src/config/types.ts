@@ -177,6 +177,8 @@ export interface Config {
   readonly maxRecordBytes: number;
   /** Validation worker threads; 0 validates on the consumer's thread. */
   readonly workers: number;
+  /** Milliseconds one record's validation may take before it is stopped and counted as `timeout`. */
+  readonly validationTimeout: number;
   readonly shared: readonly string[];
   readonly registries: Readonly<Record<string, RegistryConfig>>;
   /** The dialect of a schema file without `$schema`. */

@@ -4,6 +4,7 @@ import type { Catalog } from "../catalog/types.js";
 import { loadConfig } from "../config/load.js";
 import type { Config } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
+import { ValidationBudget } from "../engine/budget.js";
 import { buildServer } from "../http/server.js";
 import type { ConsumerTuning } from "../kafka/options.js";
 import { createLogger } from "../log.js";
@@ -19,6 +20,7 @@ import { Corpus } from "../corpus/corpus.js";
 import { attachCorpus, fallbackVersion } from "../corpus/feed.js";
 import { captureProcessWarnings, internalErrorLogger } from "./diagnostics.js";
 import { Health } from "./health.js";
+import { InThreadValidation } from "./workers/in-thread.js";
 import { ValidationPool } from "./workers/pool.js";
 import { Pipeline } from "./pipeline.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
@@ -224,6 +226,17 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     if (pool) {
       await pool.start(config, config.corpus.enabled, initial.snapshots);
       pipeline.useWorkers(pool);
+    } else {
+      // On the consumer's thread too, every validation has its time budget: a batch's at the flush.
+      const budget = new ValidationBudget(config.validationTimeout);
+      pipeline.useWorkers(
+        new InThreadValidation(
+          () => pipeline.catalogSubjects(),
+          config.corpus.enabled,
+          budget,
+          config.assertFormats,
+        ),
+      );
     }
     if (options.source === "kafka") {
       // Loaded only here, so replaying a file never loads kafkajs.

@@ -1,4 +1,4 @@
-import type { Catalog, CatalogVersion } from "../catalog/types.js";
+import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./health.js";
@@ -10,7 +10,7 @@ import { SubjectPipeline, reservoirDocument, type ReservoirEntry } from "./subje
 import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries } from "./tallies.js";
 import { ValidatedRecord, type ValidatedHook } from "./validated.js";
 import { applyJobResult } from "./workers/apply.js";
-import { SampleJob, type ResultMessage } from "./workers/job.js";
+import { SampleJob, ValidationTimeoutError, type ResultMessage } from "./workers/job.js";
 
 /** Jobs kept for reuse: as many as batches are in flight at once (kafkajs's partition concurrency). */
 const SPARE_JOBS = 8;
@@ -18,6 +18,8 @@ const SPARE_JOBS = 8;
 /** Validates a job somewhere else: the validation workers (`ValidationPool`). */
 export interface JobRunner {
   validate(job: SampleJob): Promise<ResultMessage>;
+  /** Whether a record of this subject is validated at once on this thread instead (no job needed). */
+  validatesHere?(subject: CatalogSubject): boolean;
 }
 import type { WriterResult } from "./writer.js";
 
@@ -93,10 +95,12 @@ export class Pipeline implements RecordSink {
   #pending = 0;
   /** Each subject's index in the config's subject list: how workers name it. */
   readonly #subjectIndex = new Map<SubjectPipeline, number>();
+  readonly #subjectCount: number;
 
   constructor(catalog: Catalog, config: Config, now: () => number = Date.now) {
     this.#maxBytes = config.maxRecordBytes;
     this.#held = new HeldRecords(now);
+    this.#subjectCount = config.subjects.length;
     const subjects = new Map<string, SubjectPipeline>();
     config.subjects.forEach((subjectConfig, index) => {
       const subject = catalog.subjects.get(subjectConfig.name);
@@ -117,6 +121,13 @@ export class Pipeline implements RecordSink {
    */
   useWorkers(pool: JobRunner): void {
     this.#pool = pool;
+  }
+
+  /** The catalog's subjects by their index in the config's subject list: how job runners name them. */
+  catalogSubjects(): Array<CatalogSubject | undefined> {
+    const subjects = new Array<CatalogSubject | undefined>(this.#subjectCount).fill(undefined);
+    for (const [pipeline, index] of this.#subjectIndex) subjects[index] = pipeline.subject;
+    return subjects;
   }
 
   /** Sampled records counted but not yet validated (with workers: collected or being validated). */
@@ -303,7 +314,9 @@ export class Pipeline implements RecordSink {
         this.onUnreadable?.(pipeline, record.topic, record.partition, "not_validated", 1, observedAt);
       return;
     }
-    if (this.#pool !== undefined && !parsed) {
+    // A job runs within the time budget, a parsed document's too; the consumer's thread validates at
+    // once the subjects whose readers all validate in linear time (no watchdog needed).
+    if (this.#pool !== undefined && this.#pool.validatesHere?.(subject) !== true) {
       this.#pending++;
       this.#job.add(
         writer.payloadStart === 0 ? value! : value!.subarray(writer.payloadStart),
@@ -316,6 +329,7 @@ export class Pipeline implements RecordSink {
         record.partition,
         record.timestamp,
         observedAt,
+        parsed ? document : undefined,
       );
       return;
     }
@@ -403,11 +417,11 @@ export class Pipeline implements RecordSink {
     }
   }
 
-  /** A job whose validations are lost: `internal_error` for each record. */
-  #lost(job: SampleJob): void {
+  /** A job whose validations are lost: `internal_error` for each record (`timeout`: abandoned as stuck). */
+  #lost(job: SampleJob, reason: "internal_error" | "timeout" = "internal_error"): void {
     for (let i = 0; i < job.size; i++) {
-      this.tallies.decodeError(job.topics[i]!, "internal_error");
-      this.#unvalidated(job, i, "internal_error");
+      this.tallies.decodeError(job.topics[i]!, reason);
+      this.#unvalidated(job, i, reason);
     }
   }
 
@@ -422,10 +436,10 @@ export class Pipeline implements RecordSink {
     let result: ResultMessage;
     try {
       result = await pool.validate(job);
-    } catch {
+    } catch (error) {
       // The worker died with the job (its payloads went with it): the records stay counted, their
       // validation is lost, and the loss is counted where an operator sees it.
-      this.#lost(job);
+      this.#lost(job, error instanceof ValidationTimeoutError ? "timeout" : "internal_error");
       return undefined;
     }
     try {

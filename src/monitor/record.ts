@@ -29,6 +29,7 @@ export type DecodeReason =
   | "invalid_capture_line"
   | "too_deep"
   | "undecodable_batch"
+  | "timeout"
   | "internal_error";
 
 export const DECODE_REASONS: readonly DecodeReason[] = [
@@ -43,14 +44,16 @@ export const DECODE_REASONS: readonly DecodeReason[] = [
   "invalid_capture_line",
   "too_deep",
   "undecodable_batch",
+  "timeout",
   "internal_error",
 ];
 
 /**
  * Why a record is evidence of unknown use, which keeps every deprecated version of its subject from
  * being called drained: its writer version could not be read at all, or it declares none and was never
- * validated (too large, too deep, skipped by the sampler: `not_validated`, or its validation was lost
- * to a failure: `internal_error`), so nobody checked whether it needs a deprecated version.
+ * validated (too large, too deep, its validation stopped by the time budget: `timeout`, skipped by the
+ * sampler: `not_validated`, or its validation was lost to a failure: `internal_error`), so nobody
+ * checked whether it needs a deprecated version.
  */
 export type UnreadableReason =
   Exclude<DecodeReason, "unknown_topic" | "invalid_capture_line"> | "not_validated";

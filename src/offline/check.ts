@@ -1,4 +1,4 @@
-import type { Validator } from "../catalog/compiler.js";
+import { DocumentBudget, type BudgetSchema } from "./budget.js";
 import type { SampleDocument } from "./documents.js";
 
 export interface CheckLine {
@@ -21,34 +21,29 @@ export interface CheckResult {
   readonly exitCode: 0 | 1;
 }
 
-function run(validate: Validator, direction: CheckLine["direction"], document: SampleDocument): CheckLine {
-  const passed = validate(document.json);
-  const error = passed ? undefined : validate.errors?.[0];
-  return {
-    direction,
-    document: document.name,
-    passed,
-    keyword: passed ? null : (error?.keyword ?? "unknown"),
-    instancePath: passed ? null : (error?.instancePath ?? ""),
-  };
-}
-
 /**
  * The article's CI check: documents valid under the old schema against the new one (backward), new
  * documents against the old one (forward). Backward failures fail the build; forward failures only
- * with `strict`, for a public contract whose old consumers cannot be upgraded first.
+ * with `strict`, for a public contract whose old consumers cannot be upgraded first. Each validation
+ * has the time budget: one past it stops the check with a VALIDATION_TIMEOUT naming the document.
  */
 export function checkCompatibility(
-  oldSchema: Validator,
-  newSchema: Validator,
+  oldSchema: BudgetSchema,
+  newSchema: BudgetSchema,
   oldDocuments: readonly SampleDocument[],
   newDocuments: readonly SampleDocument[],
   strict: boolean,
+  budget: DocumentBudget = new DocumentBudget(),
 ): CheckResult {
-  const lines = [
-    ...oldDocuments.map((d) => run(newSchema, "backward", d)),
-    ...newDocuments.map((d) => run(oldSchema, "forward", d)),
+  const pairs = [
+    ...oldDocuments.map((d) => [newSchema, d] as const),
+    ...newDocuments.map((d) => [oldSchema, d] as const),
   ];
+  const lines: CheckLine[] = budget.judge(pairs).map((judged, i) => ({
+    direction: i < oldDocuments.length ? "backward" : "forward",
+    document: pairs[i]![1].name,
+    ...judged,
+  }));
   const backwardFailures = lines.filter((l) => l.direction === "backward" && !l.passed).length;
   const forwardFailures = lines.filter((l) => l.direction === "forward" && !l.passed).length;
   const failed = backwardFailures > 0 || (strict && forwardFailures > 0);

@@ -1,10 +1,12 @@
 import type { Validator } from "../catalog/compiler.js";
+import { DocumentBudget } from "./budget.js";
 import type { SampleDocument } from "./documents.js";
 
 export interface MatrixSchema {
   readonly label: string;
   /** The file the row's schema came from: labels (titles) may repeat, files do not. */
   readonly file: string;
+  readonly json: unknown;
   readonly validate: Validator;
 }
 
@@ -16,13 +18,23 @@ export interface Matrix {
   readonly valid: readonly (readonly boolean[])[];
 }
 
-/** The article's table: every document against every schema, each row with its own validator. */
-export function buildMatrix(schemas: readonly MatrixSchema[], documents: readonly SampleDocument[]): Matrix {
+/**
+ * The article's table: every document against every schema, each row with its own validator, each
+ * validation within the time budget (VALIDATION_TIMEOUT names the document past it).
+ */
+export function buildMatrix(
+  schemas: readonly MatrixSchema[],
+  documents: readonly SampleDocument[],
+  budget: DocumentBudget = new DocumentBudget(),
+): Matrix {
+  const judged = budget.judge(
+    schemas.flatMap((s) => documents.map((d) => [{ ...s, name: s.file }, d] as const)),
+  );
   return {
     schemas: schemas.map((s) => s.label),
     files: schemas.map((s) => s.file),
     documents: documents.map((d) => d.name.replace(/\.json$/i, "")),
-    valid: schemas.map((s) => documents.map((d) => s.validate(d.json))),
+    valid: schemas.map((_, row) => documents.map((_, col) => judged[row * documents.length + col]!.passed)),
   };
 }
 

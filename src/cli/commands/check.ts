@@ -1,4 +1,7 @@
 import { loadConfig } from "../../config/load.js";
+import type { Config } from "../../config/types.js";
+import { DEFAULT_VALIDATION_TIMEOUT_MS } from "../../engine/budget.js";
+import { DocumentBudget } from "../../offline/budget.js";
 import { checkCompatibility, formatCheckLine, formatCheckSummary } from "../../offline/check.js";
 import { readDocumentFolder } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
@@ -62,17 +65,20 @@ export const checkCommand: Command = {
     if (!values["new-docs"]) throw usageError("check", "--new-docs DIR is required");
     if (values.subject !== undefined && values.registry === undefined)
       throw usageError("check", "--subject needs --registry R");
-    const compiler = compilerFromFlags("check", values, values.config ? await loadConfig(values.config) : {});
+    const config: Partial<Config> = values.config ? await loadConfig(values.config) : {};
+    const compiler = compilerFromFlags("check", values, config);
     // Each on its own: OLD and NEW often share an $id and must not stand in for each other.
     const [oldSchema, newSchema] = await schemaSides("check", positionals, values, compiler, context);
     const oldDocs = await readDocumentFolder(values["old-docs"]);
     const newDocs = await readDocumentFolder(values["new-docs"]);
+    const side = (s: typeof oldSchema) => ({ name: s.file.path, json: s.file.json, validate: s.validate });
     const result = checkCompatibility(
-      oldSchema.validate,
-      newSchema.validate,
+      side(oldSchema),
+      side(newSchema),
       oldDocs,
       newDocs,
       values.strict,
+      new DocumentBudget(config.validationTimeout ?? DEFAULT_VALIDATION_TIMEOUT_MS),
     );
     if (format === "json") {
       context.stdout.write(

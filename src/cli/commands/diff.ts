@@ -1,4 +1,4 @@
-import type { SchemaCompiler, SchemaDocument } from "../../catalog/compiler.js";
+import type { SchemaCompiler, SchemaDocument, Validator } from "../../catalog/compiler.js";
 import { loadSharedDocuments } from "../../catalog/load.js";
 import type { SchemaFile } from "../../catalog/schema-file.js";
 import type { CatalogVersion } from "../../catalog/types.js";
@@ -9,6 +9,7 @@ import { diffSchemas, type Bump, type DiffResult, type Policy } from "../../diff
 import { declaredBump, gatherEvidence, settle, suffices, type Evidence } from "../../diff/release.js";
 import { toJson, toText, type Release } from "../../diff/render.js";
 import { SchemawatchError } from "../../errors.js";
+import { DocumentBudget } from "../../offline/budget.js";
 import { readDocumentFolder, type SampleDocument } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
@@ -77,7 +78,7 @@ function releaseOf(needed: Bump, before?: Version, after?: Version, expected?: B
 
 interface Side {
   readonly file: SchemaFile;
-  readonly validate: (document: unknown) => boolean;
+  readonly validate: Validator;
   /** A registered version's references. */
   readonly refs?: readonly SchemaDocument[] | undefined;
 }
@@ -112,7 +113,16 @@ function compare(
   });
   let evidence: Evidence | undefined;
   if (options.documents) {
-    evidence = gatherEvidence(options.documents, before.validate, after.validate);
+    const documents = options.documents;
+    // Each document's validation within the time budget: one past it stops the diff, named.
+    const budget = new DocumentBudget();
+    const judge = (side: Side) => {
+      const schema = { name: side.file.path, json: side.file.json, validate: side.validate };
+      const judged = budget.judge(documents.map((d) => [schema, d] as const));
+      const passed = new Map(documents.map((d, i) => [d.json, judged[i]!.passed]));
+      return (json: unknown) => passed.get(json) === true;
+    };
+    evidence = gatherEvidence(documents, judge(before), judge(after));
     result = settle(result, evidence);
   }
   return { result, evidence };

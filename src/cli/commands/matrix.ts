@@ -82,6 +82,7 @@ export const matrixCommand: Command = {
             ? file.json["title"]
             : file.name,
         file: file.path,
+        json: file.json,
         validate,
       })),
       documents,

@@ -4,13 +4,28 @@ import type { SubjectPipeline } from "../subject-pipeline.js";
 import type { UnreadableReason } from "../record.js";
 import { NO_VERSION, type RecordSeries, type Tallies } from "../tallies.js";
 import type { ValidatedRecord } from "../validated.js";
-import { ITEM_NOT_JSON, ITEM_NOT_UTF8, ITEM_TOO_DEEP, type ResultMessage, type SampleJob } from "./job.js";
+import {
+  ITEM_NOT_JSON,
+  ITEM_NOT_UTF8,
+  ITEM_TIMEOUT,
+  ITEM_TOO_DEEP,
+  ITEM_VALIDATED,
+  type ResultMessage,
+  type SampleJob,
+} from "./job.js";
+
+const STATUS_REASONS: Record<number, "not_utf8" | "not_json" | "too_deep" | "timeout"> = {
+  [ITEM_NOT_UTF8]: "not_utf8",
+  [ITEM_NOT_JSON]: "not_json",
+  [ITEM_TOO_DEEP]: "too_deep",
+  [ITEM_TIMEOUT]: "timeout",
+};
 
 /**
  * Records what a validation worker found for a job: per item its decode reason, or its results
  * against every reader into the series' counters and the subject's results, the reservoir, and the
  * validated-record hook (`notify`), exactly as the in-thread path does. `unvalidated` hears of each
- * record that could not be validated (too deep), which is unknown use when it declares no version.
+ * record that could not be validated (too deep, or past the time budget), which is unknown use when it declares no version.
  */
 export function applyJobResult(
   job: SampleJob,
@@ -27,12 +42,11 @@ export function applyJobResult(
     start = end;
     const topic = job.topics[i]!;
     const status = result.status[i]!;
-    if (status === ITEM_NOT_UTF8 || status === ITEM_NOT_JSON || status === ITEM_TOO_DEEP) {
-      tallies.decodeError(
-        topic,
-        status === ITEM_NOT_UTF8 ? "not_utf8" : status === ITEM_NOT_JSON ? "not_json" : "too_deep",
-      );
-      if (status === ITEM_TOO_DEEP) unvalidated(i, "too_deep");
+    if (status !== ITEM_VALIDATED) {
+      const reason = STATUS_REASONS[status] ?? "internal_error";
+      tallies.decodeError(topic, reason);
+      // Not JSON is not a record of any version; too deep or too slow to validate is unknown use.
+      if (reason !== "not_utf8" && reason !== "not_json") unvalidated(i, reason);
       continue;
     }
     const pipeline = job.pipelines[i]!;

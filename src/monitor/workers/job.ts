@@ -21,6 +21,8 @@ export const ITEM_VALIDATED = 0;
 export const ITEM_NOT_UTF8 = 1;
 export const ITEM_NOT_JSON = 2;
 export const ITEM_TOO_DEEP = 3;
+/** Its validation ran past the time budget (`validationTimeout`) and was stopped. */
+export const ITEM_TIMEOUT = 4;
 
 /** What a worker answers: per item and reader, pass or fail with the first failure, compactly. */
 export interface ResultMessage {
@@ -42,6 +44,21 @@ export interface ResultMessage {
   readonly shapes: ReadonlyArray<string | null> | undefined;
   /** The job's payloads, handed back (transferred both ways, never copied). */
   readonly bytes: Uint8Array;
+}
+
+/** Indexes into the progress a worker shares with the pool's watchdog: items started, and busy (1). */
+export const PROGRESS_ITEMS = 0;
+export const PROGRESS_BUSY = 1;
+
+/**
+ * A job abandoned by the pool's watchdog: its worker made no progress for far longer than the time
+ * budget allows, and was terminated with the job. Its records count as `timeout`.
+ */
+export class ValidationTimeoutError extends Error {
+  constructor(readonly ms: number) {
+    super(`a validation worker made no progress for ${ms} ms and was replaced`);
+    this.name = "ValidationTimeoutError";
+  }
 }
 
 const INITIAL_BYTES = 64 * 1024;
@@ -67,6 +84,8 @@ export class SampleJob {
   readonly partitions: number[] = [];
   readonly timestamps: number[] = [];
   readonly observedAt: number[] = [];
+  /** Per item, its document when this thread parsed it already (else undefined): never sent. */
+  readonly documents: unknown[] = [];
 
   get size(): number {
     return this.ends.length;
@@ -92,6 +111,7 @@ export class SampleJob {
       this.partitions,
       this.timestamps,
       this.observedAt,
+      this.documents,
     ] as unknown[][])
       list.length = 0;
     this.#writerIndex.clear();
@@ -108,6 +128,7 @@ export class SampleJob {
     partition: number,
     timestamp: number,
     observedAt: number,
+    document?: unknown,
   ): void {
     const need = this.used + payload.length;
     if (need > this.bytes.length) {
@@ -138,6 +159,7 @@ export class SampleJob {
     this.partitions.push(partition);
     this.timestamps.push(timestamp);
     this.observedAt.push(observedAt);
+    this.documents.push(document);
   }
 
   /** The message for a worker. Its buffers are new (or this job's, to be transferred). */

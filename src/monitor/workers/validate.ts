@@ -1,120 +1,207 @@
+import { mayRunLong } from "../../catalog/cost.js";
 import type { CatalogSubject } from "../../catalog/types.js";
 import { ShapeKeys } from "../../corpus/shape.js";
+import { DEFAULT_VALIDATION_TIMEOUT_MS, ValidationBudget } from "../../engine/budget.js";
 import { createResults, evaluateInto, type ReaderResult } from "../../engine/evaluate.js";
 import { isStackOverflow, parsePayload } from "../payload.js";
 import {
   ITEM_NOT_JSON,
   ITEM_NOT_UTF8,
+  ITEM_TIMEOUT,
   ITEM_TOO_DEEP,
   ITEM_VALIDATED,
   type JobMessage,
   type ResultMessage,
 } from "./job.js";
 
+/** The arrays one job's results are written into, item by item. */
+interface Output {
+  readonly status: Uint8Array;
+  readonly firstReader: Int32Array;
+  readonly passed: Uint8Array;
+  readonly keywords: Uint32Array;
+  readonly paths: Uint32Array;
+  readonly strings: string[];
+  readonly stringIndex: Map<string, number>;
+  readonly shapes: Array<string | null> | undefined;
+  readonly readers: Record<number, string[]>;
+}
+
 /**
  * Validates the payloads of a job against every reader of their subjects: the work a validation
- * worker does, in a function that the consumer's thread can also run when no worker answers.
+ * worker does, and what the consumer's thread runs itself with `workers: 0`. Each item runs within the
+ * time budget; one that exceeds it is `ITEM_TIMEOUT` and the items after it go on.
  */
 export class JobValidator {
   readonly #subjects: ReadonlyArray<CatalogSubject | undefined>;
   readonly #generation: number;
   readonly #results: Array<ReaderResult[] | undefined>;
   readonly #shapes: ShapeKeys | undefined;
+  readonly #budget: ValidationBudget;
+  /** Per subject index: whether a reader may run long, so that its items need the budget's watchdog. */
+  readonly #guarded: boolean[];
+  /** Called as each item starts (a worker tells the pool's watchdog it is not stuck). */
+  onItem: ((item: number) => void) | undefined;
 
   /** `subjects` by the index of the config's subject list; `shapes` when the corpus wants shape keys. */
-  constructor(subjects: ReadonlyArray<CatalogSubject | undefined>, generation: number, shapes: boolean) {
+  constructor(
+    subjects: ReadonlyArray<CatalogSubject | undefined>,
+    generation: number,
+    shapes: boolean,
+    budget: ValidationBudget = new ValidationBudget(DEFAULT_VALIDATION_TIMEOUT_MS),
+    assertFormats = true,
+  ) {
     this.#subjects = subjects;
     this.#generation = generation;
     this.#results = subjects.map((s) => (s ? createResults(s) : undefined));
     this.#shapes = shapes ? new ShapeKeys() : undefined;
+    this.#budget = budget;
+    this.#guarded = subjects.map((s) => s?.readers.some((r) => mayRunLong(r, assertFormats)) ?? false);
   }
 
-  validate(job: JobMessage): ResultMessage {
+  /**
+   * Whether the job runs within the budget: a vm run costs a watchdog thread's start and join (tens of
+   * microseconds of CPU, more on a loaded machine), which items whose every reader validates in linear
+   * time do not need.
+   */
+  #needsBudget(job: JobMessage): boolean {
+    for (let i = 0; i < job.subjects.length; i++) if (this.#guarded[job.subjects[i]!]) return true;
+    return false;
+  }
+
+  /** Whether this validator judges exactly these subjects (the same catalog objects). */
+  judges(subjects: ReadonlyArray<CatalogSubject | undefined>): boolean {
+    return subjects.length === this.#subjects.length && subjects.every((s, i) => s === this.#subjects[i]);
+  }
+
+  /** `documents`: items already parsed on this thread (by index), which are not parsed again. */
+  validate(job: JobMessage, documents?: readonly unknown[]): ResultMessage {
+    const out = this.#output(job);
+    if (!this.#needsBudget(job))
+      for (let i = 0; i < job.ends.length; i++) this.#item(job, i, out, documents?.[i]);
+    else
+      this.#budget.run(
+        job.ends.length,
+        (i) => this.#item(job, i, out, documents?.[i]),
+        (i) => timedOut(out, i),
+      );
+    return this.#result(job, out);
+  }
+
+  /** `validate`, letting this thread's event loop turn between runs (on the consumer's thread). */
+  async validateYielding(job: JobMessage, documents?: readonly unknown[]): Promise<ResultMessage> {
+    const out = this.#output(job);
+    if (!this.#needsBudget(job)) return this.validate(job, documents);
+    await this.#budget.runYielding(
+      job.ends.length,
+      (i) => this.#item(job, i, out, documents?.[i]),
+      (i) => timedOut(out, i),
+    );
+    return this.#result(job, out);
+  }
+
+  #output(job: JobMessage): Output {
     const count = job.ends.length;
-    const firstReader = new Int32Array(count);
+    const firstReader = new Int32Array(count + 1);
     let total = 0;
     for (let i = 0; i < count; i++) {
       firstReader[i] = total;
       total += this.#subjects[job.subjects[i]!]?.readers.length ?? 0;
     }
-    const status = new Uint8Array(count);
-    const passed = new Uint8Array(total);
-    const keywords = new Uint32Array(total);
-    const paths = new Uint32Array(total);
-    const strings = [""];
-    const stringIndex = new Map<string, number>([["", 0]]);
-    const intern = (text: string): number => {
-      let index = stringIndex.get(text);
-      if (index === undefined) {
-        index = strings.length;
-        strings.push(text);
-        stringIndex.set(text, index);
-      }
-      return index;
+    firstReader[count] = total;
+    return {
+      status: new Uint8Array(count),
+      firstReader,
+      passed: new Uint8Array(total),
+      keywords: new Uint32Array(total),
+      paths: new Uint32Array(total),
+      strings: [""],
+      stringIndex: new Map<string, number>([["", 0]]),
+      shapes: this.#shapes ? new Array<string | null>(count).fill(null) : undefined,
+      readers: {},
     };
-    const shapes = this.#shapes ? new Array<string | null>(count).fill(null) : undefined;
-    const readers: Record<number, string[]> = {};
-    let start = 0;
-    for (let i = 0; i < count; i++) {
-      const end = job.ends[i]!;
-      const view = job.bytes.subarray(start, end);
-      start = end;
-      const subjectIndex = job.subjects[i]!;
-      const subject = this.#subjects[subjectIndex];
-      const results = this.#results[subjectIndex];
-      if (!subject || !results) {
-        status[i] = ITEM_TOO_DEEP;
-        continue;
-      }
-      readers[subjectIndex] ??= subject.readers.map((r) => r.version.text);
-      const payload = parsePayload(view, 0);
-      if (typeof payload === "string") {
-        status[i] = payload === "not_json" ? ITEM_NOT_JSON : ITEM_NOT_UTF8;
-        continue;
-      }
-      const document = payload.document;
-      const writerIndex = job.writers[i]!;
-      const writer =
-        writerIndex < 0 ? undefined : subject.byVersion.get(job.writerTexts[writerIndex]!)?.version;
-      try {
-        evaluateInto(results, document, subject, writer);
-      } catch (error) {
-        if (!isStackOverflow(error)) throw error;
-        status[i] = ITEM_TOO_DEEP;
-        continue;
-      }
-      status[i] = ITEM_VALIDATED;
-      const first = firstReader[i]!;
-      for (let j = 0; j < results.length; j++) {
-        const result = results[j]!;
-        if (result.passed) passed[first + j] = 1;
-        else {
-          keywords[first + j] = intern(result.keyword ?? "unknown");
-          paths[first + j] = intern(result.instancePath ?? "");
-        }
-      }
-      if (shapes) {
-        try {
-          shapes[i] = this.#shapes!.key(document);
-        } catch (error) {
-          if (!isStackOverflow(error)) throw error;
-          shapes[i] = null;
-        }
-      }
-    }
+  }
+
+  #result(job: JobMessage, out: Output): ResultMessage {
     return {
       kind: "result",
       id: job.id,
       generation: this.#generation,
-      readers,
-      status,
-      firstReader,
-      passed,
-      keywords,
-      paths,
-      strings,
-      shapes,
+      readers: out.readers,
+      status: out.status,
+      firstReader: out.firstReader,
+      passed: out.passed,
+      keywords: out.keywords,
+      paths: out.paths,
+      strings: out.strings,
+      shapes: out.shapes,
       bytes: job.bytes,
     };
   }
+
+  #item(job: JobMessage, i: number, out: Output, parsed: unknown): void {
+    this.onItem?.(i);
+    const start = i === 0 ? 0 : job.ends[i - 1]!;
+    const subjectIndex = job.subjects[i]!;
+    const subject = this.#subjects[subjectIndex];
+    const results = this.#results[subjectIndex];
+    if (!subject || !results) {
+      out.status[i] = ITEM_TOO_DEEP;
+      return;
+    }
+    out.readers[subjectIndex] ??= subject.readers.map((r) => r.version.text);
+    let document = parsed;
+    if (document === undefined) {
+      const payload = parsePayload(job.bytes.subarray(start, job.ends[i]!), 0);
+      if (typeof payload === "string") {
+        out.status[i] = payload === "not_json" ? ITEM_NOT_JSON : ITEM_NOT_UTF8;
+        return;
+      }
+      document = payload.document;
+    }
+    const writerIndex = job.writers[i]!;
+    const writer =
+      writerIndex < 0 ? undefined : subject.byVersion.get(job.writerTexts[writerIndex]!)?.version;
+    try {
+      evaluateInto(results, document, subject, writer);
+    } catch (error) {
+      if (!isStackOverflow(error)) throw error;
+      out.status[i] = ITEM_TOO_DEEP;
+      return;
+    }
+    out.status[i] = ITEM_VALIDATED;
+    const first = out.firstReader[i]!;
+    for (let j = 0; j < results.length; j++) {
+      const result = results[j]!;
+      if (result.passed) out.passed[first + j] = 1;
+      else {
+        out.keywords[first + j] = intern(out, result.keyword ?? "unknown");
+        out.paths[first + j] = intern(out, result.instancePath ?? "");
+      }
+    }
+    if (out.shapes) {
+      try {
+        out.shapes[i] = this.#shapes!.key(document);
+      } catch (error) {
+        if (!isStackOverflow(error)) throw error;
+        out.shapes[i] = null;
+      }
+    }
+  }
+}
+
+/** What a stopped validation wrote for its readers means nothing: none of them is recorded. */
+function timedOut(out: Output, i: number): void {
+  out.status[i] = ITEM_TIMEOUT;
+  out.passed.fill(0, out.firstReader[i], out.firstReader[i + 1]);
+}
+
+function intern(out: Output, text: string): number {
+  let index = out.stringIndex.get(text);
+  if (index === undefined) {
+    index = out.strings.length;
+    out.strings.push(text);
+    out.stringIndex.set(text, index);
+  }
+  return index;
 }

@@ -1,13 +1,14 @@
 // The validation worker thread: builds the catalog from the config and registry snapshots it is given
 // (the same files, the same builder and compiler as the consumer's thread; it never talks to a
 // registry), then validates the jobs it is sent, one at a time, in order.
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { Config } from "../../config/types.js";
 import { messageOf } from "../../errors.js";
 import { buildCatalog } from "../../registry/catalog.js";
+import { ValidationBudget } from "../../engine/budget.js";
 import { CompiledVersions } from "../../registry/compile.js";
 import type { SubjectSnapshot } from "../../registry/types.js";
-import type { JobMessage } from "./job.js";
+import { PROGRESS_BUSY, PROGRESS_ITEMS, type JobMessage, type ResultMessage } from "./job.js";
 import { JobValidator } from "./validate.js";
 
 /** Sent first, and again on every catalog reload. */
@@ -28,6 +29,8 @@ export type WorkerReply =
 const port = parentPort;
 if (!port) throw new Error("the validation worker runs only as a worker thread");
 
+// Shared with the pool's watchdog, which replaces this thread if a job stops starting items.
+const progress = (workerData as { progress: Int32Array }).progress;
 let validator: JobValidator | undefined;
 // Registered versions never change: each is compiled once for the life of the thread.
 const compiled = new CompiledVersions();
@@ -46,7 +49,10 @@ async function handle(message: CatalogMessage | JobMessage): Promise<void> {
         message.config.subjects.map((s) => catalog.subjects.get(s.name)),
         message.generation,
         message.shapes,
+        new ValidationBudget(message.config.validationTimeout),
+        message.config.assertFormats,
       );
+      validator.onItem = () => Atomics.add(progress, PROGRESS_ITEMS, 1);
       port!.postMessage({ kind: "catalog", generation: message.generation } satisfies WorkerReply);
     } catch (error) {
       const reply: WorkerReply = {
@@ -59,7 +65,13 @@ async function handle(message: CatalogMessage | JobMessage): Promise<void> {
     return;
   }
   if (!validator) throw new Error("a job arrived before the catalog");
-  const result = validator.validate(message);
+  Atomics.store(progress, PROGRESS_BUSY, 1);
+  let result: ResultMessage;
+  try {
+    result = validator.validate(message);
+  } finally {
+    Atomics.store(progress, PROGRESS_BUSY, 0);
+  }
   port!.postMessage(result, [
     result.bytes.buffer as ArrayBuffer,
     result.status.buffer as ArrayBuffer,
