@@ -163,19 +163,8 @@ export async function produce(
   }
 }
 
-/** Polls check() every intervalMs until it returns true; throws after timeoutMs. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-  intervalMs = 50,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+// Most integration tests import their one wait from here, beside the broker helpers.
+export { waitFor } from "./wait.js";
 
 /**
  * The data folder of the broker that scripts/kafka-broker.sh runs (its log segments), for tests that
