@@ -212,9 +212,12 @@ subjects:
   const started = monitor;
   await waitFor(() => started.health.ready, "the monitor to be assigned its partitions");
 
+  // Idempotent: a retried send is written once, so that what was sent is exactly what is counted.
   producer = kafkaClient(brokers).producer({
     createPartitioner: Partitioners.DefaultPartitioner,
     allowAutoTopicCreation: false,
+    idempotent: true,
+    maxInFlightRequests: 1,
   });
   await producer.connect();
   stream = new TrafficStream(producer, topic);

@@ -104,7 +104,8 @@ subjects:
       maxPerSecond: 1000000000
 `,
     });
-    const producer = kafkaClient(brokers).producer();
+    // Idempotent: a retried send is written once, so that `produced` is exactly what the topic holds.
+    const producer = kafkaClient(brokers).producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     let produced = 0;
     let producing = true;

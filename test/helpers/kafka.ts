@@ -132,16 +132,20 @@ export async function createTopic(brokers: string[], name: string, partitions = 
   });
 }
 
-/** Produces messages (acks=all) and returns the broker's metadata for them. */
+/** Produces messages (acks=all, idempotent) and returns the broker's metadata for them. */
 export async function produce(
   brokers: string[],
   topic: string,
   messages: TestMessage[],
   options: { compression?: CompressionTypes } = {},
 ): Promise<RecordMetadata[]> {
+  // Idempotent: a send that kafkajs retries (a loaded broker, partitions just added) is written once,
+  // so that tests can expect exact counts.
   const producer = kafkaClient(brokers).producer({
     createPartitioner: Partitioners.DefaultPartitioner,
     allowAutoTopicCreation: false,
+    idempotent: true,
+    maxInFlightRequests: 1,
   });
   await producer.connect();
   try {

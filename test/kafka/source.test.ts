@@ -453,7 +453,7 @@ describe("KafkaSource", () => {
   );
 
   it(
-    "reports an unreachable broker without rejecting, and stops promptly",
+    "reports an unreachable broker without rejecting, and stops without waiting for it",
     async () => {
       // A stop that waited for Kafka would wait out stopTimeoutMs: an hour here, far past the test's
       // timeout, so the test fails if stop() waits for the broker rather than for a clock.
