@@ -19,7 +19,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: INTEGRATION } },
-      { extends: true, test: { name: "integration", include: INTEGRATION, testTimeout: 90_000 } },
+      // Generous: a test's waits poll for conditions (test/helpers/wait.ts); this only bounds a hang.
+      { extends: true, test: { name: "integration", include: INTEGRATION, testTimeout: 180_000 } },
     ],
   },
 });

@@ -1,11 +1,13 @@
-import { createServer, type Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readdir, readFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { Corpus } from "../../src/corpus/corpus.js";
+import { createLogger } from "../../src/log.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
 import { runCli, type CliResult } from "../helpers/cli.js";
 import { writeTree } from "../helpers/files.js";
+import { freePort } from "../helpers/ports.js";
 
 const CAPTURE = "file:examples/traffic/events.ndjson";
 const CATALOG = "examples/catalog/event";
@@ -162,62 +164,81 @@ describe("schemawatch corpus export --source", () => {
 });
 
 describe("schemawatch corpus export --url", () => {
-  let server: Server | undefined;
+  // The real monitor, started in-process on the bundled capture: what `--url` reads is what a running
+  // monitor serves, not a copy of its format.
+  const running: RunningMonitor[] = [];
   afterEach(async () => {
-    await new Promise((done) => (server ? server.close(done) : done(undefined)));
-    server = undefined;
+    await Promise.all(running.splice(0).map((m) => m.stop()));
   });
 
-  async function serve(status: number, body: string): Promise<string> {
-    server = createServer((request, response) => {
-      response.writeHead(request.url === "/api/corpus" ? status : 404, {
-        "content-type": "application/json",
-      });
-      response.end(request.url === "/api/corpus" ? body : "{}");
+  async function monitorOnCapture(corpusYaml: string): Promise<string> {
+    const dir = await writeTree({
+      "config.yaml": (await readFile("examples/config.yaml", "utf8"))
+        .replace(/^http:\n( {2}.*\n)+/m, "")
+        .replace("schemas: catalog/event", `schemas: ${resolve(CATALOG)}`)
+        .concat(`logLevel: silent\n${corpusYaml}`),
     });
-    await new Promise<void>((done) => server!.listen(0, "127.0.0.1", done));
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const monitor = await startMonitor({
+      configPath: join(dir, "config.yaml"),
+      source: { file: resolve(CAPTURE.slice("file:".length)) },
+      host: "127.0.0.1",
+      port: 0,
+      env: {},
+      version: "0.0.0-test",
+      logger: createLogger("silent"),
+    });
+    running.push(monitor);
+    await monitor.replayed;
+    return monitor.address;
   }
 
-  it("writes the corpus a monitor serves", async () => {
-    const live = new Corpus({ maxShapes: 10, redact: [] });
-    live.observe("event", "1.1.0", "mobile", { id: 2, event: "buy", amount: 12 }, undefined, {
-      conforms: true,
-    });
-    live.observe("order", "1.0.0", "shop", { n: 1 }, undefined, { conforms: true });
-    const url = await serve(200, JSON.stringify(live));
-    const out = await writeTree({});
-    const result = await corpus(["export", "--url", `${url}/`, "--subject", "event", "--out", out]);
-    expect(result).toEqual({ code: 0, stdout: `wrote 1 shape of 1 subject to ${out}\n`, stderr: "" });
-    expect(await files(out)).toEqual([`event/1.1.0/${MOBILE}`, "index.ndjson"]);
+  it("writes the corpus a monitor serves: the same files as an export of the capture it read", async () => {
+    const url = await monitorOnCapture("corpus:\n  enabled: true\n  serve: true\n");
+    const live = await writeTree({});
+    const result = await corpus(["export", "--url", `${url}/`, "--subject", "event", "--out", live]);
+    expect(result).toEqual({ code: 0, stdout: `wrote 5 shapes of 1 subject to ${live}\n`, stderr: "" });
+    const offline = await writeTree({});
+    await corpus(["export", "--source", CAPTURE, "--config", "examples/config.yaml", "--out", offline]);
+    expect(await files(live)).toEqual(await files(offline));
+    for (const file of await files(offline)) {
+      expect(await readFile(join(live, file), "utf8"), file).toBe(
+        await readFile(join(offline, file), "utf8"),
+      );
+    }
   });
 
   it("exits 2 with the monitor's message when it does not serve its corpus", async () => {
-    const url = await serve(
-      404,
-      JSON.stringify({ message: "the corpus is not served (corpus.serve is false)" }),
-    );
+    const url = await monitorOnCapture("corpus:\n  enabled: true\n");
     const result = await corpus(["export", "--url", url, "--out", await writeTree({})]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `schemawatch corpus: ${url}/api/corpus answered 404: the corpus is not served (corpus.serve is false) ` +
+      `schemawatch corpus: ${url}/api/corpus answered 404: the corpus is not served: set corpus.serve in the config ` +
         "(is corpus.serve true in the monitor's config?)\n",
     );
   });
 
   it("exits 2 when the answer is not a corpus", async () => {
-    const url = await serve(200, JSON.stringify({ format: 7 }));
-    const result = await corpus(["export", "--url", url, "--out", await writeTree({})]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toBe(
-      `schemawatch corpus: ${url}/api/corpus: not a schemawatch corpus: format must be 1\n`,
-    );
+    // No monitor answers this: the address is another program's, one that happens to serve JSON at
+    // /api/corpus. A few lines of node:http stand for it.
+    const server = createServer((_request, response) => {
+      response.writeHead(200, { "content-type": "application/json" });
+      response.end(JSON.stringify({ format: 7 }));
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const result = await corpus(["export", "--url", url, "--out", await writeTree({})]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `schemawatch corpus: ${url}/api/corpus: not a schemawatch corpus: format must be 1\n`,
+      );
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 
   it("exits 2 naming the monitor it cannot reach", async () => {
-    const url = await serve(200, "{}");
-    await new Promise((done) => server!.close(done));
-    server = undefined;
+    const url = `http://127.0.0.1:${await freePort()}`;
     const result = await corpus(["export", "--url", url, "--out", await writeTree({})]);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(

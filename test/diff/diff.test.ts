@@ -151,10 +151,10 @@ describe("diffSchemas references and dialects", () => {
       properties: props,
       $defs: { leaf: { type: "integer", maximum: max } },
     });
-    const started = Date.now();
+    // Returning at all is the point (a comparison that followed the recursion forever would hit the
+    // test's timeout); how fast it returns is for the benchmarks, not for a timed test.
     const result = diffSchemas(schema(5), schema(4));
     expect(result.backward).toBe("breaks");
     expect(result.changes).toHaveLength(1);
-    expect(Date.now() - started).toBeLessThan(2000);
   });
 });

@@ -14,6 +14,7 @@ import {
   waitFor,
   withAdmin,
 } from "../helpers/kafka.js";
+import { WAIT_MS } from "../helpers/wait.js";
 
 const READERS = 3;
 
@@ -35,8 +36,8 @@ async function startRun(configPath: string): Promise<Monitor> {
     const timer = setTimeout(() => {
       // A monitor that never said where it listens must not outlive the test.
       child.kill("SIGKILL");
-      reject(new Error("schemawatch run did not listen within 30 s"));
-    }, 30_000);
+      reject(new Error(`schemawatch run did not listen within ${WAIT_MS} ms`));
+    }, WAIT_MS);
     child.stderr!.on("data", (chunk: Buffer) => {
       buffered += chunk.toString();
       const match = /"address":"(http:\/\/[^"]+)"/.exec(buffered);
@@ -103,7 +104,8 @@ subjects:
       maxPerSecond: 1000000000
 `,
     });
-    const producer = kafkaClient(brokers).producer();
+    // Idempotent: a retried send is written once, so that `produced` is exactly what the topic holds.
+    const producer = kafkaClient(brokers).producer({ idempotent: true, maxInFlightRequests: 1 });
     await producer.connect();
     let produced = 0;
     let producing = true;
@@ -125,7 +127,7 @@ subjects:
         await waitFor(
           async () => (await tallies(first)).counted > 5_000,
           "the first monitor to count 5 000",
-          30_000,
+          undefined,
           200,
         );
         // Commits come after each batch (workers 0), or once a second for the batches the workers
@@ -133,16 +135,24 @@ subjects:
         await waitFor(
           async () => (await committed(brokers, groupId, topic)) > 0,
           "a first commit",
-          10_000,
+          undefined,
           100,
         );
-        // Several instants mid-stream: what is committed at an instant is at most what was validated.
+        // Five instants mid-stream, each after the monitor counted more: what is committed at an
+        // instant is at most what was validated.
+        let counted = 0;
         for (let i = 0; i < 5; i++) {
           const commit = await committed(brokers, groupId, topic);
           const after = await tallies(first);
           expect(commit).toBeLessThanOrEqual(after.validated);
           expect(after.validated).toBeLessThanOrEqual(after.counted);
-          await new Promise((r) => setTimeout(r, 300));
+          counted = after.counted;
+          await waitFor(
+            async () => (await tallies(first)).counted > counted,
+            "more records counted",
+            undefined,
+            100,
+          );
         }
       } finally {
         await kill(first);
@@ -156,13 +166,13 @@ subjects:
         await waitFor(
           async () => (await committed(brokers, groupId, topic)) === produced,
           "the second monitor to catch up",
-          60_000,
+          undefined,
           200,
         );
         await waitFor(
           async () => (await tallies(second)).counted === produced - atCrash,
           `${produced - atCrash} records in the second monitor`,
-          10_000,
+          undefined,
           200,
         );
         expect((await tallies(second)).validated).toBe(produced - atCrash);

@@ -22,7 +22,8 @@ const JARS = [
   "jackson-databind-",
   "jackson-annotations-",
 ];
-const RUN_TIMEOUT_MS = 60_000;
+// Bounds a JVM that hangs; a loaded machine may take long to start one, so it is generous.
+const RUN_TIMEOUT_MS = 180_000;
 
 export type JavaCompression = "none" | "gzip" | "snappy" | "lz4" | "zstd";
 /** A key, value or header value: null, a UTF-8 string, or bytes. */
@@ -42,7 +43,7 @@ export interface JavaRecord {
 export interface JavaProduceOptions {
   readonly compression: JavaCompression;
   readonly records: readonly JavaRecord[];
-  /** linger.ms (default 1000: every record sent before the flush shares its partition's batch). */
+  /** linger.ms (default 60 000, longer than any run: every record sent before the flush shares its partition's batch). */
   readonly lingerMs?: number;
   /** batch.size in bytes (default 1 MiB). */
   readonly batchSize?: number;
@@ -169,7 +170,7 @@ export async function produceWithJava(
     JSON.stringify({
       bootstrap: brokers.join(","),
       compression: options.compression,
-      lingerMs: options.lingerMs ?? 1000,
+      lingerMs: options.lingerMs ?? 60_000,
       batchSize: options.batchSize ?? 1 << 20,
       config: options.config ?? {},
     }),

@@ -132,16 +132,20 @@ export async function createTopic(brokers: string[], name: string, partitions = 
   });
 }
 
-/** Produces messages (acks=all) and returns the broker's metadata for them. */
+/** Produces messages (acks=all, idempotent) and returns the broker's metadata for them. */
 export async function produce(
   brokers: string[],
   topic: string,
   messages: TestMessage[],
   options: { compression?: CompressionTypes } = {},
 ): Promise<RecordMetadata[]> {
+  // Idempotent: a send that kafkajs retries (a loaded broker, partitions just added) is written once,
+  // so that tests can expect exact counts.
   const producer = kafkaClient(brokers).producer({
     createPartitioner: Partitioners.DefaultPartitioner,
     allowAutoTopicCreation: false,
+    idempotent: true,
+    maxInFlightRequests: 1,
   });
   await producer.connect();
   try {
@@ -163,19 +167,8 @@ export async function produce(
   }
 }
 
-/** Polls check() every intervalMs until it returns true; throws after timeoutMs. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 20_000,
-  intervalMs = 50,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs}ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-}
+// Most integration tests import their one wait from here, beside the broker helpers.
+export { waitFor } from "./wait.js";
 
 /**
  * The data folder of the broker that scripts/kafka-broker.sh runs (its log segments), for tests that

@@ -1,11 +1,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { stringify } from "yaml";
+import { freePort } from "./ports.js";
+import { WAIT_MS, waitForValue } from "./wait.js";
 
 /**
  * A real Prometheus for integration tests: started on 127.0.0.1 with a generated configuration that
@@ -90,6 +91,8 @@ export interface RunningPrometheus {
   rules(): Promise<RuleGroup[]>;
   /** Values of one label over the series that `match` selects, as Grafana's label_values() asks. */
   labelValues(label: string, match?: string): Promise<string[]>;
+  /** The type each scraped metric declared (`# TYPE`), by metric name. */
+  metricTypes(): Promise<Record<string, string>>;
   /** Polls `probe` until it returns something other than undefined, or fails naming `what`. */
   waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
@@ -100,15 +103,6 @@ interface ApiResponse<T> {
   data: T;
   errorType?: string;
   error?: string;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done, fail) => server.once("error", fail).listen(0, "127.0.0.1", done));
-  const address = server.address();
-  await new Promise<void>((done) => server.close(() => done()));
-  if (address === null || typeof address === "string") throw new Error("no port from the kernel");
-  return address.port;
 }
 
 function configYaml(options: PrometheusOptions): string {
@@ -130,7 +124,7 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
   const dir = await mkdtemp(join(tmpdir(), "schemawatch-prometheus-"));
   const configFile = join(dir, "prometheus.yml");
   await writeFile(configFile, configYaml(options));
-  const timeoutMs = options.startTimeoutMs ?? 30_000;
+  const timeoutMs = options.startTimeoutMs ?? WAIT_MS;
 
   let log = "";
   let child: ChildProcess | undefined;
@@ -209,20 +203,11 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
       const query = match === undefined ? "" : `?match[]=${encodeURIComponent(match)}`;
       return api<string[]>(`/api/v1/label/${encodeURIComponent(label)}/values${query}`);
     },
-    async waitFor(what, probe, waitMs = 30_000) {
-      const deadline = Date.now() + waitMs;
-      let lastError: unknown;
-      while (Date.now() < deadline) {
-        try {
-          const value = await probe();
-          if (value !== undefined) return value;
-        } catch (error) {
-          lastError = error;
-        }
-        await sleep(250);
-      }
-      throw new Error(`timed out after ${waitMs} ms waiting for ${what}`, { cause: lastError });
+    async metricTypes() {
+      const metadata = await api<Record<string, { type: string }[]>>("/api/v1/metadata");
+      return Object.fromEntries(Object.entries(metadata).map(([name, [first]]) => [name, first?.type ?? ""]));
     },
+    waitFor: (what, probe, waitMs = WAIT_MS) => waitForValue(what, probe, waitMs),
     async stop() {
       if (running.exitCode === null && running.signalCode === null) {
         const exited = new Promise<void>((done) => running.once("exit", () => done()));

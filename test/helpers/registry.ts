@@ -14,6 +14,7 @@ import { RegistryClient } from "../../src/registry/client.js";
 import { RegistryHttp } from "../../src/registry/http.js";
 import type { RegistryCredentials } from "../../src/registry/secrets.js";
 import type { ReferenceEntry } from "../../src/registry/types.js";
+import { freePort } from "./ports.js";
 
 const NO_REGISTRY_MESSAGE =
   "No schema registry for the integration tests: SCHEMA_REGISTRY_URL is not set.\n" +
@@ -174,14 +175,18 @@ export async function startProxy(
 const run = promisify(execFile);
 
 /**
- * A registry of the test's own, started with scripts/registry.sh on another port and run dir, for a
+ * A registry of the test's own, started with scripts/registry.sh on free ports and its own run dir, for a
  * test that stops it: the shared one must stay up for the other tests.
  */
-export async function startOwnRegistry(
-  port: number,
-  runDir: string,
-): Promise<{ url: string; stop(): Promise<void> }> {
-  const env = { ...process.env, REGISTRY_PORT: String(port), REGISTRY_RUN_DIR: runDir };
+export async function startOwnRegistry(runDir: string): Promise<{ url: string; stop(): Promise<void> }> {
+  // Two free ports (its HTTP API and Quarkus' management port), never numbers written in: another run
+  // on the same machine, or another service, may hold any given one.
+  const env = {
+    ...process.env,
+    REGISTRY_PORT: String(await freePort()),
+    REGISTRY_MANAGEMENT_PORT: String(await freePort()),
+    REGISTRY_RUN_DIR: runDir,
+  };
   const { stdout } = await run("scripts/registry.sh", ["start"], { env, timeout: 150_000 });
   const line = stdout.trim().split("\n").pop() ?? "";
   const url = line.replace(/^SCHEMA_REGISTRY_URL=/, "");

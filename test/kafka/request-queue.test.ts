@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
 import { installRequestQueueFix } from "../../src/kafka/request-queue.js";
+import { waitFor } from "../helpers/wait.js";
 
 installRequestQueueFix();
 
@@ -58,7 +59,7 @@ describe("kafkajs's request queue, idle", () => {
     expect(sent).toEqual([]);
     expect(q.pending.length).toBe(1);
     expect(q.throttleCheckTimeoutId).not.toBe(null);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    await waitFor(() => sent.length > 0, "the throttled request to be sent");
     expect(sent).toEqual([7]);
     expect(q.pending.length).toBe(0);
     expect(q.throttleCheckTimeoutId).toBe(null);

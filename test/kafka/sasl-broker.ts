@@ -8,11 +8,12 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 
 import { Kafka, logLevel, type SASLOptions } from "kafkajs";
+
+import { freePort } from "../helpers/ports.js";
 
 export const ADMIN: SASLOptions = { mechanism: "plain", username: "admin", password: "admin-secret" };
 export const PLAIN_USER = { username: "alice", password: "alice-Secret-1" };
@@ -23,15 +24,6 @@ function libsDir(): string {
     process.env["SW_CACHE"] ??
     join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "schemawatch");
   return join(cache, `kafka-${process.env["KAFKA_VERSION"] ?? "4.4.0"}`, "libs");
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no free port");
-  return address.port;
 }
 
 function properties(dir: string, port: number, controllerPort: number): string {

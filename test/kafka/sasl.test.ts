@@ -74,7 +74,13 @@ function capture(): { text: () => string; logger: Logger } {
   return { text: () => text, logger: pino({ level: "debug" }, stream) };
 }
 
-function source(topic: string, sasl: SaslConfig, env: Record<string, string>, logger?: Logger) {
+function source(
+  topic: string,
+  sasl: SaslConfig,
+  env: Record<string, string>,
+  logger?: Logger,
+  stopTimeoutMs?: number,
+) {
   const records: SourceRecord[] = [];
   const sink: RecordSink = { process: (record) => void records.push({ ...record }) };
   const health = new Health();
@@ -92,7 +98,13 @@ function source(topic: string, sasl: SaslConfig, env: Record<string, string>, lo
     health,
     logger: logger ?? pino({ level: "silent" }),
     env,
-    tuning: { sessionTimeout: 10_000, heartbeatInterval: 500, maxWaitTimeInMs: 200, reconnectMaxMs: 1_000 },
+    tuning: {
+      sessionTimeout: 10_000,
+      heartbeatInterval: 500,
+      maxWaitTimeInMs: 200,
+      reconnectMaxMs: 1_000,
+      ...(stopTimeoutMs === undefined ? {} : { stopTimeoutMs }),
+    },
   });
   sources.push(s);
   return { source: s, records, health };
@@ -133,7 +145,7 @@ describe("KafkaSource over SASL", () => {
       expect(health.brokerUp).toBe(true);
       await waitFor(() => health.lag.get(topic)?.get(0) === 0, "lag 0");
     },
-    60_000,
+    180_000,
   );
 
   it("reports a wrong password as unreachable with the reason, never the password", async () => {
@@ -149,18 +161,19 @@ describe("KafkaSource over SASL", () => {
       { mechanism: "plain", username: PLAIN_USER.username, passwordEnv: "SW_PASSWORD" },
       { SW_PASSWORD: wrong },
       logs.logger,
+      // A stop that waited for the broker would wait out this hour, far past the test's timeout.
+      3_600_000,
     );
     await expect(s.start()).resolves.toBeUndefined();
     expect(health.brokerUp).toBe(false);
     expect(health.lastError).toMatch(/SASL PLAIN authentication failed/);
     expect(health.lastError).not.toContain(wrong);
-    const stopping = Date.now();
-    await s.stop();
-    expect(Date.now() - stopping).toBeLessThan(2_000);
+    await expect(s.stop()).resolves.toBeUndefined();
+    expect([health.brokerUp, health.assignedPartitions]).toEqual([false, 0]);
     expect(records).toEqual([]);
     expect(logs.text()).toMatch(/authentication failed/);
     expect(logs.text()).not.toContain(wrong);
-  }, 60_000);
+  }, 180_000);
 
   it("reports the broker going away and resumes without loss or duplicates when it is back", async () => {
     const topic = await topicWith(["a", "b"]);
@@ -178,9 +191,7 @@ describe("KafkaSource over SASL", () => {
     await waitFor(() => health.lag.get(topic)?.get(0) === 0, "the commit of offset 2");
 
     await saslBroker().stop();
-    const downAt = Date.now();
     await waitFor(() => !health.brokerUp, "brokerUp false", 60_000, 100);
-    const noticedAfter = Date.now() - downAt;
     expect(health.lastError).toBeDefined();
     expect(health.assignedPartitions).toBe(0);
 
@@ -188,9 +199,9 @@ describe("KafkaSource over SASL", () => {
     await send(topic, ["c", "d"]);
     await waitFor(() => records.length >= 4, "2 more records after the restart", 60_000);
     await waitFor(() => health.brokerUp && health.assignedPartitions === 1, "the source to be back");
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    expect(values(records)).toEqual(["0:a", "1:b", "2:c", "3:d"]);
-    // kafkajs notices a closed connection at once; its fetch retries (about 3 s here) come first.
-    expect(noticedAfter).toBeLessThan(30_000);
+    // A record delivered twice would come before a record produced after all of them.
+    await send(topic, ["sentinel"]);
+    await waitFor(() => records.some((r) => r.value?.toString() === "sentinel"), "the sentinel record");
+    expect(values(records)).toEqual(["0:a", "1:b", "2:c", "3:d", "4:sentinel"]);
   }, 180_000);
 });

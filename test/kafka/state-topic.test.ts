@@ -64,7 +64,6 @@ async function pair(configPath: string): Promise<[RunningMonitor, RunningMonitor
   await waitFor(
     () => a.health.assignedPartitions === 1 && b.health.assignedPartitions === 1,
     "one partition each",
-    30_000,
   );
   return [a, b];
 }
@@ -86,7 +85,7 @@ describe("the shared state topic", () => {
     const [a, b] = await pair(configPath);
     await produce(brokers, topic, [message("1.1", 0), message("1.1", 1)]);
     await waitFor(() => counted(a) + counted(b) === 2, "2 records between them");
-    await waitFor(() => drained(a).yes && drained(b).yes, "both replicas to call 1.0.0 drained", 40_000);
+    await waitFor(() => drained(a).yes && drained(b).yes, "both replicas to call 1.0.0 drained");
     for (const replica of [a, b]) {
       const text = await (await fetch(`${replica.address}/metrics`)).text();
       expect(text).toContain('schemawatch_version_removable{subject="event",version="1.0.0"} 1');
@@ -94,10 +93,10 @@ describe("the shared state topic", () => {
 
     // One 1.0 record on one partition: its owner sees it, the other replica learns it from the topic.
     await produce(brokers, topic, [message("1.0", mine(a, topic), "batch-job")]);
-    await waitFor(() => !drained(a).yes, "the owner to take 1.0.0 back", 10_000);
-    await waitFor(() => !drained(b).yes, "the other replica to take 1.0.0 back", 30_000);
+    await waitFor(() => !drained(a).yes, "the owner to take 1.0.0 back");
+    await waitFor(() => !drained(b).yes, "the other replica to take 1.0.0 back");
     expect(drained(b).reasons[0]).toMatch(/ from producer batch-job$/);
-  }, 120_000);
+  }, 180_000);
 
   it("a replica that takes a partition over inherits its coverage", async () => {
     const { brokers, topic, configPath } = await setup(2);
@@ -110,14 +109,13 @@ describe("the shared state topic", () => {
     await waitFor(
       () => published()?.lastOffset === own().lastOffset && published()?.coveredSince === own().coveredSince,
       "b's coverage to reach a through the state topic",
-      30_000,
     );
     const coveredSince = own().coveredSince;
     expect(a.lifecycle.lifecycle.coverage.isShared(topic, theirs)).toBe(true);
 
     const handover = Date.now();
     await b.stop();
-    await waitFor(() => a.health.assignedPartitions === 2, "a to take both partitions", 30_000);
+    await waitFor(() => a.health.assignedPartitions === 2, "a to take both partitions");
     await produce(brokers, topic, [message("1.1", theirs)]);
     await waitFor(() => counted(a) === 2, "the record on the partition taken over");
     expect(a.lifecycle.lifecycle.coverage.get(topic, theirs)!.coveredSince).toBe(coveredSince);
@@ -126,7 +124,7 @@ describe("the shared state topic", () => {
     );
     expect(gaps).toEqual([]);
     expect(a.lifecycle.lifecycle.coverage.isShared(topic, theirs)).toBe(false);
-  }, 120_000);
+  }, 180_000);
 
   it("a state batch that cannot be decoded is reported and restarts every window, never reads as tombstones", async () => {
     const { brokers, topic, stateTopic, configPath } = await setup(1, "2s");
@@ -139,11 +137,11 @@ describe("the shared state topic", () => {
     );
     await damageFirstBatch(brokers, stateTopic, 0, 0, 8);
     const monitor = await start(configPath, "replica-a");
-    await waitFor(() => monitor.lifecycle.stateProblem !== undefined, "the problem to be reported", 30_000);
+    await waitFor(() => monitor.lifecycle.stateProblem !== undefined, "the problem to be reported");
     expect(monitor.lifecycle.stateProblem).toBe(
       `state topic ${stateTopic}: record batch ending at offset 2 cannot be decoded: every window restarts`,
     );
-    await waitFor(() => monitor.health.ready, "the partition to be assigned", 30_000);
+    await waitFor(() => monitor.health.ready, "the partition to be assigned");
     await produce(brokers, topic, [message("1.1", 0)]);
     await waitFor(() => counted(monitor) === 1, "the record");
     await waitFor(
@@ -155,17 +153,17 @@ describe("the shared state topic", () => {
     expect(verdict.reasons).toEqual([
       expect.stringMatching(new RegExp(`^coverage gap on ${topic}/0 until `)),
     ]);
-  }, 60_000);
+  }, 180_000);
 
   it("a corrupt record in the state topic is reported and restarts the window, never reads as no traffic", async () => {
     const { brokers, topic, stateTopic, configPath } = await setup(1, "2s");
     const monitor = await start(configPath, "replica-a");
-    await waitFor(() => monitor.health.ready, "the partition to be assigned", 30_000);
+    await waitFor(() => monitor.health.ready, "the partition to be assigned");
     await produce(brokers, topic, [message("1.1", 0)]);
-    await waitFor(() => drained(monitor).yes, "1.0.0 to drain", 20_000);
+    await waitFor(() => drained(monitor).yes, "1.0.0 to drain");
 
     await produce(brokers, stateTopic, [{ key: `coverage/${topic}/0`, value: "{not json" }]);
-    await waitFor(() => monitor.lifecycle.stateProblem !== undefined, "the problem to be reported", 10_000);
+    await waitFor(() => monitor.lifecycle.stateProblem !== undefined, "the problem to be reported");
     expect(monitor.lifecycle.stateProblem).toBe(
       `state topic ${stateTopic}: record coverage/${topic}/0 is unreadable: treated as a coverage gap`,
     );
@@ -177,5 +175,5 @@ describe("the shared state topic", () => {
     const report = monitor.report();
     expect(report.stateProblem).toBe(monitor.lifecycle.stateProblem);
     expect(report.subjects[0]!.recentGaps.map((g) => g.reason)).toContain("state-unreadable");
-  }, 60_000);
+  }, 180_000);
 });

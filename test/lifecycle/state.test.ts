@@ -56,7 +56,22 @@ describe("the state file", () => {
     await runtime.load();
     expect(runtime.stateProblem).toBe(`${dir}/state.json: state is not valid JSON`);
     expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
-    expect(runtime.verdicts().get("event\u00001.0.0")?.yes).toBe(false);
+    // Nothing of the corrupt file is taken as observation: no partition covered, no window started.
+    expect(runtime.verdicts().get("event\u00001.0.0")).toEqual({
+      kind: "drained",
+      yes: false,
+      reasons: ["no partition of events observed yet"],
+      evidence: {
+        window: "7d",
+        coveredSince: null,
+        partitions: 0,
+        lastDeclared: null,
+        lastDeclaredBy: null,
+        undeclaredDependents: 0,
+        unreadableRecords: 0,
+        registryDownSince: null,
+      },
+    });
   });
 
   it("a state of an unknown format is refused by name", async () => {

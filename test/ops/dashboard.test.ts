@@ -10,8 +10,8 @@ import { requireTool } from "../helpers/prometheus.js";
 
 // The committed dashboard is what the code generates, its layout is sound, and every query is PromQL
 // that Prometheus parses once Grafana's variables are filled in. Running the queries against a real
-// Prometheus is test/ops/prometheus.test.ts (a fake target now, the real monitor in the end-to-end test),
-// both using panelQueries() from grafana/src/queries.ts.
+// Prometheus scraping the real monitor is test/e2e/alerts.test.ts, with panelQueries() from
+// grafana/src/queries.ts.
 
 const dashboard = buildDashboard();
 const queries = panelQueries(dashboard);

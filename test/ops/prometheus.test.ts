@@ -1,117 +1,144 @@
+import { resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDashboard } from "../../grafana/src/dashboard.js";
-import { expandQuery, panelQueries, variableQueries } from "../../grafana/src/queries.js";
+import { parse } from "yaml";
+import { readFile } from "node:fs/promises";
+import { createLogger } from "../../src/log.js";
+import { METRICS } from "../../src/metrics/definitions.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
 import { startPrometheus } from "../helpers/prometheus.js";
 import type { RunningPrometheus } from "../helpers/prometheus.js";
-import { FAKE_METRIC_NAMES, startFakeSchemawatch } from "./fake-schemawatch.js";
-import type { FakeTarget } from "./fake-schemawatch.js";
 
-// Proves test/helpers/prometheus.ts against a real Prometheus that scrapes a fake schemawatch (a fixed
-// exposition served by node:http, see fake-schemawatch.ts) with the project's rules loaded, and runs
-// every dashboard query on what it scraped. Phase 2 does the same against the real monitor.
+// Proves test/helpers/prometheus.ts against a real Prometheus scraping a real monitor, started
+// in-process on the bundled capture (examples/traffic/events.ndjson) with the project's rules loaded,
+// and checks what Prometheus stores of the monitor against src/metrics/definitions.ts: every declared
+// metric with exactly its declared labels and type. The rules firing on live traffic through a real
+// broker, and every dashboard query's values, are test/e2e/alerts.test.ts.
 
 const RULES = "deploy/prometheus/schemawatch.rules.yaml";
-// four scrape intervals of 1 s, as Grafana's $__rate_interval would be, with room for a late scrape
-const EXPANSION = { rateInterval: "5s", range: "1m" };
 
-let fake: FakeTarget | undefined;
+/**
+ * Declared metrics that a monitor reading a capture has no series of, each with the reason. A metric
+ * that appears, or one more that goes missing, fails the test.
+ */
+const NOT_FROM_A_CAPTURE: Readonly<Record<string, string>> = {
+  schemawatch_consumer_lag_records: "measured from a Kafka consumer group's offsets",
+  schemawatch_open_transaction_records: "measured with the lag, from the partitions' ends on the brokers",
+  schemawatch_open_transaction_age_seconds: "measured with the lag, from the partitions' ends on the brokers",
+  schemawatch_registry_up: "only for a catalog that follows a schema registry",
+  schemawatch_registry_last_success_timestamp_seconds: "only for a catalog that follows a schema registry",
+  schemawatch_registry_id_lookups_total: "only for a catalog that follows a schema registry",
+  schemawatch_registry_id_lookups_skipped_total: "only for a catalog that follows a schema registry",
+};
+
+let monitor: RunningMonitor | undefined;
 let prometheus: RunningPrometheus | undefined;
 
-function running(): RunningPrometheus {
-  if (prometheus === undefined) throw new Error("prometheus did not start");
-  return prometheus;
+function running(): { monitor: RunningMonitor; prometheus: RunningPrometheus } {
+  if (monitor === undefined || prometheus === undefined) throw new Error("the stack did not start");
+  return { monitor, prometheus };
 }
 
 beforeAll(async () => {
-  fake = await startFakeSchemawatch();
-  prometheus = await startPrometheus({ targets: [fake.address], ruleFiles: [RULES] });
-  // rate() over 5 s needs at least two scrapes inside the window
-  await prometheus.waitFor("two scrapes of the fake target", async () => {
-    const samples = await running().query("count(rate(schemawatch_records_total[5s]))");
-    return (samples[0]?.value ?? 0) > 0 ? true : undefined;
+  monitor = await startMonitor({
+    configPath: resolve("examples/config.yaml"),
+    source: { file: resolve("examples/traffic/events.ndjson") },
+    host: "127.0.0.1",
+    port: 0,
+    env: {},
+    version: "0.0.0-prometheus",
+    logger: createLogger("silent"),
   });
-}, 60_000);
+  await monitor.replayed;
+  prometheus = await startPrometheus({ targets: [new URL(monitor.address).host], ruleFiles: [RULES] });
+  const prom = prometheus;
+  await prom.waitFor("a scrape of the monitor", async () => {
+    const samples = await prom.query("schemawatch_build_info");
+    return samples.length > 0 ? samples : undefined;
+  });
+}, 120_000);
 
 afterAll(async () => {
   await prometheus?.stop();
-  await fake?.stop();
+  await monitor?.stop();
 });
 
-describe("test/helpers/prometheus.ts against a fake schemawatch target", () => {
-  it("scrapes the target under the job name the rules expect", async () => {
-    const targets = await running().targets();
-    expect(targets.map((t) => [t.labels["job"], t.health])).toEqual([["schemawatch", "up"]]);
-    const up = await running().query('up{job="schemawatch"}');
+describe("test/helpers/prometheus.ts against a real monitor that read a capture", () => {
+  it("scrapes the monitor under the job name the rules expect", async () => {
+    const { prometheus: prom, monitor: mon } = running();
+    const targets = await prom.targets();
+    expect(targets.map((t) => [t.labels["job"], t.labels["instance"], t.health])).toEqual([
+      ["schemawatch", new URL(mon.address).host, "up"],
+    ]);
+    const up = await prom.query('up{job="schemawatch"}');
     expect(up.map((s) => s.value)).toEqual([1]);
   });
 
   it("answers scalar queries and reports query errors", async () => {
-    expect(await running().query("1 + 1")).toEqual([{ metric: {}, value: 2 }]);
-    await expect(running().query("sum(")).rejects.toThrow(/bad_data/);
+    const { prometheus: prom } = running();
+    expect(await prom.query("1 + 1")).toEqual([{ metric: {}, value: 2 }]);
+    await expect(prom.query("sum(")).rejects.toThrow(/bad_data/);
   });
 
-  it("evaluates the project's rules: forward incompatibility pending, quiet alerts absent", async () => {
-    const alerts = await running().waitFor("the forward-incompatibility alert", async () => {
-      const all = await running().alerts();
-      return all.some((a) => a.labels["alertname"] === "SchemawatchForwardIncompatibleTraffic")
-        ? all
-        : undefined;
-    });
-    const forward = alerts.filter((a) => a.labels["alertname"] === "SchemawatchForwardIncompatibleTraffic");
-    // `for: 10m` keeps it pending for the length of a test; pending proves the expression matched
-    expect(forward.map((a) => [a.state, a.labels["subject"], a.labels["reader_version"]])).toEqual([
-      ["pending", "event", "1.0.0"],
+  it("returns the capture's exact counts, and label values as Grafana asks for them", async () => {
+    const { prometheus: prom } = running();
+    const records = await prom.query("sum by (producer, writer_version) (schemawatch_records_total) > 0");
+    expect(
+      records.map((s) => `${s.metric["producer"]} ${s.metric["writer_version"]} ${s.value}`).sort(),
+    ).toEqual([
+      "billing 1.1.0 40",
+      "billing unknown 2",
+      "legacy-batch none 21",
+      "mobile 1.1.0 40",
+      "partner-feed 1.1.0 20",
+      "web 1.0.0 81",
     ]);
-    const names = new Set(alerts.map((a) => a.labels["alertname"]));
-    for (const quiet of [
-      "SchemawatchDown",
-      "SchemawatchAbsent",
-      "SchemawatchNotReady",
-      "SchemawatchProducerNonConformant",
-      "SchemawatchCandidateReady",
-      "SchemawatchConsumerLagging",
-    ]) {
-      expect(names.has(quiet), quiet).toBe(false);
-    }
-    // backward failures against candidate 2.0.0 are the readiness story, not an alert
-    expect(names.has("SchemawatchBackwardIncompatibleTraffic")).toBe(false);
+    expect(await prom.labelValues("producer", "schemawatch_records_total")).toEqual([
+      "billing",
+      "legacy-batch",
+      "mobile",
+      "partner-feed",
+      "unknown",
+      "web",
+    ]);
   });
 
-  it("records the would-fail ratio with the sum-then-divide rule", async () => {
-    const ratio = await running().waitFor("the recorded forward ratio", async () => {
-      const samples = await running().query(
-        'schemawatch:validations_fail:ratio_rate5m{direction="forward",reader_version="1.0.0"}',
-      );
-      return samples.length > 0 ? samples : undefined;
+  it("loads every rule of the project and evaluates each without error", async () => {
+    const { prometheus: prom } = running();
+    const file = parse(await readFile(RULES, "utf8")) as {
+      groups: { rules: { alert?: string; record?: string }[] }[];
+    };
+    const names = file.groups.flatMap((g) => g.rules.map((r) => r.alert ?? r.record)).sort();
+    const rules = await prom.waitFor("every rule evaluated", async () => {
+      const all = (await prom.rules()).flatMap((g) => g.rules);
+      return all.every((r) => r.health !== "unknown") ? all : undefined;
     });
-    // checkout's records fail the closed 1.0.0 three times in ten (fake-schemawatch.ts)
-    expect(ratio[0]?.value).toBeCloseTo(0.3, 6);
+    expect(rules.map((r) => r.name).sort()).toEqual(names);
+    expect(rules.filter((r) => r.health !== "ok").map((r) => `${r.name}: ${r.lastError ?? ""}`)).toEqual([]);
   });
 
-  it("runs every dashboard query without error and gets series back", async () => {
-    const known = new Set(await running().labelValues("__name__"));
-    for (const name of FAKE_METRIC_NAMES) expect(known.has(name), name).toBe(true);
-    const failures: string[] = [];
-    for (const query of panelQueries(buildDashboard())) {
-      const expr = expandQuery(query.expr, EXPANSION);
-      const where = `panel ${query.panelId} "${query.panelTitle}" ${query.refId}`;
-      for (const name of expr.match(/\b(?:schemawatch|process|nodejs)_[a-z0-9_]+/g) ?? []) {
-        if (!known.has(name)) failures.push(`${where}: unknown metric ${name}`);
+  it("stores every declared metric with exactly its declared labels and type", async () => {
+    const { prometheus: prom } = running();
+    const types = await prom.metricTypes();
+    const absent: string[] = [];
+    const wrong: string[] = [];
+    for (const metric of Object.values(METRICS)) {
+      const samples = await prom.query(`{__name__="${metric.name}"}`);
+      if (samples.length === 0) {
+        absent.push(metric.name);
+        continue;
       }
-      try {
-        const samples = await running().query(expr);
-        if (samples.length === 0) failures.push(`${where}: no series (${expr})`);
-      } catch (error) {
-        failures.push(`${where}: ${String(error)}`);
+      const declared = [...metric.labels].sort().join(",");
+      for (const sample of samples) {
+        const labels = Object.keys(sample.metric)
+          .filter((l) => !["__name__", "job", "instance"].includes(l))
+          .sort()
+          .join(",");
+        if (labels !== declared) wrong.push(`${metric.name}: labels ${labels}, declared ${declared}`);
       }
+      if (types[metric.name] !== metric.type)
+        wrong.push(`${metric.name}: type ${types[metric.name]}, declared ${metric.type}`);
     }
-    expect(failures).toEqual([]);
-  });
-
-  it("finds values for every dashboard variable", async () => {
-    for (const variable of variableQueries(buildDashboard())) {
-      const match = expandQuery(variable.match, EXPANSION);
-      expect(await running().labelValues(variable.label, match), variable.name).not.toEqual([]);
-    }
+    expect(wrong).toEqual([]);
+    expect(absent.sort()).toEqual(Object.keys(NOT_FROM_A_CAPTURE).sort());
   });
 });

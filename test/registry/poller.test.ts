@@ -1,5 +1,5 @@
 // The poller against a real Apicurio Registry. The first test runs one of its own (scripts/registry.sh
-// on another port), because it stops it mid-run: the shared one must stay up for the other tests.
+// on free ports of its own), because it stops it mid-run: the shared one must stay up for the other tests.
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -25,7 +25,7 @@ let stopped = false;
 
 beforeAll(async () => {
   runDir = await mkdtemp(join(tmpdir(), "sw-registry-poller-"));
-  registry = await startOwnRegistry(18181, runDir);
+  registry = await startOwnRegistry(runDir);
 }, 180_000);
 
 afterAll(async () => {
@@ -101,7 +101,7 @@ describe("RegistryPoller", () => {
     expect(poller.polls).toBe(4);
     await poller.stop();
     client.http.close();
-  }, 120_000);
+  }, 180_000);
 
   it("polls on its own at the interval and picks up a version registered meanwhile", async () => {
     const url = registryUrl();
@@ -130,5 +130,5 @@ describe("RegistryPoller", () => {
     expect(poller.polls).toBeGreaterThanOrEqual(2);
     await poller.stop();
     client.http.close();
-  }, 30_000);
+  }, 180_000);
 });

@@ -3,7 +3,7 @@
 // Compiled and run by test/helpers/java-producer.ts.
 //
 // stdin, JSON lines. The first line holds the options:
-//   {"bootstrap": "127.0.0.1:19092", "compression": "lz4", "lingerMs": 1000, "batchSize": 1048576,
+//   {"bootstrap": "127.0.0.1:19092", "compression": "lz4", "lingerMs": 60000, "batchSize": 1048576,
 //    "config": {"compression.lz4.level": "1"}}
 // every further line one record:
 //   {"topic": "t", "partition": 0, "timestamp": 1796112000000, "key": "k", "value": {"base64": "..."},
@@ -46,13 +46,17 @@ public final class ProduceRecords {
     Properties props = new Properties();
     props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, options.get("bootstrap").asText());
     props.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, options.path("compression").asText("none"));
-    // A long linger and a large batch: every record sent before flush() shares its partition's batch.
-    props.put(ProducerConfig.LINGER_MS_CONFIG, options.path("lingerMs").asInt(1000));
+    // A long linger and a large batch: every record sent before flush() shares its partition's batch,
+    // however slowly a loaded machine reads the records in (flush() sends at once, linger or not).
+    int lingerMs = options.path("lingerMs").asInt(60_000);
+    int requestTimeoutMs = 20_000;
+    props.put(ProducerConfig.LINGER_MS_CONFIG, lingerMs);
     props.put(ProducerConfig.BATCH_SIZE_CONFIG, options.path("batchSize").asInt(1 << 20));
     props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 8 << 20);
     props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 30_000);
-    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 20_000);
+    // The client requires delivery.timeout.ms >= linger.ms + request.timeout.ms.
+    props.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, lingerMs + requestTimeoutMs + 30_000);
+    props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, requestTimeoutMs);
     props.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     props.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
     Iterator<Map.Entry<String, JsonNode>> extra = options.path("config").fields();

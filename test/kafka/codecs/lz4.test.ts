@@ -91,12 +91,19 @@ describe("decompressLz4", () => {
     expect(frameOf(fixture("lz4-kafka-mixed.bin")).blocks.map((b) => b.uncompressed)).toEqual([false, true]);
   });
 
-  it("allocates the output of Kafka's frames once, within one block of its size", () => {
-    for (const name of ["lz4-kafka.bin", "lz4-kafka-mixed.bin"]) {
+  it("allocates the output of Kafka's frames once: a compressed block's 64 KB bound, a stored block's size", () => {
+    const sizes = (name: string) => {
       const out = decode(fixture(name));
-      expect(out.buffer.byteLength - out.length).toBeGreaterThanOrEqual(0);
-      expect(out.buffer.byteLength - out.length).toBeLessThan(65536);
-    }
+      const bound = frameOf(fixture(name)).blocks.reduce(
+        (sum, b) => sum + (b.uncompressed ? b.size : 65536),
+        0,
+      );
+      return { length: out.length, allocated: out.buffer.byteLength, bound };
+    };
+    // two compressed blocks: 2 × 64 KiB for 70 117 bytes, within one block of the size
+    expect(sizes("lz4-kafka.bin")).toEqual({ length: 70_117, allocated: 131_072, bound: 131_072 });
+    // a compressed block (64 KiB) and a stored one (8 KiB): exactly the size
+    expect(sizes("lz4-kafka-mixed.bin")).toEqual({ length: 73_728, allocated: 73_728, bound: 73_728 });
     // Content size known: exactly that.
     expect(decode(fixture("lz4-content-size.bin")).buffer.byteLength).toBe(70_117);
   });
