@@ -22,7 +22,7 @@ export interface LifecycleRuntimeOptions {
   readonly judgeInterval?: number;
   /**
    * Live from Kafka: the lag interval, in ms. Partition ends (open transactions) measured longer ago
-   * than two of them leave a topic's verdicts waiting.
+   * than two of them and 30 s leave a topic's verdicts waiting.
    */
   readonly lagInterval?: number;
 }
@@ -76,7 +76,7 @@ export class LifecycleRuntime {
     // Other replicas publish every interval: two missed publishes (and 5 s for the broker) mean gone.
     this.lifecycle.coverage.sharedSlackMs = 2 * this.#interval + 5_000;
     if (options.lagInterval !== undefined)
-      this.lifecycle.coverage.endsStaleAfterMs = 2 * options.lagInterval + 5_000;
+      this.lifecycle.coverage.endsStaleAfterMs = 2 * options.lagInterval + 30_000;
     if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
     const previous = this.#pipeline.onValidated;
     this.#pipeline.onValidated = (record) => {
