@@ -303,6 +303,12 @@ function families(startedAt: number): Family[] {
       series: [[{ registry: "main" }, constant(0)]],
     },
     {
+      name: "schemawatch_registry_versions_retired_total",
+      type: "counter",
+      help: "Versions the registry took out of use.",
+      series: [[{ registry: "main", subject: `${SUBJECT}-value` }, constant(0)]],
+    },
+    {
       name: "schemawatch_coverage_gap_total",
       type: "counter",
       help: "Coverage gaps.",
