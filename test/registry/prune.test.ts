@@ -168,6 +168,19 @@ describe("schemawatch prune on Apicurio", () => {
     expect(before.status).toBe("deprecated");
     expect(before.verdict!.yes).toBe(true);
 
+    // readiness takes the registry's label as the report shows it (`1`, meaning 1.0.0).
+    const ready = await runCli([
+      "readiness",
+      "--subject",
+      "order",
+      "--version",
+      "1",
+      "--url",
+      monitor.address,
+    ]);
+    expect(ready.code).toBe(0);
+    expect(ready.stdout).toBe("order 1.0.0 is drained\n");
+
     const versionUrl = `${native}/groups/default/artifacts/${subject}/versions/1`;
     const dry = await prune(config, subject, "--url", monitor.address);
     expect(dry.code).toBe(0);
