@@ -202,6 +202,7 @@ describe("schemawatch prune on Apicurio", () => {
     const logged = JSON.parse(applied.stderr.trim()) as Record<string, unknown>;
     expect(logged).toMatchObject({
       msg: "registry version retired",
+      registry: "main",
       subject,
       version: 1,
       actor: "alice",

@@ -129,7 +129,7 @@ export const pruneCommand: Command = {
         return 1;
       }
       await applyRetirement(client, plan);
-      record(context, retirement, plan, name, judgement);
+      record(context, values.registry, retirement, plan, name, judgement);
       out(
         `Retired ${values.subject} version ${version} (${name}) by ${retirement.actor} at ${retirement.at}. ` +
           "The monitor's catalog shows it retired after its next registry poll.",
@@ -239,6 +239,7 @@ async function judge(
 /** The line that says what was retired, by whom and when, with the evidence it rested on. */
 function record(
   context: CommandContext,
+  registry: string,
   retirement: Retirement,
   plan: RetirementPlan,
   name: string,
@@ -247,6 +248,7 @@ function record(
   const logger = createLogger("info", { write: (line: string) => void context.stderr.write(line) });
   logger.info(
     {
+      registry,
       subject: retirement.subject,
       version: retirement.version,
       catalogVersion: name,
