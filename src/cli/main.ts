@@ -5,6 +5,7 @@ import { corpusCommand } from "./commands/corpus.js";
 import { demoProduceCommand } from "./commands/demo-produce.js";
 import { diffCommand } from "./commands/diff.js";
 import { matrixCommand } from "./commands/matrix.js";
+import { pruneCommand } from "./commands/prune.js";
 import { readinessCommand } from "./commands/readiness.js";
 import { registryCommand } from "./commands/registry.js";
 import { reportCommand } from "./commands/report.js";
@@ -22,6 +23,7 @@ const COMMANDS: readonly Command[] = [
   diffCommand,
   corpusCommand,
   registryCommand,
+  pruneCommand,
   demoProduceCommand,
 ];
 

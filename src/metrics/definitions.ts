@@ -145,6 +145,12 @@ export const METRICS = {
     help: "Lookups of unknown wire ids and GUIDs that were due but not sent because the lookups in flight or per second were at their bound (lookupsInFlight, lookupsPerSecond): their records count as unknown_schema_id without a request.",
     labels: ["registry"],
   },
+  registryVersionsRetired: {
+    name: "schemawatch_registry_versions_retired_total",
+    type: "counter",
+    help: "Versions of a followed registry subject that the registry took out of use (soft-deleted, DISABLED or deleted), as the monitor's polls saw it happen: by schemawatch prune or by hand.",
+    labels: ["registry", "subject"],
+  },
   coverageGaps: {
     name: "schemawatch_coverage_gap_total",
     type: "counter",

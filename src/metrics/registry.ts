@@ -141,6 +141,12 @@ export function createRegistry(sources: MetricSources): Registry {
   add(METRICS.registryLookupsSkipped, () =>
     registries().map((r) => ({ labels: { registry: r.name }, value: r.lookupsSkipped })),
   );
+  add(METRICS.registryVersionsRetired, function* () {
+    for (const r of registries()) {
+      for (const [subject, value] of Object.entries(r.retired ?? {}))
+        yield { labels: { registry: r.name, subject }, value };
+    }
+  });
   add(METRICS.buildInfo, () => [
     { labels: { version: sources.version, node_version: process.version }, value: 1 },
   ]);

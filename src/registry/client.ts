@@ -1,4 +1,5 @@
 import { RegistryError, type RegistryHttp } from "./http.js";
+import { stateFromMetadata } from "./states.js";
 import {
   REGISTRY_STATES,
   type CompatibilityLevel,
@@ -74,6 +75,7 @@ export class RegistryClient {
     if (!Number.isInteger(number) || !Number.isInteger(id) || typeof body["schema"] !== "string") {
       throw this.#shape(path, "a version with subject, version, id and schema");
     }
+    const metadataState = stateFromMetadata(body);
     return {
       subject: typeof body["subject"] === "string" ? body["subject"] : subject,
       version: number as number,
@@ -82,6 +84,7 @@ export class RegistryClient {
       schemaType: schemaTypeOf(body),
       schema: body["schema"] as string,
       references: this.#references(body, path),
+      ...(metadataState !== undefined ? { metadataState } : {}),
     };
   }
 
@@ -177,6 +180,15 @@ export class RegistryClient {
       const count = typeof body["count"] === "number" ? body["count"] : 0;
       if (versions.length < limit || offset + limit >= count) return states;
     }
+  }
+
+  /**
+   * The path of Apicurio's native API on the registry's host (`/apis/registry/v3`) when it answers;
+   * undefined for any other registry.
+   */
+  async nativeApi(): Promise<string | undefined> {
+    if (this.#nativeBase === undefined || !(await this.#hasNative())) return undefined;
+    return this.#nativeBase;
   }
 
   /** Whether the native API answers; asked once per client. */

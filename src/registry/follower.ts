@@ -8,6 +8,7 @@ import type { Env } from "./secrets.js";
 import { IdResolver, type IdAnswer } from "./ids.js";
 import { RegistryPoller } from "./poller.js";
 import { SnapshotReader } from "./snapshot.js";
+import { retiredBetween } from "./states.js";
 import type { RegistryStatus, SubjectRegistryStatus, SubjectSnapshot } from "./types.js";
 
 export interface FollowerOptions {
@@ -51,6 +52,8 @@ export class RegistryFollower {
   /** Snapshots kept from an earlier run that no poll has replaced yet. */
   readonly #kept = new Set<string>();
   readonly #startedAt: number;
+  /** Versions the polls saw retired, per registry subject (snapshotKey), since start. */
+  readonly #retired = new Map<string, number>();
   #notes = new Map<string, readonly string[]>();
   #onChange: (() => void | Promise<void>) | undefined;
   /** The last change handed to `onChange`, until it took effect. */
@@ -141,6 +144,14 @@ export class RegistryFollower {
   #take(registry: string, snapshot: SubjectSnapshot): void {
     const key = snapshotKey(registry, snapshot.subject);
     const previous = this.#kept.delete(key) ? undefined : this.#snapshots.get(key);
+    const retired = retiredBetween(previous, snapshot);
+    if (retired.length > 0) {
+      this.#retired.set(key, (this.#retired.get(key) ?? 0) + retired.length);
+      this.#options.logger.info(
+        { registry, registrySubject: snapshot.subject, versions: retired },
+        `registry versions retired: ${snapshot.subject} ${retired.join(", ")}`,
+      );
+    }
     this.#snapshots.set(key, retainRemoved(previous, snapshot));
   }
 
@@ -249,6 +260,9 @@ export class RegistryFollower {
       lastError: poller.lastError?.message,
       lookups: { ...r.ids.results },
       lookupsSkipped: r.ids.skipped,
+      retired: Object.fromEntries(
+        [...r.subjects].map((subject) => [subject, this.#retired.get(snapshotKey(r.name, subject)) ?? 0]),
+      ),
     };
   }
 

@@ -51,7 +51,7 @@ interface Answer {
 }
 
 /**
- * GET and POST against one registry: one keep-alive agent, a deadline per attempt, bounded retries
+ * Requests to one registry: one keep-alive agent, a deadline per attempt, bounded retries
  * with exponential backoff on network errors, timeouts, 429 and 5xx, and errors that name the registry,
  * the method and the path, never a secret. Counts its requests (attempts, retries included).
  */
@@ -94,6 +94,24 @@ export class RegistryHttp {
     return this.#send("POST", this.#basePath + path, path, JSON.stringify(body));
   }
 
+  /** DELETE `path` (relative to the base URL) and parse the JSON answer. */
+  delete(path: string): Promise<unknown> {
+    return this.#send("DELETE", this.#basePath + path, path, undefined);
+  }
+
+  /**
+   * PUT a JSON body to a path from the root of the registry's host (another API of the same server,
+   * which takes `application/json` rather than the Confluent media type).
+   */
+  putToRoot(pathname: string, body: unknown): Promise<unknown> {
+    return this.#send("PUT", pathname, pathname, JSON.stringify(body), "application/json");
+  }
+
+  /** The full URL of a request path, as a plan shows it: from the host's root, or from the base URL. */
+  urlOf(path: string, root: boolean): string {
+    return new URL(root ? path : this.#basePath + path, this.#base).href;
+  }
+
   /** The base URL's path without a trailing slash: `/apis/ccompat/v7`, or empty. */
   get #basePath(): string {
     return this.#base.pathname.replace(/\/$/, "");
@@ -103,14 +121,20 @@ export class RegistryHttp {
     this.#agent.destroy();
   }
 
-  async #send(method: string, pathname: string, path: string, body: string | undefined): Promise<unknown> {
+  async #send(
+    method: string,
+    pathname: string,
+    path: string,
+    body: string | undefined,
+    contentType = "application/vnd.schemaregistry.v1+json",
+  ): Promise<unknown> {
     const where = `${this.label}: ${method} ${path}`;
     const attempts = this.#options.retries + 1;
     let delay = this.#options.backoff ?? 250;
     for (let attempt = 1; ; attempt++) {
       let answer: Answer;
       try {
-        answer = await this.#attempt(method, pathname, body);
+        answer = await this.#attempt(method, pathname, body, contentType);
       } catch (error) {
         if (attempt < attempts) {
           await sleep(delay);
@@ -177,7 +201,7 @@ export class RegistryHttp {
     return redact(text, this.#options.credentials.secrets);
   }
 
-  #attempt(method: string, pathname: string, body: string | undefined): Promise<Answer> {
+  #attempt(method: string, pathname: string, body: string | undefined, contentType: string): Promise<Answer> {
     this.#requests++;
     const url = new URL(pathname, this.#base);
     const headers: Record<string, string> = { accept: ACCEPT };
@@ -185,7 +209,7 @@ export class RegistryHttp {
       headers["authorization"] = this.#options.credentials.authorization;
     }
     if (body !== undefined) {
-      headers["content-type"] = "application/vnd.schemaregistry.v1+json";
+      headers["content-type"] = contentType;
       headers["content-length"] = String(Buffer.byteLength(body));
     }
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;

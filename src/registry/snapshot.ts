@@ -1,17 +1,24 @@
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import { ReferenceResolver } from "./references.js";
-import type { RegisteredSchema, RegistryVersion, SkippedVersion, SubjectSnapshot } from "./types.js";
+import type {
+  RegisteredSchema,
+  RegistryState,
+  RegistryVersion,
+  SkippedVersion,
+  SubjectSnapshot,
+} from "./types.js";
 
 /** What a registered version always is, whatever its state: content never changes once registered. */
-type Content = Omit<RegistryVersion, "state" | "deleted"> | SkippedVersion;
+type Content =
+  (Omit<RegistryVersion, "state" | "deleted"> & { readonly metadataState?: RegistryState }) | SkippedVersion;
 
 const FETCH_CONCURRENCY = 4;
 
 /**
  * Reads snapshots of registry subjects: every version (soft-deleted ones too, where the registry
  * lists them with `?deleted=true`), each with its references resolved, its state where the registry
- * has one, and the subject's compatibility level. A version's content is fetched once; later reads
+ * has one (Apicurio's native states, else a `schemawatch.status` metadata property), and the subject's compatibility level. A version's content is fetched once; later reads
  * cost a handful of requests per subject (two version lists, the states, the compatibility level).
  *
  * A version that is not JSON Schema, does not parse, or whose references cannot be resolved is
@@ -52,9 +59,11 @@ export class SnapshotReader {
         skipped.push(content);
         continue;
       }
-      const state = states?.get(content.version);
+      // Apicurio's native state can change; Confluent metadata is fixed at registration.
+      const { metadataState, ...rest } = content;
+      const state = states?.get(content.version) ?? metadataState;
       versions.push({
-        ...content,
+        ...rest,
         ...(state !== undefined ? { state } : {}),
         deleted: !live.has(content.version),
       });
@@ -149,6 +158,7 @@ async function buildContent(
       schema,
       references,
       referenceEntries: registered.references,
+      ...(registered.metadataState !== undefined ? { metadataState: registered.metadataState } : {}),
     };
   } catch (error) {
     if (
@@ -187,7 +197,8 @@ export async function readVersion(
   }
   const content = await buildContent(registered, new ReferenceResolver(client), client.http.label);
   if ("reason" in content) throw new RegistryError("REGISTRY_INVALID", content.message, {});
-  return { ...content, deleted: false };
+  const { metadataState, ...rest } = content;
+  return { ...rest, ...(metadataState !== undefined ? { state: metadataState } : {}), deleted: false };
 }
 
 async function mapLimited<T, R>(

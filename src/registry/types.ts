@@ -3,7 +3,10 @@
  * and Cloud, Apicurio's `ccompat`, Karapace, Redpanda). Plain data: the catalog turns it into versions.
  */
 
-/** A version's own state where the registry has one (Apicurio's native API); absent elsewhere. */
+/**
+ * A version's own state where the registry has one: Apicurio's native API, or the
+ * `schemawatch.status` property of a version's Confluent metadata (states.ts); absent elsewhere.
+ */
 export type RegistryState = "ENABLED" | "DEPRECATED" | "DISABLED" | "DRAFT";
 
 export const REGISTRY_STATES: readonly RegistryState[] = ["ENABLED", "DEPRECATED", "DISABLED", "DRAFT"];
@@ -25,6 +28,8 @@ export interface RegisteredSchema {
   readonly schemaType: string;
   readonly schema: string;
   readonly references: readonly ReferenceEntry[];
+  /** The state its Confluent metadata declares (`schemawatch.status`), where it declares one. */
+  readonly metadataState?: RegistryState;
 }
 
 /**
@@ -107,6 +112,8 @@ export interface RegistryStatus {
   readonly lookups: Readonly<Record<LookupResult, number>>;
   /** Lookups not sent because the lookups in flight or per second were at their bound. */
   readonly lookupsSkipped: number;
+  /** Per followed registry subject: versions its polls saw retired (soft-deleted, DISABLED, gone). */
+  readonly retired?: Readonly<Record<string, number>>;
 }
 
 /** One config subject's registry subject, as the report shows it beside the traffic. */

@@ -248,6 +248,7 @@ describe("schemawatch (top level)", () => {
       "diff",
       "corpus",
       "registry",
+      "prune",
       "demo-produce",
     ]);
   });

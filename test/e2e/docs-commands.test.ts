@@ -30,7 +30,7 @@ const NEEDS: Readonly<Record<string, string>> = {
 };
 /** How long one block may take on a loaded 2-core machine (npm install with its build is the longest). */
 const BLOCK_TIMEOUT_MS = 110_000;
-const SUBCOMMAND = "run|report|readiness|check|matrix|diff|corpus|registry|demo-produce|help";
+const SUBCOMMAND = "run|report|readiness|check|matrix|diff|corpus|registry|prune|demo-produce|help";
 
 interface Block {
   readonly file: string;

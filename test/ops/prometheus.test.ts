@@ -28,6 +28,7 @@ const NOT_FROM_A_CAPTURE: Readonly<Record<string, string>> = {
   schemawatch_registry_last_success_timestamp_seconds: "only for a catalog that follows a schema registry",
   schemawatch_registry_id_lookups_total: "only for a catalog that follows a schema registry",
   schemawatch_registry_id_lookups_skipped_total: "only for a catalog that follows a schema registry",
+  schemawatch_registry_versions_retired_total: "only for a catalog that follows a schema registry",
 };
 
 let monitor: RunningMonitor | undefined;

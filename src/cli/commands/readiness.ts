@@ -53,7 +53,8 @@ export const readinessCommand: Command = {
         `no subject '${values.subject}' (known: ${report.subjects.map((s) => s.subject).join(", ") || "none"})`,
       );
     }
-    const entry = subject.versions.find((v) => v.version === version);
+    // A registry label (`3`) is shown as the registry shows it, and means 3.0.0.
+    const entry = subject.versions.find((v) => normalizeVersion(v.version) === version);
     if (!entry) {
       throw new SchemawatchError(
         "VERSION_UNKNOWN",
