@@ -4,6 +4,8 @@ import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
+import { sampleHref, schemaHref, type PageContext } from "./page-context.js";
+import { topicsSection } from "./topics-section.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const code = (text: string): Span => ({ text, code: true });
@@ -18,9 +20,12 @@ const seriesOf = (s: ReportSubject, version: string) =>
 
 /**
  * Sections of one subject, in the order they are shown. Each returns undefined when it has nothing to
- * say; adding a section to the report in every format is adding a function here.
+ * say; adding a section to the report in every format is adding a function here. `page` is given on
+ * the monitor's status pages only (links, rates).
  */
-export const SUBJECT_SECTIONS: ReadonlyArray<(s: ReportSubject, id: string) => Section | undefined> = [
+export const SUBJECT_SECTIONS: ReadonlyArray<
+  (s: ReportSubject, id: string, page?: PageContext) => Section | undefined
+> = [
   versionsSection,
   producersSection,
   wouldFailSection,
@@ -41,13 +46,13 @@ export function reportDocument(report: Report): ReportDocument {
     sections: [
       attentionSection(report.attention),
       monitorSection(report),
-      ...report.subjects.map(subjectSection),
+      ...report.subjects.map((s) => subjectSection(s)),
       decodeErrorsSection(report),
     ],
   };
 }
 
-function monitorSection(report: Report): Section {
+export function monitorSection(report: Report): Section {
   const overflow = report.labelOverflow["producer"] ?? 0;
   return {
     id: "monitor",
@@ -83,8 +88,12 @@ function monitorSection(report: Report): Section {
   };
 }
 
-function subjectSection(s: ReportSubject): Section {
-  const id = `subject-${slug(s.subject)}`;
+/** The id of a subject's section, unique in a document: what its page's anchors start with. */
+export const subjectId = (subject: string) => `subject-${slug(subject)}`;
+
+/** A subject's facts and sections; with `page` (the live pages), its topics' rates and lag, and links. */
+export function subjectSection(s: ReportSubject, page?: PageContext): Section {
+  const id = subjectId(s.subject);
   return {
     id,
     title: `subject ${s.subject}`,
@@ -108,11 +117,15 @@ function subjectSection(s: ReportSubject): Section {
         ],
       },
     ],
-    sections: SUBJECT_SECTIONS.flatMap((build) => build(s, id) ?? []),
+    sections: [
+      ...(page ? [topicsSection(s, id, page)] : []),
+      ...SUBJECT_SECTIONS.flatMap((build) => build(s, id, page) ?? []),
+    ],
   };
 }
 
-function versionsSection(s: ReportSubject, id: string): Section {
+function versionsSection(s: ReportSubject, id: string, page?: PageContext): Section {
+  const samples = page?.samples?.(s.subject);
   const share = (records: number, version: string) => ({
     bars: [{ label: version, share: s.records ? records / s.records : 0, series: seriesOf(s, version) }],
     text: pct(s.records ? records / s.records : 0),
@@ -128,7 +141,16 @@ function versionsSection(s: ReportSubject, id: string): Section {
         ? { text: v.verdict.kind, tone: "good" }
         : { text: `not ${v.verdict.kind}`, tone: "warn" }
       : "",
+    ...(page ? [{ text: "schema", href: schemaHref(page, s.subject, v.version) }] : []),
+    ...(samples
+      ? [
+          samples.has(v.version)
+            ? { text: "sample", href: sampleHref(page!, s.subject, v.version) }
+            : muted("none kept"),
+        ]
+      : []),
   ]);
+  const links = (page ? 1 : 0) + (samples ? 1 : 0);
   rows.push([
     code(NO_VERSION),
     muted("undeclared"),
@@ -136,6 +158,7 @@ function versionsSection(s: ReportSubject, id: string): Section {
     share(s.undeclared, NO_VERSION),
     "",
     "",
+    ...Array<string>(links).fill(""),
   ]);
   if (s.unreadable > 0)
     rows.push([
@@ -145,6 +168,7 @@ function versionsSection(s: ReportSubject, id: string): Section {
       share(s.unreadable, UNKNOWN_VERSION),
       "",
       "",
+      ...Array<string>(links).fill(""),
     ]);
   return {
     id: `${id}-versions`,
@@ -159,6 +183,8 @@ function versionsSection(s: ReportSubject, id: string): Section {
           { title: "share" },
           { title: "last seen" },
           { title: "verdict" },
+          ...(page ? [{ title: "schema" }] : []),
+          ...(samples ? [{ title: "corpus example" }] : []),
         ],
         rows,
         empty: "no versions",
@@ -362,7 +388,7 @@ function coverageSection(s: ReportSubject, id: string): Section {
   return { id: `${id}-coverage`, title: "coverage per partition", blocks };
 }
 
-function decodeErrorsSection(report: Report): Section {
+export function decodeErrorsSection(report: Report): Section {
   const rows = Object.entries(report.decodeErrors).flatMap(([topic, reasons]) =>
     Object.entries(reasons).map(([reason, count]) => [topic, code(reason), String(count)]),
   );
