@@ -1,5 +1,6 @@
+import type { AttentionItem } from "./attention.js";
 import { attentionSection } from "./attention-section.js";
-import type { Cell, ReportDocument, Section, Span } from "./document.js";
+import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
 import type { Report, ReportSubject, ReportVersion } from "./model.js";
 import { rateText, lagText, subjectHref, type PageContext } from "./page-context.js";
 import { decodeErrorsSection, monitorSection, subjectSection } from "./sections.js";
@@ -10,7 +11,7 @@ export const INLINE_SUBJECTS = 1;
  * The index lists this many attention items at most (the most urgent first) and says how many more
  * there are: the page stays small whatever the number of subjects; each subject's page lists its own.
  */
-export const INDEX_ATTENTION_ITEMS = 50;
+export const INDEX_ATTENTION_ITEMS = 20;
 
 const notices = (report: Report): Span[] =>
   report.stateProblem
@@ -23,35 +24,54 @@ const notices = (report: Report): Span[] =>
  * the subject follows whole, as on a single page.
  */
 export function indexDocument(report: Report, page: PageContext): ReportDocument {
-  const attention = attentionSection(report.attention.slice(0, INDEX_ATTENTION_ITEMS));
-  const more = report.attention.length - INDEX_ATTENTION_ITEMS;
   const inline = report.subjects.length <= INLINE_SUBJECTS;
   return {
     title: "schemawatch report",
     generatedAt: report.generatedAt,
     notices: notices(report),
     sections: [
-      more > 0
-        ? {
-            ...attention,
-            blocks: [
-              ...attention.blocks.slice(0, -1),
-              {
-                kind: "text",
-                text: {
-                  text: `… and ${more} more (less urgent ones last): each subject's page lists its own, /api/report all of them.`,
-                  tone: "muted",
-                },
-              },
-              ...attention.blocks.slice(-1),
-            ],
-          }
-        : attention,
+      indexAttention(report.attention, inline ? undefined : page),
       monitorSection(report),
       subjectsSection(report, page),
       ...(inline ? report.subjects.map((s) => subjectSection(s, page)) : []),
       decodeErrorsSection(report),
     ],
+  };
+}
+
+/**
+ * The attention summary of every item (its count and badge), listing the most urgent ones only. With
+ * `page` (many subjects) each row names its subject, linked to its page.
+ */
+function indexAttention(items: readonly AttentionItem[], page: PageContext | undefined): Section {
+  const section = attentionSection(items);
+  const shown = items.slice(0, INDEX_ATTENTION_ITEMS);
+  const more = items.length - shown.length;
+  const subjectCell = (item: AttentionItem | undefined): Cell =>
+    item?.subject ? { text: item.subject, href: subjectHref(page!, item.subject) } : "monitor";
+  return {
+    ...section,
+    blocks: section.blocks.flatMap((b): Block[] => {
+      if (b.kind !== "table") return [b];
+      const table = {
+        ...b,
+        columns: page ? [b.columns[0]!, { title: "subject" }, ...b.columns.slice(1)] : b.columns,
+        rows: b.rows
+          .slice(0, INDEX_ATTENTION_ITEMS)
+          .map((row, i) => (page ? [row[0]!, subjectCell(shown[i]), ...row.slice(1)] : row)),
+      };
+      if (more <= 0) return [table];
+      return [
+        table,
+        {
+          kind: "text",
+          text: {
+            text: `… and ${more} more, less urgent: each subject's page lists its own, /api/report all of them.`,
+            tone: "muted",
+          },
+        },
+      ];
+    }),
   };
 }
 
@@ -62,7 +82,7 @@ export function subjectDocument(report: Report, subject: ReportSubject, page: Pa
     generatedAt: report.generatedAt,
     notices: notices(report),
     sections: [
-      { ...attentionSection(report.attention.filter((i) => i.subject === subject.subject)) },
+      attentionSection(report.attention.filter((i) => i.subject === subject.subject)),
       subjectSection(subject, page),
     ],
   };

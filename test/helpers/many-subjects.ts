@@ -35,7 +35,12 @@ export async function writeManySubjects(options: ManySubjectsOptions = {}): Prom
     $schema: "https://json-schema.org/draft/2020-12/schema",
     title: version,
     type: "object",
-    properties: { id: { type: "integer" }, kind: { enum: ["a", "b"] }, amount: { type: "number" } },
+    properties: {
+      id: { type: "integer" },
+      kind: { enum: ["a", "b"] },
+      // 1.0 knows no amount (and is closed): 1.1 added it.
+      ...(version === "1.0" ? {} : { amount: { type: "number" } }),
+    },
     required,
     ...(closed ? { additionalProperties: false } : {}),
   });
@@ -61,21 +66,29 @@ export async function writeManySubjects(options: ManySubjectsOptions = {}): Prom
   const lines: string[] = [];
   const offsets = new Map<string, number>();
   for (let i = 0; i < records; i++) {
-    const subject = subjects[(i * 7) % count]!;
+    // Round robin over the subjects (7 is prime to the counts used), round after round.
+    const k = (i * 7) % count;
+    const round = Math.floor(i / count);
+    const subject = subjects[k]!;
     const topic = `t-${subject}`;
     const offset = offsets.get(topic) ?? 0;
     offsets.set(topic, offset + 1);
-    // Mostly 1.1 with an amount; some 1.0 (old producers) and some 1.1 with a key 1.0 closes out.
-    const writer = i % 5 === 0 ? "1.0" : "1.1";
+    // Every fifth round an old producer sends 1.0; on every fourth subject, 1.1 records that carry
+    // an amount, which the closed 1.0 rejects: forward-incompatible traffic that needs attention.
+    const writer = round % 5 === 0 ? "1.0" : "1.1";
     const value =
-      writer === "1.0" ? { id: i, kind: "a" } : i % 3 === 0 ? { id: i, kind: "b" } : { id: i, amount: i };
+      writer === "1.0"
+        ? { id: i, kind: "a" }
+        : k % 4 === 0 && round % 3 !== 0
+          ? { id: i, amount: i }
+          : { id: i, kind: "b" };
     lines.push(
       JSON.stringify({
         topic,
         partition: 0,
         offset,
         timestamp: Date.UTC(2026, 11, 1, 8) + i * 100,
-        headers: { producer: PRODUCERS[i % PRODUCERS.length], "schema-version": `${subject}/${writer}` },
+        headers: { producer: PRODUCERS[round % PRODUCERS.length], "schema-version": `${subject}/${writer}` },
         value,
       }),
     );
