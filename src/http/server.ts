@@ -39,7 +39,15 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     forceCloseConnections: true,
   });
   const paths = new Set<string>();
-  app.addHook("onRoute", (route) => void paths.add(route.url));
+  // Paths with parameters (`/subjects/:name`) as patterns, so that they answer 405 too.
+  const patterns: RegExp[] = [];
+  app.addHook("onRoute", (route) => {
+    paths.add(route.url);
+    if (route.url.includes(":"))
+      patterns.push(
+        new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+")}$`),
+      );
+  });
   const metrics = shareRendering(() => deps.registry.metrics());
   app.get("/metrics", async (_request, reply) => reply.type(deps.registry.contentType).send(await metrics()));
   app.get("/healthz", async () => ({ status: "ok" }));
@@ -64,7 +72,7 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
   // A known path asked with another method is 405 with the methods it takes, not "not found".
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?", 1)[0]!;
-    if (paths.has(path)) {
+    if (paths.has(path) || patterns.some((p) => p.test(path))) {
       return reply
         .code(405)
         .header("allow", ALLOW)

@@ -173,6 +173,12 @@ describe("a subject's page", () => {
       404,
       'subject s000 has no version "9.9.9": it has 1.0.0, 1.1.0, 2.0.0',
     ]);
+    const post = await monitor.server.inject({ method: "POST", url: "/subjects/s000" });
+    expect([post.statusCode, post.headers["allow"], post.json().message]).toEqual([
+      405,
+      "GET, HEAD",
+      "POST /subjects/s000: this path answers GET, HEAD",
+    ]);
     const subject = await monitor.server.inject("/subjects/nope/versions/1.0.0/schema");
     expect([subject.statusCode, subject.json().message]).toEqual([
       404,
