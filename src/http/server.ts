@@ -4,15 +4,21 @@ import type { Registry } from "prom-client";
 import { describeProblems, type Health } from "../monitor/health.js";
 import { shareRendering } from "./shared.js";
 
+/** A route's path parameters (`/subjects/:name` gives `name`), decoded. */
+export type RouteParams = Readonly<Record<string, string>>;
+
+/** What a page answers: its HTML, or a status code with HTML that says why (an unknown subject). */
+export type PageResult = string | { readonly statusCode: number; readonly html: string };
+
 export interface ServerDependencies {
   readonly registry: Registry;
   readonly health: Health;
   /** JSON for `/api/status`, built at request time. */
   readonly status: () => unknown;
   /** Extra JSON endpoints (`/api/report`, …), registered explicitly by the composition root. */
-  readonly routes?: Readonly<Record<string, () => unknown>>;
-  /** HTML pages (the status page at `/`), rendered at request time. */
-  readonly pages?: Readonly<Record<string, () => string>>;
+  readonly routes?: Readonly<Record<string, (params: RouteParams) => unknown>>;
+  /** HTML pages (the index at `/`, a subject's at `/subjects/:name`), rendered at request time. */
+  readonly pages?: Readonly<Record<string, (params: RouteParams) => PageResult>>;
   readonly logger?: Logger;
 }
 
@@ -33,7 +39,15 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     forceCloseConnections: true,
   });
   const paths = new Set<string>();
-  app.addHook("onRoute", (route) => void paths.add(route.url));
+  // Paths with parameters (`/subjects/:name`) as patterns, so that they answer 405 too.
+  const patterns: RegExp[] = [];
+  app.addHook("onRoute", (route) => {
+    paths.add(route.url);
+    if (route.url.includes(":"))
+      patterns.push(
+        new RegExp(`^${route.url.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+")}$`),
+      );
+  });
   const metrics = shareRendering(() => deps.registry.metrics());
   app.get("/metrics", async (_request, reply) => reply.type(deps.registry.contentType).send(await metrics()));
   app.get("/healthz", async () => ({ status: "ok" }));
@@ -46,13 +60,19 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     return { status: "ready", ...extra };
   });
   app.get("/api/status", async () => deps.status());
-  for (const [path, handler] of Object.entries(deps.routes ?? {})) app.get(path, async () => handler());
+  for (const [path, handler] of Object.entries(deps.routes ?? {}))
+    app.get(path, async (request) => handler(request.params as RouteParams));
   for (const [path, render] of Object.entries(deps.pages ?? {}))
-    app.get(path, async (_request, reply) => reply.type("text/html; charset=utf-8").send(render()));
+    app.get(path, async (request, reply) => {
+      const page = render(request.params as RouteParams);
+      const html = typeof page === "string" ? page : page.html;
+      if (typeof page !== "string") reply.code(page.statusCode);
+      return reply.type("text/html; charset=utf-8").send(html);
+    });
   // A known path asked with another method is 405 with the methods it takes, not "not found".
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split("?", 1)[0]!;
-    if (paths.has(path)) {
+    if (paths.has(path) || patterns.some((p) => p.test(path))) {
       return reply
         .code(405)
         .header("allow", ALLOW)

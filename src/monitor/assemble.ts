@@ -12,7 +12,6 @@ import { createRegistry } from "../metrics/registry.js";
 import { checkCapture, replayFile, type FileSourceSummary } from "../source/file.js";
 import { LifecycleRuntime } from "../lifecycle/runtime.js";
 import { buildReport, type Report } from "../report/model.js";
-import { renderReport } from "../report/render.js";
 import { CatalogSources, sameSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
 import { watchCatalog } from "./reload.js";
@@ -23,6 +22,8 @@ import { Health } from "./health.js";
 import { InThreadValidation } from "./workers/in-thread.js";
 import { ValidationPool } from "./workers/pool.js";
 import { Pipeline } from "./pipeline.js";
+import { statusPages } from "./pages.js";
+import { TopicRates, recordsPerTopic } from "./rates.js";
 import { buildStatus, type MonitorStatus } from "./status.js";
 import { StopRequest, runStop, type StopOutcome, type StopSignals, type StopSteps } from "./stop.js";
 
@@ -155,6 +156,8 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   });
   const status = () => buildStatus(catalog(), pipeline, health);
   const report = () => buildReport(status(), pipeline.tallies, lifecycle);
+  const rates = new TopicRates(() => recordsPerTopic(pipeline.tallies));
+  const pages = statusPages({ config, report, catalog, health, rates, corpus });
   const server = buildServer({
     registry,
     health,
@@ -172,8 +175,9 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
           throw httpError(404, "the corpus is not served: set corpus.serve in the config");
         return corpus.toJSON();
       },
+      ...pages.routes,
     },
-    pages: { "/": () => renderReport(report(), "html", { refreshSeconds: 10, monitorUrl: "" }) },
+    pages: pages.pages,
     logger: logger.child({ component: "http" }),
   });
   const reload = async (): Promise<{ ok: true } | { ok: false; problem: string }> => {
@@ -284,6 +288,8 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     await server.close();
     throw error;
   }
+  // A replayed capture's pace is not the topic's: its rates are not measured.
+  if (live) rates.start();
   let stopping: Promise<StopOutcome> | undefined;
   const steps: StopSteps = {
     logger,
@@ -295,7 +301,11 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     saveState: () => lifecycle.stop(),
     stateAt: lifecycle.stateAt,
     stopRegistries: () => sources.stop(),
-    close: () => Promise.all([lifecycle.close(), server.close(), pool?.stop()]).then(restoreWarnings),
+    close: () =>
+      Promise.all([lifecycle.close(), server.close(), pool?.stop()]).then(() => {
+        rates.stop();
+        restoreWarnings();
+      }),
   };
   return {
     config,

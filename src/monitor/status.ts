@@ -3,7 +3,7 @@ import { DIRECTIONS, type Direction } from "../engine/direction.js";
 import type { LookupResult, RegistryStatus, SubjectRegistryStatus } from "../registry/types.js";
 import { describeProblems, type Health, type ProblemStatus } from "./health.js";
 import type { Pipeline } from "./pipeline.js";
-import { NO_VERSION, UNKNOWN_VERSION } from "./tallies.js";
+import { NO_VERSION, UNKNOWN_VERSION, type RecordSeries } from "./tallies.js";
 
 export interface RateSummary {
   validations: number;
@@ -135,10 +135,26 @@ function finish(raw: Partial<Record<Direction, { validations: number; failed: nu
   return out;
 }
 
+/** Items grouped by their subject, in one pass. */
+function bySubject<T>(items: readonly T[], subjectOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const subject = subjectOf(item);
+    let group = groups.get(subject);
+    if (!group) groups.set(subject, (group = []));
+    group.push(item);
+  }
+  return groups;
+}
+
 /** The JSON behind `/api/status` and the report printed by `run --exit-at-end`. */
 export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health): MonitorStatus {
   const tallies = pipeline.tallies;
   const subjects: SubjectStatus[] = [];
+  // Grouped once: a monitor of hundreds of subjects must not read every counter once per subject.
+  const records = bySubject(tallies.records, (cell) => cell.labels.subject);
+  const validations = bySubject(tallies.validations, (cell) => cell.labels.subject);
+  const series = bySubject(tallies.allSeries, (s) => s.count.labels.subject);
   for (const [name, subjectPipeline] of pipeline.subjects) {
     const subject = catalog.subjects.get(name) ?? subjectPipeline.subject;
     const producers = new Map<string, ProducerStatus>();
@@ -152,8 +168,8 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
     };
     const byVersion = new Map<string, number>();
     let total = 0;
-    for (const cell of tallies.records) {
-      if (cell.labels.subject !== name || cell.value === 0) continue;
+    for (const cell of records.get(name) ?? []) {
+      if (cell.value === 0) continue;
       const entry = producerOf(cell.labels.producer);
       entry.records += cell.value;
       entry.byWriter[cell.labels.writer_version] =
@@ -169,9 +185,9 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
       string,
       Partial<Record<Direction, { validations: number; failed: number }>>
     >();
-    for (const cell of tallies.validations) {
+    for (const cell of validations.get(name) ?? []) {
       const labels = cell.labels;
-      if (labels.subject !== name || cell.value === 0) continue;
+      if (cell.value === 0) continue;
       const failed = labels.result === "fail" ? cell.value : 0;
       let reader = perReader.get(labels.reader_version);
       if (!reader) perReader.set(labels.reader_version, (reader = {}));
@@ -185,7 +201,7 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
       const [producer, reader] = key.split("\u0000") as [string, string];
       producerOf(producer).readers[reader] = finish(raw);
     }
-    const seen = tallies.lastSeen(name);
+    const seen = lastSeen(series.get(name) ?? []);
     subjects.push({
       subject: name,
       topics: [...subject.topics],
@@ -230,6 +246,17 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
         .map(([partition, ends]) => ({ topic, partition, records: Number(ends.logEnd - ends.stable) })),
     ),
   };
+}
+
+/** The newest record timestamp (seconds) per writer version of a subject's series (Tallies.lastSeen). */
+function lastSeen(series: readonly RecordSeries[]): Map<string, number> {
+  const seen = new Map<string, number>();
+  for (const s of series) {
+    if (s.lastSeenMs === 0) continue;
+    const version = s.count.labels.writer_version;
+    if ((seen.get(version) ?? 0) < s.lastSeenMs / 1000) seen.set(version, s.lastSeenMs / 1000);
+  }
+  return seen;
 }
 
 function registryOf(health: Health, subject: string): SubjectRegistryEntry | null {

@@ -12,6 +12,11 @@ export interface Span {
   readonly text: string;
   readonly tone?: Tone;
   readonly code?: boolean;
+  /**
+   * A link, relative to the page (the status pages link subjects, schemas and samples); renderers
+   * without links show the text.
+   */
+  readonly href?: string;
 }
 
 /**

@@ -12,12 +12,25 @@ export function wouldFailMatrix(
   subject: string,
   versions: readonly string[],
 ): WouldFailEntry[] {
-  const entries = new Map<string, WouldFailEntry>();
+  return wouldFailMatrices(tallies, new Map([[subject, versions]])).get(subject) ?? [];
+}
+
+/**
+ * The would-fail matrices of many subjects (their versions in catalog order) in one pass over the
+ * counters: a report of hundreds of subjects must not read every counter once per subject.
+ */
+export function wouldFailMatrices(
+  tallies: Tallies,
+  subjects: ReadonlyMap<string, readonly string[]>,
+): Map<string, WouldFailEntry[]> {
+  const entries = new Map<string, Map<string, WouldFailEntry>>();
   const key = (writer: string, reader: string) => `${writer}\u0000${reader}`;
   for (const cell of tallies.validations) {
     const l = cell.labels;
-    if (l.subject !== subject || cell.value === 0) continue;
-    let entry = entries.get(key(l.writer_version, l.reader_version));
+    if (cell.value === 0 || !subjects.has(l.subject)) continue;
+    let ofSubject = entries.get(l.subject);
+    if (!ofSubject) entries.set(l.subject, (ofSubject = new Map()));
+    let entry = ofSubject.get(key(l.writer_version, l.reader_version));
     if (!entry) {
       entry = {
         writer: l.writer_version,
@@ -29,7 +42,7 @@ export function wouldFailMatrix(
         failures: [],
         producers: {},
       };
-      entries.set(key(l.writer_version, l.reader_version), entry);
+      ofSubject.set(key(l.writer_version, l.reader_version), entry);
     }
     const failed = l.result === "fail" ? cell.value : 0;
     entry.validations += cell.value;
@@ -42,8 +55,8 @@ export function wouldFailMatrix(
   const keywords = new Map<string, Map<string, { count: number; pointer: string; most: number }>>();
   for (const cell of tallies.failures) {
     const l = cell.labels;
-    if (l.subject !== subject || cell.value === 0) continue;
-    const k = key(l.writer_version, l.reader_version);
+    if (cell.value === 0 || !subjects.has(l.subject)) continue;
+    const k = `${l.subject}\u0000${key(l.writer_version, l.reader_version)}`;
     let byKeyword = keywords.get(k);
     if (!byKeyword) keywords.set(k, (byKeyword = new Map()));
     const found = byKeyword.get(l.keyword);
@@ -53,15 +66,24 @@ export function wouldFailMatrix(
       if (cell.value > found.most) Object.assign(found, { pointer: cell.pointer, most: cell.value });
     }
   }
-  const order = (version: string) => (version === NO_VERSION ? versions.length : versions.indexOf(version));
-  return [...entries.values()]
-    .map((entry) => ({
-      ...entry,
-      wouldFailRate: entry.failed / entry.validations,
-      producers: Object.fromEntries(Object.entries(entry.producers).sort(([a], [b]) => a.localeCompare(b))),
-      failures: [...(keywords.get(key(entry.writer, entry.reader))?.entries() ?? [])]
-        .map(([keyword, { count, pointer }]) => ({ keyword, count, pointer }))
-        .sort((a, b) => b.count - a.count || a.keyword.localeCompare(b.keyword)),
-    }))
-    .sort((a, b) => order(a.writer) - order(b.writer) || order(a.reader) - order(b.reader));
+  const out = new Map<string, WouldFailEntry[]>();
+  for (const [subject, versions] of subjects) {
+    const order = (version: string) => (version === NO_VERSION ? versions.length : versions.indexOf(version));
+    out.set(
+      subject,
+      [...(entries.get(subject)?.values() ?? [])]
+        .map((entry) => ({
+          ...entry,
+          wouldFailRate: entry.failed / entry.validations,
+          producers: Object.fromEntries(
+            Object.entries(entry.producers).sort(([a], [b]) => a.localeCompare(b)),
+          ),
+          failures: [...(keywords.get(`${subject}\u0000${key(entry.writer, entry.reader)}`)?.entries() ?? [])]
+            .map(([keyword, { count, pointer }]) => ({ keyword, count, pointer }))
+            .sort((a, b) => b.count - a.count || a.keyword.localeCompare(b.keyword)),
+        }))
+        .sort((a, b) => order(a.writer) - order(b.writer) || order(a.reader) - order(b.reader)),
+    );
+  }
+  return out;
 }

@@ -4,7 +4,7 @@ import type { Verdict } from "../lifecycle/verdicts.js";
 import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "../monitor/status.js";
 import type { Tallies } from "../monitor/tallies.js";
 import { attentionItems, type AttentionItem } from "./attention.js";
-import { wouldFailMatrix } from "./matrix.js";
+import { wouldFailMatrices } from "./matrix.js";
 
 /**
  * The report: everything the monitor knows, as data. `/api/report` serves it as JSON and every other
@@ -136,6 +136,10 @@ export function buildReport(
 ): Report {
   const verdicts = runtime?.verdicts();
   const lifecycle = runtime?.lifecycle;
+  const matrices = wouldFailMatrices(
+    tallies,
+    new Map(status.subjects.map((s) => [s.subject, s.versions.map((v) => v.version)])),
+  );
   const report: Omit<Report, "attention"> = {
     generatedAt: iso(lifecycle?.now() ?? Date.now()),
     ready: status.ready,
@@ -175,7 +179,7 @@ export function buildReport(
         };
       }),
       producers: s.producers,
-      wouldFail: wouldFailMatrix(tallies, s.subject, [...s.versions.map((v) => v.version)]),
+      wouldFail: matrices.get(s.subject) ?? [],
       coverage: lifecycle
         ? [...lifecycle.coverage.partitions]
             .filter((p) => s.topics.includes(p.topic))

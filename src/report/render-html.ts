@@ -9,6 +9,8 @@ export interface HtmlOptions {
    * written from a running monitor; absent (a report of a replayed capture) shows no links.
    */
   readonly monitorUrl?: string;
+  /** The index of the monitor's pages relative to this one (`../` on a subject's page), linked first. */
+  readonly home?: string;
 }
 
 const ENTITIES: Readonly<Record<string, string>> = {
@@ -27,7 +29,8 @@ const percent = (share: number) => `${(Math.min(1, Math.max(0, share)) * 100).to
 
 function span(s: Span): string {
   const text = escapeHtml(s.text);
-  const body = s.code && s.text !== "" ? `<code>${text}</code>` : text;
+  const coded = s.code && s.text !== "" ? `<code>${text}</code>` : text;
+  const body = s.href === undefined ? coded : `<a href="${escapeHtml(s.href)}">${coded}</a>`;
   return s.tone ? `<span class="t-${s.tone}">${body}</span>` : body;
 }
 
@@ -87,9 +90,10 @@ function section(s: Section, level: number): string {
   ].join("\n");
 }
 
-function links(base: string): string {
+function links(base: string, home: string | undefined): string {
   const link = (path: string) => `<a href="${escapeHtml(base.replace(/\/$/, "") + path)}">${path}</a>`;
-  return `<nav>${["/metrics", "/api/report", "/api/status"].map(link).join(" ")}</nav>`;
+  const index = home === undefined ? [] : [`<a href="${escapeHtml(home)}">all subjects</a>`];
+  return `<nav>${[...index, ...["/metrics", "/api/report", "/api/status"].map(link)].join(" ")}</nav>`;
 }
 
 /**
@@ -112,7 +116,7 @@ export function renderHtml(document: ReportDocument, options: HtmlOptions = {}):
     "<header>",
     `<h1>${escapeHtml(document.title)}</h1>`,
     `<p class="meta">generated <time>${escapeHtml(document.generatedAt)}</time>${refresh ? `, refreshes every ${Math.max(1, Math.round(refresh))} s` : ""}</p>`,
-    ...(options.monitorUrl === undefined ? [] : [links(options.monitorUrl)]),
+    ...(options.monitorUrl === undefined ? [] : [links(options.monitorUrl, options.home)]),
     "</header>",
     "<main>",
     ...document.notices.map((n) => `<p class="notice">${span(n)}</p>`),

@@ -1,26 +1,26 @@
-import { NO_VERSION, UNKNOWN_VERSION } from "../monitor/tallies.js";
-import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
+import type { Block, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
+import type { PageContext } from "./page-context.js";
+import { topicsSection } from "./topics-section.js";
+import { producersSection, versionsSection } from "./traffic-sections.js";
 
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const code = (text: string): Span => ({ text, code: true });
 const muted = (text: string): Span => ({ text, tone: "muted" });
 const pointerText = (pointer: string) => (pointer === "" ? "(root)" : pointer);
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
-/** The colour of a version in its subject: its index; `none` and `unknown` are -1. */
-const seriesOf = (s: ReportSubject, version: string) =>
-  version === NO_VERSION || version === UNKNOWN_VERSION
-    ? -1
-    : s.versions.findIndex((v) => v.version === version);
 
 /**
  * Sections of one subject, in the order they are shown. Each returns undefined when it has nothing to
- * say; adding a section to the report in every format is adding a function here.
+ * say; adding a section to the report in every format is adding a function here. `page` is given on
+ * the monitor's status pages only (links, rates).
  */
-export const SUBJECT_SECTIONS: ReadonlyArray<(s: ReportSubject, id: string) => Section | undefined> = [
+export const SUBJECT_SECTIONS: ReadonlyArray<
+  (s: ReportSubject, id: string, page?: PageContext) => Section | undefined
+> = [
   versionsSection,
   producersSection,
   wouldFailSection,
@@ -41,13 +41,13 @@ export function reportDocument(report: Report): ReportDocument {
     sections: [
       attentionSection(report.attention),
       monitorSection(report),
-      ...report.subjects.map(subjectSection),
+      ...report.subjects.map((s) => subjectSection(s)),
       decodeErrorsSection(report),
     ],
   };
 }
 
-function monitorSection(report: Report): Section {
+export function monitorSection(report: Report): Section {
   const overflow = report.labelOverflow["producer"] ?? 0;
   return {
     id: "monitor",
@@ -83,8 +83,12 @@ function monitorSection(report: Report): Section {
   };
 }
 
-function subjectSection(s: ReportSubject): Section {
-  const id = `subject-${slug(s.subject)}`;
+/** The id of a subject's section, unique in a document: what its page's anchors start with. */
+export const subjectId = (subject: string) => `subject-${slug(subject)}`;
+
+/** A subject's facts and sections; with `page` (the live pages), its topics' rates and lag, and links. */
+export function subjectSection(s: ReportSubject, page?: PageContext): Section {
+  const id = subjectId(s.subject);
   return {
     id,
     title: `subject ${s.subject}`,
@@ -108,99 +112,9 @@ function subjectSection(s: ReportSubject): Section {
         ],
       },
     ],
-    sections: SUBJECT_SECTIONS.flatMap((build) => build(s, id) ?? []),
-  };
-}
-
-function versionsSection(s: ReportSubject, id: string): Section {
-  const share = (records: number, version: string) => ({
-    bars: [{ label: version, share: s.records ? records / s.records : 0, series: seriesOf(s, version) }],
-    text: pct(s.records ? records / s.records : 0),
-  });
-  const rows: Cell[][] = s.versions.map((v) => [
-    code(v.version),
-    v.status,
-    String(v.records),
-    share(v.records, v.version),
-    v.lastSeen ?? muted("never"),
-    v.verdict
-      ? v.verdict.yes
-        ? { text: v.verdict.kind, tone: "good" }
-        : { text: `not ${v.verdict.kind}`, tone: "warn" }
-      : "",
-  ]);
-  rows.push([
-    code(NO_VERSION),
-    muted("undeclared"),
-    String(s.undeclared),
-    share(s.undeclared, NO_VERSION),
-    "",
-    "",
-  ]);
-  if (s.unreadable > 0)
-    rows.push([
-      code(UNKNOWN_VERSION),
-      { text: "could not be read", tone: "warn" },
-      String(s.unreadable),
-      share(s.unreadable, UNKNOWN_VERSION),
-      "",
-      "",
-    ]);
-  return {
-    id: `${id}-versions`,
-    title: "versions",
-    blocks: [
-      {
-        kind: "table",
-        columns: [
-          { title: "version" },
-          { title: "status" },
-          { title: "records", numeric: true },
-          { title: "share" },
-          { title: "last seen" },
-          { title: "verdict" },
-        ],
-        rows,
-        empty: "no versions",
-      },
-    ],
-  };
-}
-
-function producersSection(s: ReportSubject, id: string): Section {
-  const writers = [
-    ...s.versions.map((v) => v.version),
-    NO_VERSION,
-    ...(s.unreadable > 0 ? [UNKNOWN_VERSION] : []),
-  ];
-  return {
-    id: `${id}-producers`,
-    title: "version mix per producer",
-    blocks: [
-      {
-        kind: "table",
-        columns: [
-          { title: "producer" },
-          { title: "records", numeric: true },
-          ...writers.map((w) => ({ title: w, numeric: true, series: seriesOf(s, w) })),
-          { title: "mix" },
-        ],
-        rows: s.producers.map((p) => [
-          p.producer,
-          String(p.records),
-          ...writers.map((w) => String(p.byWriter[w] ?? 0)),
-          {
-            bars: writers
-              .filter((w) => (p.byWriter[w] ?? 0) > 0)
-              .map((w) => ({ label: w, share: p.byWriter[w]! / p.records, series: seriesOf(s, w) })),
-            text: writers
-              .filter((w) => (p.byWriter[w] ?? 0) > 0)
-              .map((w) => `${w} ${pct(p.byWriter[w]! / p.records)}`)
-              .join(", "),
-          },
-        ]),
-        empty: "no records yet",
-      },
+    sections: [
+      ...(page ? [topicsSection(s, id, page)] : []),
+      ...SUBJECT_SECTIONS.flatMap((build) => build(s, id, page) ?? []),
     ],
   };
 }
@@ -362,7 +276,7 @@ function coverageSection(s: ReportSubject, id: string): Section {
   return { id: `${id}-coverage`, title: "coverage per partition", blocks };
 }
 
-function decodeErrorsSection(report: Report): Section {
+export function decodeErrorsSection(report: Report): Section {
   const rows = Object.entries(report.decodeErrors).flatMap(([topic, reasons]) =>
     Object.entries(reasons).map(([reason, count]) => [topic, code(reason), String(count)]),
   );

@@ -82,15 +82,23 @@ describe("the status page in Chromium", () => {
         .evaluate((e) => e.ownerDocument.defaultView!.getComputedStyle(e).color);
     expect(await colour("#attention li .t-bad")).toBe(await colour("#attention td .t-bad"));
 
+    // One row per subject, linking to its own page; with one subject, the subject follows whole below.
+    // A replayed capture has no rates and no lag: they are a live monitor's.
+    expect(await rows(page, "subjects")).toEqual([
+      "event | events | 204 | — | — | 1.0.0 deprecated not drained, 1.1.0 active, 2.0.0 candidate not ready | 4 act, 1 watch",
+    ]);
+    expect(await page.locator("#subjects td a").getAttribute("href")).toBe("subjects/event");
+    expect(await rows(page, "subject-event-topics")).toEqual(["events | — | — | not measured"]);
+
     expect(await page.locator("#subject-event > .facts").innerText()).toBe(
       "topics\nevents\nrecords\n204\nundeclared\n21 (10.3%)\nversion unknown\n2 (1.0%): their version could not be read\nsample ratio\n1.00",
     );
     expect(await rows(page, "subject-event-versions")).toEqual([
-      "1.0.0 | deprecated | 81 | 39.7% | 2026-12-01T08:03:20.000Z | not drained",
-      "1.1.0 | active | 100 | 49.0% | 2026-12-01T08:03:18.000Z | ",
-      "2.0.0 | candidate | 0 | 0.0% | never | not ready",
-      "none | undeclared | 21 | 10.3% |  | ",
-      "unknown | could not be read | 2 | 1.0% |  | ",
+      "1.0.0 | deprecated | 81 | 39.7% | 2026-12-01T08:03:20.000Z | not drained | schema",
+      "1.1.0 | active | 100 | 49.0% | 2026-12-01T08:03:18.000Z |  | schema",
+      "2.0.0 | candidate | 0 | 0.0% | never | not ready | schema",
+      "none | undeclared | 21 | 10.3% |  |  | ",
+      "unknown | could not be read | 2 | 1.0% |  |  | ",
     ]);
     // The bar is drawn to scale: 81 of 204 records on a 120 px bar.
     const bar = await page.locator("#subject-event-versions tbody tr").first().locator(".seg").boundingBox();
@@ -138,6 +146,15 @@ describe("the status page in Chromium", () => {
       "events | truncated_wire_prefix | 1",
     ]);
     await page.screenshot({ path: "docs/status-page.png", fullPage: true });
+
+    // A version's schema is a click away, as the catalog has it.
+    const [schema] = await Promise.all([
+      page.waitForNavigation(),
+      page.locator("#subject-event-versions a", { hasText: "schema" }).first().click(),
+    ]);
+    expect(page.url()).toBe(`${monitor.address}/subjects/event/versions/1.0.0/schema`);
+    expect((await schema!.json()).title).toBe("event 1.0: the original, closed contract");
+    await page.goBack();
 
     // The links lead to the same data as JSON, and to the metrics.
     const [report] = await Promise.all([
