@@ -126,7 +126,8 @@ function satisfiesBoth(engine: Engine, pair: Pair, view: Pair["old"]["view"], fo
   const thenHolds =
     holds(view.then) ||
     disjoint(model, source.loc, condition) ||
-    engine.subset(model.merge(source.view, condition), view.then as Loc, { ...ctx, policy: "strict" }) === "ok";
+    engine.subset(model.merge(source.view, condition), view.then as Loc, { ...ctx, policy: "strict" }) ===
+      "ok";
   const elseHolds = holds(view.else) || engine.subset(source.loc, condition, { policy: "strict" }) === "ok";
   return thenHolds && elseHolds;
 }

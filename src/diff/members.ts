@@ -93,6 +93,13 @@ function dependentRequired(
   }
 }
 
+/** A closed object without patterns carries at most its named properties that accept something. */
+function mostProperties(model: Model, view: View): number | undefined {
+  if (view.patternProperties.size > 0 || !view.additionalProperties) return undefined;
+  if (!model.rejectsAll(view.additionalProperties)) return undefined;
+  return [...view.properties.values()].filter((loc) => !model.rejectsAll(loc)).length;
+}
+
 /**
  * required, min/maxProperties, dependentRequired, dependentSchemas (and both `dependencies` forms),
  * propertyNames.
@@ -112,6 +119,7 @@ export const members: Family = (engine, pair, out) => {
     { ...common, kind: "min-properties", keyword: "minProperties", isMin: true },
     o.minProperties,
     n.minProperties,
+    { old: oldRequired.size, new: newRequired.size },
   );
   limit(
     pair,
@@ -119,6 +127,7 @@ export const members: Family = (engine, pair, out) => {
     { ...common, kind: "max-properties", keyword: "maxProperties", isMin: false },
     o.maxProperties,
     n.maxProperties,
+    { old: mostProperties(model, o), new: mostProperties(model, n) },
   );
   dependentRequired(model, pair, local, oldRequired, newRequired);
 

@@ -164,7 +164,8 @@ export class Model {
     if (branches.some((branch) => this.acceptsAll(branch, depth + 1))) return true;
     // Type by type, some branch takes every instance of it: `anyOf: [{type: string}, {maxLength: 3}]`.
     const whole = SLICE_TYPES.reduce(
-      (mask, type) => (branches.some((b) => this.slicer.slice(b, type, depth).kind === "all") ? mask | type : mask),
+      (mask, type) =>
+        branches.some((b) => this.slicer.slice(b, type, depth).kind === "all") ? mask | type : mask,
       0,
     );
     if (whole === ALL) return true;

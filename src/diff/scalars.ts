@@ -44,7 +44,8 @@ export const annotations: Family = (_engine, pair, out) => {
       // A media type the engine does not check (not JSON) constrains nothing, so only a side that checks
       // JSON can reject a string.
       const media = key === "contentMediaType";
-      const asserts = (view: View, present: boolean) => present && (media ? json(view) : view.loc.doc.assertsFormats);
+      const asserts = (view: View, present: boolean) =>
+        present && (media ? json(view) : view.loc.doc.assertsFormats);
       const backward = asserts(n, inNew) ? tighter(pair.old, STRING, () => undefined) : "ok";
       const forward = asserts(o, inOld) ? tighter(pair.new, STRING, () => undefined) : "ok";
       const reason = `${key} ${what}; asserted in this dialect (--assert-formats)`;

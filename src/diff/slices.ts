@@ -122,7 +122,8 @@ export class Slicer {
     const allowed = (maskOfType(node["type"]) ?? ~0) & type;
     if (allowed === 0) return NONE;
     const keys = Object.keys(node).filter(
-      (key) => key !== "type" && !BRANCHES.includes(key) && !isInert(key, loc) && ((ONLY[key] ?? ~0) & type) !== 0,
+      (key) =>
+        key !== "type" && !BRANCHES.includes(key) && !isInert(key, loc) && ((ONLY[key] ?? ~0) & type) !== 0,
     );
     // `type: integer` takes part of the number slice.
     if (keys.length === 0 && allowed === type) return ALL_SLICE;
@@ -191,7 +192,8 @@ function typeNames(mask: number): string[] {
 export function slicedSubset(engine: Engine, slicer: Slicer, a: Loc, b: Loc, ctx: Ctx): boolean {
   const strict: Ctx = { policy: "strict" };
   const model = engine.model;
-  const same = (x: Loc, y: Loc) => model.deref(x).node === model.deref(a).node && model.deref(y).node === model.deref(b).node;
+  const same = (x: Loc, y: Loc) =>
+    model.deref(x).node === model.deref(a).node && model.deref(y).node === model.deref(b).node;
   return SLICE_TYPES.every((type) => {
     const x = slicer.slice(a, type);
     const y = slicer.slice(b, type);

@@ -3,7 +3,7 @@ import { passesLocal, testPattern } from "../values.js";
 import type { View } from "../view.js";
 import type { Generator } from "./generate.js";
 import { patternSamples } from "./regex.js";
-import { expand, type Scope } from "./scope.js";
+import { expand, hintsOf, type Scope } from "./scope.js";
 
 /** How many variations one object or array may offer, at the top of the document and below it. */
 const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
@@ -49,6 +49,19 @@ function freshKey(views: readonly View[]): string {
   return "x-schemawatch";
 }
 
+/** Up to `count` names matching a pattern: its samples, and samples with digits around them. */
+function namesFor(pattern: string, count: number): string[] {
+  const samples = patternSamples(pattern, count);
+  const out = new Set(samples);
+  for (let i = 1; out.size < count && i <= count; i++) {
+    for (const sample of samples) {
+      for (const name of [`${sample}${i}`, `${i}${sample}`])
+        if (out.size < count && testPattern(pattern, name) === true) out.add(name);
+    }
+  }
+  return [...out];
+}
+
 /** Keys the document must carry: `required`, and what `dependentRequired` adds for present keys. */
 function closure(views: readonly View[], keys: Iterable<string>): string[] {
   const out = new Set(keys);
@@ -77,11 +90,16 @@ function closure(views: readonly View[], keys: Iterable<string>): string[] {
 export function objects(
   generator: Generator,
   scope: Scope,
-  hints: readonly View[],
+  theirs: readonly View[],
   depth: number,
   forced: readonly string[] = [],
 ): unknown[] {
   let views = scope.views;
+  let hints = theirs;
+  // The other version's dependent schemas steer too: values at their edges, counts they set.
+  const theirDependents = hints.flatMap((v) => [...v.dependentSchemas.values()].map((d) => d.value));
+  if (theirDependents.length > 0 && depth < 6)
+    hints = [...hints, ...hintsOf(generator.model, theirDependents).views.filter((v) => !hints.includes(v))];
   const present = closure(views, forced);
   // A dependent schema of a present key joins the scope.
   const dependents = views.flatMap((v) =>
@@ -135,12 +153,24 @@ export function objects(
       if (typeof name === "string") named.add(name);
     }
   }
+  // Keys to fill an object up to a count: the named ones, more samples of this version's patterns,
+  // then fresh names (which only open objects accept).
+  const fillers = (size: number): string[] => [
+    ...named,
+    ...views.flatMap((v) => [...v.patternProperties.keys()].flatMap((p) => namesFor(p, size + 1))),
+    ...Array.from({ length: size }, (_, i) => `x${i + 1}`),
+  ];
+  const fill = (from: Record<string, unknown>, size: number): Record<string, unknown> => {
+    const filled = { ...from };
+    for (const key of fillers(size)) {
+      if (Object.keys(filled).length >= size) break;
+      const [first] = Object.hasOwn(filled, key) ? [] : valuesOf(key);
+      if (first !== undefined) filled[key] = first;
+    }
+    return filled;
+  };
   const minProperties = Math.max(0, ...views.map((v) => v.minProperties ?? 0));
-  for (const key of named) {
-    if (Object.keys(base).length >= minProperties) break;
-    const [first] = Object.hasOwn(base, key) ? [] : valuesOf(key);
-    if (first !== undefined) base[key] = first;
-  }
+  if (minProperties <= 64) Object.assign(base, fill(base, minProperties));
   const out: unknown[] = [base];
   const lanes: unknown[][] = [];
   for (const key of required)
@@ -151,25 +181,23 @@ export function objects(
     );
   for (const key of named) {
     if (Object.hasOwn(base, key)) continue;
-    const dependsOn = views.some((v) => v.dependentRequired.has(key) || v.dependentSchemas.has(key));
+    // Either version's dependents: with the key present, the other keys vary against what it brings.
+    const dependsOn = [...views, ...hints].some(
+      (v) => v.dependentRequired.has(key) || v.dependentSchemas.has(key),
+    );
     if (dependsOn && depth < 6)
-      lanes.push(objects(generator, scope, hints, depth + 1, [...present, key]).slice(0, 8));
+      lanes.push(objects(generator, scope, hints, depth + 1, [...present, key]).slice(0, depth < 2 ? 32 : 8));
     else lanes.push(valuesOf(key).map((value) => ({ ...base, [key]: value })));
   }
   // Objects with more keys, for the other version's maxProperties (or this one's).
-  const limits = [...views, ...hints].flatMap((v) =>
-    v.maxProperties !== undefined ? [v.maxProperties + 1, v.maxProperties] : [],
-  );
+  // Objects with more keys, at either version's maxProperties and minProperties edges.
+  const limits = [...views, ...hints].flatMap((v) => [
+    ...(v.maxProperties !== undefined ? [v.maxProperties + 1, v.maxProperties] : []),
+    ...(v.minProperties !== undefined ? [v.minProperties - 1, v.minProperties] : []),
+  ]);
   for (const size of new Set(limits)) {
-    if (size > 64) continue;
-    const crowded: Record<string, unknown> = { ...base };
-    const extra = [...named, ...Array.from({ length: size }, (_, i) => `x${i + 1}`)];
-    for (const key of extra) {
-      if (Object.keys(crowded).length >= size) break;
-      const [first] = Object.hasOwn(crowded, key) ? [] : valuesOf(key);
-      if (first !== undefined) crowded[key] = first;
-    }
-    lanes.unshift([crowded]);
+    if (size > 64 || size <= Object.keys(base).length) continue;
+    lanes.unshift([fill(base, size)]);
   }
   for (let i = 0; out.length < budget(depth) && lanes.some((lane) => i < lane.length); i++) {
     for (const lane of lanes) if (i < lane.length) out.push(lane[i]);
