@@ -54,9 +54,13 @@ export async function askRegistry(
   schema: unknown,
   against: number | "latest" = "latest",
 ): Promise<RegistryVerdict> {
+  // NEW is sent with the references of the version it is checked against: the registry resolves a
+  // `$ref` by reference name, and a proposed version usually keeps its predecessor's references.
+  const { references } = await client.version(subject, against, { deleted: against !== "latest" });
   const answer = await client.checkCompatibility(subject, against, {
     schema: JSON.stringify(schema),
     schemaType: "JSON",
+    references,
   });
   return { ...answer, against };
 }

@@ -136,4 +136,44 @@ describe("schemawatch diff --registry R --subject S", () => {
       schemawatch: { verdict: "ok" },
     });
   });
+
+  it("check --registry names a document proving a break the registry would accept", async () => {
+    const { subject } = await subjectWith("BACKWARD");
+    const conditional = { ...V1, if: { properties: { id: { const: 1 } } }, then: { required: ["name"] } };
+    const dir = await writeTree({
+      "new.json": JSON.stringify(conditional),
+      "old/one.json": JSON.stringify({ id: 1 }),
+      "old/two.json": JSON.stringify({ id: 2 }),
+      "new/named.json": JSON.stringify({ id: 1, name: "a" }),
+    });
+    const args = [
+      "check",
+      "--registry",
+      url,
+      "--subject",
+      subject,
+      "--version",
+      "latest",
+      join(dir, "new.json"),
+    ];
+    const docs = ["--old-docs", join(dir, "old"), "--new-docs", join(dir, "new")];
+    const result = await runCli([...args, ...docs, "--format", "json"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      backwardFailures: 1,
+      registry: {
+        level: "BACKWARD",
+        levelSource: "subject",
+        compatible: true,
+        against: "latest",
+        breaking: { direction: "backward", document: "one.json" },
+        disagreement: "registry-accepts-breaking",
+      },
+    });
+    const text = await runCli([...args, ...docs]);
+    expect(text.stdout).toContain(
+      "registry (BACKWARD, subject): compatible: it would register NEW\n" +
+        "DISAGREE: the registry would accept NEW, but one.json proves it breaks backward (valid under OLD, rejected by NEW)\n",
+    );
+  });
 });
