@@ -78,6 +78,13 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
   // then applies to documents passing `if`: the merge of the node with `if` bounds them from above.
   const scope = (view: typeof o): Loc =>
     guarded && keyword === "then" && view.if ? model.merge(view, view.if) : view.loc;
+  // With the condition unchanged (guarded), a branch never applies to a source whose documents all
+  // take the other one: `then` when the source is disjoint from `if`, `else` when all pass it.
+  const idle = (view: typeof o): boolean => {
+    if (!guarded || !view.if) return false;
+    if (keyword === "then") return disjoint(model, view.loc, view.if);
+    return engine.subset(view.loc, view.if, { policy: "strict" }) === "ok";
+  };
   if (a && b) {
     const changes = engine.compare(a, b, ctx);
     if (changes.every((c) => c.backward === "ok" && c.forward === "ok")) out.push(...changes);
@@ -88,12 +95,13 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
       out.push(...proven(changes, backward, forward));
     }
   } else if (b && !model.acceptsAll(b)) {
-    const backward = engine.subset(scope(o), b, pair.ctx) === "ok" ? "ok" : "breaks";
+    const backward = engine.subset(scope(o), b, pair.ctx) === "ok" || idle(o) ? "ok" : "breaks";
     out.push(
       mk(`${keyword}-added`, at(n.loc, keyword), backward, "ok", `NEW adds a \`${keyword}\` constraint`),
     );
   } else if (a && !model.acceptsAll(a)) {
-    const forward = engine.subset(scope(n), a, engine.swapped(pair.ctx)) === "ok" ? "ok" : "breaks";
+    const forward =
+      engine.subset(scope(n), a, engine.swapped(pair.ctx)) === "ok" || idle(n) ? "ok" : "breaks";
     out.push(
       mk(
         `${keyword}-removed`,

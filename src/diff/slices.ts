@@ -2,6 +2,7 @@ import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
 import type { Ctx, Engine } from "./engine.js";
 import { isInert } from "./keywords.js";
+import { deepEqual } from "./values.js";
 import type { Model } from "./model.js";
 import { ARRAY, BOOLEAN, FRACTION, INTEGER, maskOfType, NULL, NUMBER, OBJECT, STRING } from "./typeset.js";
 
@@ -146,6 +147,17 @@ export class Slicer {
     return made;
   }
 
+  #complementary(a: Loc, b: Loc): boolean {
+    const negation = (x: Loc, y: Loc): boolean => {
+      const target = this.model.deref(x);
+      const node = target.node;
+      if (!isObject(node) || !Object.hasOwn(node, "not")) return false;
+      if (!Object.keys(node).every((k) => k === "not" || isInert(k, target))) return false;
+      return deepEqual(node["not"], this.model.deref(y).node);
+    };
+    return negation(a, b) || negation(b, a);
+  }
+
   #anyOf(branches: readonly Loc[], type: number, depth: number): Slice | undefined {
     const slices = branches.map((branch) => this.slice(branch, type, depth + 1));
     if (slices.some((s) => s.kind === "all")) return ALL_SLICE;
@@ -156,6 +168,9 @@ export class Slicer {
 
   /** Exactly one branch: two that take the whole type take nothing; one whole and one part, the rest. */
   #oneOf(branches: readonly Loc[], type: number, depth: number): Slice | undefined {
+    // X and not X: every instance matches exactly one of them.
+    if (branches.length === 2 && this.#complementary(branches[0] as Loc, branches[1] as Loc))
+      return ALL_SLICE;
     const slices = branches.map((branch) => this.slice(branch, type, depth + 1));
     const whole = slices.filter((s) => s.kind === "all").length;
     const parts = slices.filter((s) => s.kind === "pos" || s.kind === "neg");

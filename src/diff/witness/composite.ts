@@ -5,6 +5,9 @@ import type { Generator } from "./generate.js";
 import { patternSamples } from "./regex.js";
 import { expand, hintsOf, type Scope } from "./scope.js";
 
+/** The longest array (and the most keys) built: enough for the counts schemas name in practice, small enough to check. */
+const MAX_LENGTH = 100;
+
 /** How many variations one object or array may offer, at the top of the document and below it. */
 const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
 
@@ -170,7 +173,7 @@ export function objects(
     return filled;
   };
   const minProperties = Math.max(0, ...views.map((v) => v.minProperties ?? 0));
-  if (minProperties <= 64) Object.assign(base, fill(base, minProperties));
+  if (minProperties <= MAX_LENGTH) Object.assign(base, fill(base, minProperties));
   const out: unknown[] = [base];
   const lanes: unknown[][] = [];
   for (const key of required)
@@ -196,7 +199,7 @@ export function objects(
     ...(v.minProperties !== undefined ? [v.minProperties - 1, v.minProperties] : []),
   ]);
   for (const size of new Set(limits)) {
-    if (size > 64 || size <= Object.keys(base).length) continue;
+    if (size > MAX_LENGTH || size <= Object.keys(base).length) continue;
     lanes.unshift([fill(base, size)]);
   }
   for (let i = 0; out.length < budget(depth) && lanes.some((lane) => i < lane.length); i++) {
@@ -238,7 +241,7 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
     return values;
   };
   const build = (length: number, at?: number, value?: unknown): unknown[] | undefined => {
-    if (length < min || length > max || length > 8) return undefined;
+    if (length < min || length > max || length > MAX_LENGTH) return undefined;
     const items: unknown[] = [];
     for (let i = 0; i < length; i++) {
       if (i === at) {
@@ -279,7 +282,7 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
     const matching = (i: number): unknown[] =>
       generator.values([...itemSchemas(views, i), ...wanted], itemSchemas(hints, i), depth + 1, 4);
     for (const count of counts) {
-      if (count < 1 || count > 8) continue;
+      if (count < 1 || count > MAX_LENGTH) continue;
       const items: unknown[] = [];
       for (let i = 0; i < count; i++) {
         const options = matching(i);
