@@ -93,11 +93,18 @@ function dependentRequired(
   }
 }
 
-/** A closed object without patterns carries at most its named properties that accept something. */
+/**
+ * At most how many keys an object can carry: a closed object without patterns its named properties
+ * that accept something, `propertyNames` with finite values that many names.
+ */
 function mostProperties(model: Model, view: View): number | undefined {
-  if (view.patternProperties.size > 0 || !view.additionalProperties) return undefined;
-  if (!model.rejectsAll(view.additionalProperties)) return undefined;
-  return [...view.properties.values()].filter((loc) => !model.rejectsAll(loc)).length;
+  // propertyNames with a finite set of names allows at most that many keys.
+  const names = view.propertyNames ? model.values(view.propertyNames) : undefined;
+  const named = names?.filter((name) => typeof name === "string").length;
+  if (view.patternProperties.size > 0 || !view.additionalProperties) return named;
+  if (!model.rejectsAll(view.additionalProperties)) return named;
+  const closed = [...view.properties.values()].filter((loc) => !model.rejectsAll(loc)).length;
+  return Math.min(closed, named ?? Infinity);
 }
 
 /**

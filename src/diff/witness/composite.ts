@@ -6,10 +6,10 @@ import { patternSamples } from "./regex.js";
 import { expand, hintsOf, type Scope } from "./scope.js";
 
 /** The longest array (and the most keys) built: enough for the counts schemas name in practice, small enough to check. */
-const MAX_LENGTH = 100;
+export const MAX_LENGTH = 100;
 
 /** How many variations one object or array may offer, at the top of the document and below it. */
-const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
+export const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
 
 /** The schemas that apply to the value of `key`, or undefined when some view forbids the key. */
 function keySchemas(generator: Generator, views: readonly View[], key: string): Loc[] | undefined {
@@ -108,10 +108,13 @@ export function objects(
   const dependents = views.flatMap((v) =>
     present.flatMap((k) => (v.dependentSchemas.get(k) ? [v.dependentSchemas.get(k)!.value] : [])),
   );
+  // The other ways to satisfy them (a dependent's anyOf branches, say) give plain objects of their own.
+  let others: Scope[] = [];
   if (dependents.length > 0 && depth < 6) {
-    const widened = expand(generator.model, [...scope.locs, ...dependents])[0];
+    const [widened, ...rest] = expand(generator.model, [...scope.locs, ...dependents]);
     if (!widened) return [];
     views = widened.views;
+    others = rest.slice(0, 3);
   }
   const required = closure(views, present);
   const cache = new Map<string, unknown[]>();
@@ -146,6 +149,13 @@ export function objects(
     for (const pattern of view.patternProperties.keys())
       for (const key of patternSamples(pattern, 2)) named.add(key);
   }
+  // Names a `not` mentions: what the other version forbids is worth carrying on purpose.
+  for (const view of [...views, ...hints]) {
+    const negated = view.not && generator.model.deref(view.not);
+    if (!negated || !isObject(negated.node)) continue;
+    const inner = generator.model.view(negated);
+    for (const key of [...inner.required, ...inner.properties.keys()]) named.add(key);
+  }
   named.add(freshKey([...views, ...hints]));
   // Names at the edges of the other version's propertyNames.
   const theirNames = hints.flatMap((v) => (v.propertyNames ? [v.propertyNames] : []));
@@ -176,6 +186,18 @@ export function objects(
   if (minProperties <= MAX_LENGTH) Object.assign(base, fill(base, minProperties));
   const out: unknown[] = [base];
   const lanes: unknown[][] = [];
+  for (const other of others) {
+    const plain: Record<string, unknown> = {};
+    for (const key of closure(other.views, present)) {
+      const mine = keySchemas(generator, other.views, key);
+      const [first] = mine
+        ? generator.values(mine, keySchemas(generator, hints, key) ?? [], depth + 1, 4)
+        : [];
+      if (first === undefined) break;
+      plain[key] = first;
+    }
+    if (Object.keys(plain).length === closure(other.views, present).length) lanes.unshift([plain]);
+  }
   for (const key of required)
     lanes.push(
       valuesOf(key)
@@ -204,103 +226,6 @@ export function objects(
   }
   for (let i = 0; out.length < budget(depth) && lanes.some((lane) => i < lane.length); i++) {
     for (const lane of lanes) if (i < lane.length) out.push(lane[i]);
-  }
-  return out;
-}
-
-/** The schemas that apply to item `index`: a tuple's own, else the rest (`items`, `additionalItems`). */
-function itemSchemas(views: readonly View[], index: number): Loc[] {
-  const out: Loc[] = [];
-  for (const view of views) {
-    if (index < view.prefix.length) out.push(view.prefix[index] as Loc);
-    else if (view.rest) out.push(view.rest);
-    else if (view.unevaluatedItems && view.prefix.length === 0) out.push(view.unevaluatedItems);
-  }
-  return out;
-}
-
-/**
- * Arrays of a scope: the shortest one, lengths at both versions' limits, each position with each of its
- * candidate values, a repeated item where the other version wants unique items.
- */
-export function arrays(generator: Generator, scope: Scope, hints: readonly View[], depth: number): unknown[] {
-  const views = scope.views;
-  const min = Math.max(0, ...views.map((v) => v.minItems ?? 0));
-  const max = Math.min(Infinity, ...views.map((v) => v.maxItems ?? Infinity));
-  const unique = views.some((v) => v.uniqueItems);
-  const contains = views.flatMap((v) => (v.contains ? [v.contains] : []));
-  const tuple = Math.min(4, Math.max(0, ...[...views, ...hints].map((v) => v.prefix.length)));
-  const cache = new Map<number, unknown[]>();
-  const valuesAt = (i: number): unknown[] => {
-    let values = cache.get(i);
-    if (!values) {
-      const mine = [...itemSchemas(views, i), ...(i === 0 ? contains : [])];
-      values = generator.values(mine, itemSchemas(hints, i), depth + 1, depth < 2 ? 32 : 12);
-      cache.set(i, values);
-    }
-    return values;
-  };
-  const build = (length: number, at?: number, value?: unknown): unknown[] | undefined => {
-    if (length < min || length > max || length > MAX_LENGTH) return undefined;
-    const items: unknown[] = [];
-    for (let i = 0; i < length; i++) {
-      if (i === at) {
-        items.push(value);
-        continue;
-      }
-      const options = valuesAt(i);
-      const choice = unique
-        ? options.find((o) => !items.some((x) => JSON.stringify(x) === JSON.stringify(o)))
-        : options[0];
-      if (choice === undefined) return undefined;
-      items.push(choice);
-    }
-    return items;
-  };
-  const shortest = Math.max(min, contains.length > 0 ? 1 : 0);
-  const out: unknown[] = [];
-  const push = (items: unknown[] | undefined): void =>
-    void (items && out.length < budget(depth) && out.push(items));
-  push(build(shortest));
-  const lengths = new Set([0, 1, 2, shortest + 1, tuple, tuple + 1, max]);
-  for (const view of hints)
-    for (const n of [view.minItems, view.maxItems])
-      if (n !== undefined) [n - 1, n, n + 1].forEach((m) => lengths.add(m));
-  for (const length of lengths) if (length >= 0) push(build(length));
-  const positions = Math.max(1, shortest, tuple);
-  for (let i = 0; i < positions; i++) {
-    for (const value of valuesAt(i).slice(1)) push(build(Math.max(shortest, i + 1), i, value));
-  }
-  // Several items matching `contains`, at the counts either side's minContains/maxContains care about.
-  const wanted = [...contains, ...hints.flatMap((v) => (v.contains ? [v.contains] : []))];
-  if (wanted.length > 0) {
-    const counts = new Set<number>([2]);
-    for (const view of [...views, ...hints]) {
-      for (const n of [view.minContains, view.maxContains])
-        if (n !== undefined) [n - 1, n, n + 1].forEach((m) => counts.add(m));
-    }
-    const matching = (i: number): unknown[] =>
-      generator.values([...itemSchemas(views, i), ...wanted], itemSchemas(hints, i), depth + 1, 4);
-    for (const count of counts) {
-      if (count < 1 || count > MAX_LENGTH) continue;
-      const items: unknown[] = [];
-      for (let i = 0; i < count; i++) {
-        const options = matching(i);
-        const choice = unique
-          ? options.find((o) => !items.some((x) => JSON.stringify(x) === JSON.stringify(o)))
-          : options[0];
-        if (choice !== undefined) items.push(choice);
-      }
-      if (items.length === count)
-        for (const length of [count, count + 1]) {
-          const filler = build(length);
-          push(filler ? [...items, ...filler.slice(count)] : undefined);
-        }
-    }
-  }
-  if (!unique && hints.some((v) => v.uniqueItems)) {
-    const [first] = valuesAt(0);
-    if (first !== undefined && max >= 2) push(Array.from({ length: Math.max(2, min) }, () => first));
   }
   return out;
 }
