@@ -6,6 +6,7 @@ const INTEGRATION = [
   "test/kafka/!(connection|decode-guard|record-batch|commits|request-queue).test.ts",
   "test/registry/!(secrets|versions|references|http|catalog|limiter).test.ts",
   "test/cli/registry.test.ts",
+  "test/cli/diff-registry.test.ts",
   "test/e2e/**/*.test.ts",
   "test/ops/prometheus.test.ts",
 ];

@@ -4,11 +4,19 @@ import { restChange, type RestSpec } from "./rest.js";
 import type { Change, Verdict } from "./types.js";
 import { ARRAY } from "./typeset.js";
 import { isUnique } from "./values.js";
+import type { Model } from "./model.js";
 import type { View } from "./view.js";
 
 const size = (v: unknown): number | undefined => (Array.isArray(v) ? v.length : undefined);
 const restBase = (keyword: View["restKeyword"]): RestSpec["base"] =>
   keyword === "items" ? "items" : keyword === "additionalItems" ? "additional-items" : "unevaluated-items";
+
+/** A tuple whose rest rejects every item holds at most its length (`items: false`: none). */
+function mostItems(model: Model, view: View): number | undefined {
+  // unevaluatedItems sees what in-place branches evaluate, so it does not close the tuple by itself.
+  if (!view.rest || view.restKeyword === "unevaluatedItems") return undefined;
+  return model.rejectsAll(view.rest) ? view.prefix.length : undefined;
+}
 
 /** Tuples and their rest, item counts, uniqueItems, contains with minContains/maxContains. */
 export const arrays: Family = (engine, pair, out) => {
@@ -79,6 +87,7 @@ export const arrays: Family = (engine, pair, out) => {
     { ...common, kind: "max-items", keyword: "maxItems", isMin: false },
     o.maxItems,
     n.maxItems,
+    { old: mostItems(engine.model, o), new: mostItems(engine.model, n) },
   );
 
   if (o.uniqueItems !== n.uniqueItems) {

@@ -1,6 +1,7 @@
 import { formatPath, isObject, escapePointer, type Loc } from "./document.js";
 import type { ChangeKind } from "./kinds.js";
 import type { Enclosing, Model } from "./model.js";
+import { slicedSubset } from "./slices.js";
 import type { Change, Policy, Verdict } from "./types.js";
 import type { View } from "./view.js";
 
@@ -110,6 +111,9 @@ export class Engine {
   private readonly memo = new WeakMap<object, WeakMap<object, Memo>>();
   private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
+  private slicing = 0;
+  /** How often a pair was met again while in progress (and assumed compatible). */
+  busyHits = 0;
 
   constructor(
     readonly model: Model,
@@ -130,7 +134,10 @@ export class Engine {
     if (!byCtx) byNew.set(newKey, (byCtx = new Map()));
     const key = `${ctx.policy}|${this.id(ctx.encA)}|${this.id(ctx.encB)}`;
     const hit = byCtx.get(key);
-    if (hit === "busy") return [];
+    if (hit === "busy") {
+      this.busyHits++;
+      return [];
+    }
     if (hit) return hit;
     byCtx.set(key, "busy");
     const pair: Pair = { old: this.side(oldLoc), new: this.side(newLoc), ctx };
@@ -140,6 +147,7 @@ export class Engine {
     const site = { old: oldLoc, new: newLoc };
     out = out.map((c) => (c.site ? c : { ...c, site }));
     out = this.unwrapped(pair, out);
+    out = this.sliced(pair, out);
     // A side that accepts nothing has no document that could fail the other.
     if (pair.old.types === 0 || pair.new.types === 0) {
       out = out.map((c) => ({
@@ -169,6 +177,37 @@ export class Engine {
       out.some((c) => c.forward !== "ok") &&
       this.subset(this.model.mergeAll(n), o.loc, this.swapped(pair.ctx)) === "ok";
     return proven(out, backward, forward);
+  }
+
+  /**
+   * A side with `anyOf`/`oneOf` whose keyword-by-keyword verdict is not ok is compared type by type
+   * (slices.ts): per instance type, each side is everything, nothing, a schema or the rest of one, and
+   * containment holds when it holds for every type. Not nested: a sliced proof inside another one would
+   * only repeat it on the nodes it made.
+   */
+  private sliced(pair: Pair, out: Change[]): Change[] {
+    const o = pair.old.view;
+    const n = pair.new.view;
+    const slicer = this.model.slicer;
+    if (this.slicing > 0 || (!o.anyOf && !o.oneOf && !n.anyOf && !n.oneOf)) return out;
+    if (slicer.isSynthetic(o.raw) || slicer.isSynthetic(n.raw)) return out;
+    const needBackward = out.some((c) => c.backward !== "ok");
+    const needForward = out.some((c) => c.forward !== "ok");
+    if (!needBackward && !needForward) return out;
+    this.slicing++;
+    try {
+      const backward = needBackward && slicedSubset(this, slicer, o.loc, n.loc, pair.ctx);
+      const forward = needForward && slicedSubset(this, slicer, n.loc, o.loc, this.swapped(pair.ctx));
+      const settled = proven(out, backward, forward);
+      return settled.map((c, i) => {
+        const was = out[i] as Change;
+        const now = (["backward", "forward"] as const).filter((d) => c[d] !== was[d]);
+        if (now.length === 0) return c;
+        return { ...c, reason: `${c.reason}; compared type by type, ${now.join(" and ")} holds` };
+      });
+    } finally {
+      this.slicing--;
+    }
   }
 
   /** Is every document valid under `a` valid under `b`? */

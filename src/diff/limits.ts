@@ -24,13 +24,35 @@ export interface LimitSpec {
   readonly neutral?: number;
 }
 
+function meets(spec: LimitSpec, implied: number | undefined, limit: number): boolean {
+  if (implied === undefined) return false;
+  return spec.isMin ? implied >= limit : implied <= limit;
+}
+
 function within(spec: LimitSpec, limit: number | undefined, value: unknown): boolean {
   const size = spec.measure(value);
   if (size === undefined || limit === undefined) return true;
   return spec.isMin ? size >= limit : size <= limit;
 }
 
-export function limit(pair: Pair, out: Change[], spec: LimitSpec, before?: number, after?: number): void {
+/**
+ * What the rest of a node already implies for a limit, per side: a closed tuple holds at most its
+ * length, a closed object at most its named properties, an object at least its required names. A
+ * tighter limit the source side's implied one already meets rejects none of its documents.
+ */
+export interface Implied {
+  readonly old?: number;
+  readonly new?: number;
+}
+
+export function limit(
+  pair: Pair,
+  out: Change[],
+  spec: LimitSpec,
+  before?: number,
+  after?: number,
+  implied: Implied = {},
+): void {
   const neutral = spec.isMin ? (spec.neutral ?? 0) : undefined;
   const a = before === neutral ? undefined : before;
   const b = after === neutral ? undefined : after;
@@ -45,12 +67,18 @@ export function limit(pair: Pair, out: Change[], spec: LimitSpec, before?: numbe
   const from = a === undefined ? "none" : String(a);
   const to = b === undefined ? "none" : String(b);
   if (tightened) {
-    const backward = tighter(pair.old, spec.family, (v) => within(spec, b, v));
-    const reason = `${spec.keyword} ${from} -> ${to}: a tighter limit rejects some documents OLD accepted`;
+    const met = meets(spec, implied.old, newLimit);
+    const backward = met ? "ok" : tighter(pair.old, spec.family, (v) => within(spec, b, v));
+    const reason = met
+      ? `${spec.keyword} ${from} -> ${to}: OLD's other keywords already keep every document within it`
+      : `${spec.keyword} ${from} -> ${to}: a tighter limit rejects some documents OLD accepted`;
     out.push(mk(kind, path, backward, "ok", reason));
   } else {
-    const forward = tighter(pair.new, spec.family, (v) => within(spec, a, v));
-    const reason = `${spec.keyword} ${from} -> ${to}: a looser limit accepts documents OLD rejected`;
+    const met = meets(spec, implied.new, oldLimit);
+    const forward = met ? "ok" : tighter(pair.new, spec.family, (v) => within(spec, a, v));
+    const reason = met
+      ? `${spec.keyword} ${from} -> ${to}: NEW's other keywords already keep every document within OLD's`
+      : `${spec.keyword} ${from} -> ${to}: a looser limit accepts documents OLD rejected`;
     out.push(mk(kind, path, "ok", forward, reason));
   }
 }

@@ -78,6 +78,13 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
   // then applies to documents passing `if`: the merge of the node with `if` bounds them from above.
   const scope = (view: typeof o): Loc =>
     guarded && keyword === "then" && view.if ? model.merge(view, view.if) : view.loc;
+  // With the condition unchanged (guarded), a branch never applies to a source whose documents all
+  // take the other one: `then` when the source is disjoint from `if`, `else` when all pass it.
+  const idle = (view: typeof o): boolean => {
+    if (!guarded || !view.if) return false;
+    if (keyword === "then") return disjoint(model, view.loc, view.if);
+    return engine.subset(view.loc, view.if, { policy: "strict" }) === "ok";
+  };
   if (a && b) {
     const changes = engine.compare(a, b, ctx);
     if (changes.every((c) => c.backward === "ok" && c.forward === "ok")) out.push(...changes);
@@ -88,12 +95,13 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
       out.push(...proven(changes, backward, forward));
     }
   } else if (b && !model.acceptsAll(b)) {
-    const backward = engine.subset(scope(o), b, pair.ctx) === "ok" ? "ok" : "breaks";
+    const backward = engine.subset(scope(o), b, pair.ctx) === "ok" || idle(o) ? "ok" : "breaks";
     out.push(
       mk(`${keyword}-added`, at(n.loc, keyword), backward, "ok", `NEW adds a \`${keyword}\` constraint`),
     );
   } else if (a && !model.acceptsAll(a)) {
-    const forward = engine.subset(scope(n), a, engine.swapped(pair.ctx)) === "ok" ? "ok" : "breaks";
+    const forward =
+      engine.subset(scope(n), a, engine.swapped(pair.ctx)) === "ok" || idle(n) ? "ok" : "breaks";
     out.push(
       mk(
         `${keyword}-removed`,
@@ -111,9 +119,25 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
  * rest of its node already holds them, say)? Then the condition, whatever it is, rejects none of them.
  */
 function satisfiesBoth(engine: Engine, pair: Pair, view: Pair["old"]["view"], forward: boolean): boolean {
-  const source = forward ? pair.new.loc : pair.old.loc;
+  const source = forward ? pair.new : pair.old;
   const ctx = forward ? engine.swapped(pair.ctx) : pair.ctx;
-  return [view.then, view.else].every((branch) => !branch || engine.subset(source, branch, ctx) === "ok");
+  const model = engine.model;
+  const holds = (branch: Loc | undefined) => !branch || engine.subset(source.loc, branch, ctx) === "ok";
+  if (holds(view.then) && holds(view.else)) return true;
+  if (!view.if) return false;
+  const condition = view.if;
+  // Each branch only where it applies. `then` binds documents that pass `if`: none when the source is
+  // disjoint from it, else those of the source merged with `if` (a superset of source AND if, so a
+  // proof for the merge covers them). `else` binds documents that fail `if`: none when every source
+  // document passes it. Both proofs are strict: the merge may be `if` alone (the two sides live in
+  // different documents), and producers' habits say nothing about what a condition tests.
+  const thenHolds =
+    holds(view.then) ||
+    disjoint(model, source.loc, condition) ||
+    engine.subset(model.merge(source.view, condition), view.then as Loc, { ...ctx, policy: "strict" }) ===
+      "ok";
+  const elseHolds = holds(view.else) || engine.subset(source.loc, condition, { policy: "strict" }) === "ok";
+  return thenHolds && elseHolds;
 }
 
 function conditional(engine: Engine, pair: Pair, out: Change[]): void {

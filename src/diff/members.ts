@@ -94,6 +94,20 @@ function dependentRequired(
 }
 
 /**
+ * At most how many keys an object can carry: a closed object without patterns its named properties
+ * that accept something, `propertyNames` with finite values that many names.
+ */
+function mostProperties(model: Model, view: View): number | undefined {
+  // propertyNames with a finite set of names allows at most that many keys.
+  const names = view.propertyNames ? model.values(view.propertyNames) : undefined;
+  const named = names?.filter((name) => typeof name === "string").length;
+  if (view.patternProperties.size > 0 || !view.additionalProperties) return named;
+  if (!model.rejectsAll(view.additionalProperties)) return named;
+  const closed = [...view.properties.values()].filter((loc) => !model.rejectsAll(loc)).length;
+  return Math.min(closed, named ?? Infinity);
+}
+
+/**
  * required, min/maxProperties, dependentRequired, dependentSchemas (and both `dependencies` forms),
  * propertyNames.
  */
@@ -112,6 +126,7 @@ export const members: Family = (engine, pair, out) => {
     { ...common, kind: "min-properties", keyword: "minProperties", isMin: true },
     o.minProperties,
     n.minProperties,
+    { old: oldRequired.size, new: newRequired.size },
   );
   limit(
     pair,
@@ -119,6 +134,7 @@ export const members: Family = (engine, pair, out) => {
     { ...common, kind: "max-properties", keyword: "maxProperties", isMin: false },
     o.maxProperties,
     n.maxProperties,
+    { old: mostProperties(model, o), new: mostProperties(model, n) },
   );
   dependentRequired(model, pair, local, oldRequired, newRequired);
 

@@ -6,6 +6,7 @@ import { declaredValues, deepEqual, passesLocal, passesType, testPattern } from 
 import { isInert } from "./keywords.js";
 import { mergeBranch } from "./merge.js";
 import { buildView, type View } from "./view.js";
+import { SLICE_TYPES, Slicer } from "./slices.js";
 
 /** A schema an object gives a property; see `Model.declarations`. */
 export interface Declaration {
@@ -39,6 +40,8 @@ export class Model {
   private readonly enclosings = new WeakMap<object, Enclosing | null>();
   private readonly merges = new WeakMap<object, WeakMap<object, Loc>>();
   private readonly declared = new WeakMap<object, ReadonlyMap<string, readonly Declaration[]>>();
+  /** Schemas seen one instance type at a time (see slices.ts). */
+  readonly slicer = new Slicer(this);
 
   /** Follows `$ref` while it replaces its node: when nothing that applies stands beside it. */
   deref(loc: Loc): Loc {
@@ -154,11 +157,18 @@ export class Model {
   }
 
   /**
-   * Does every document match one of `branches`? When one branch accepts everything, when branches
-   * that only name types name them all, or when one branch is the `not` of another.
+   * Does every document match one of `branches`? When one branch accepts everything, when every type
+   * has a branch that takes all its instances, or when one branch is the `not` of another.
    */
   coversAll(branches: readonly Loc[], depth = 0): boolean {
     if (branches.some((branch) => this.acceptsAll(branch, depth + 1))) return true;
+    // Type by type, some branch takes every instance of it: `anyOf: [{type: string}, {maxLength: 3}]`.
+    const whole = SLICE_TYPES.reduce(
+      (mask, type) =>
+        branches.some((b) => this.slicer.slice(b, type, depth).kind === "all") ? mask | type : mask,
+      0,
+    );
+    if (whole === ALL) return true;
     let mask = 0;
     const targets = branches.map((branch) => this.deref(branch));
     for (const target of targets) {

@@ -5,6 +5,14 @@ import { declaredValues, deepEqual, includesValue } from "./values.js";
 import { ANNOTATION_KEYWORDS, isValidationKeyword, STRUCTURAL_KEYWORDS } from "./keywords.js";
 import type { View } from "./view.js";
 
+/**
+ * Does the engine check strings against this `contentMediaType`? Only JSON media types are parsed
+ * (the same test as passesContent in src/catalog/engine.ts); an absent keyword checks nothing.
+ */
+function checksMediaType(mediaType: unknown): boolean {
+  return typeof mediaType === "string" && /^application\/(?:[\w.+-]+\+)?json\b/i.test(mediaType);
+}
+
 /** Annotations and unknown keywords: reported so the bump can be a patch, never breaking. */
 export const annotations: Family = (_engine, pair, out) => {
   const o = pair.old.view;
@@ -24,9 +32,22 @@ export const annotations: Family = (_engine, pair, out) => {
       (key === "contentEncoding" || key === "contentMediaType") &&
       (o.loc.doc.assertsFormats || n.loc.doc.assertsFormats)
     ) {
+      const json = (view: View): boolean => view.loc.doc.assertsFormats && checksMediaType(view.raw[key]);
+      if (key === "contentMediaType" && json(o) === json(n)) {
+        // The engine checks only whether content is JSON (passesContent in src/catalog/engine.ts): two
+        // media types it treats alike accept the same strings, whatever their names.
+        const reason = `${key} ${what}; the engine checks ${json(n) ? "both as JSON" : "neither"}`;
+        out.push(mk(kind, inNew ? at(n.loc, key) : at(o.loc, key), "ok", "ok", reason));
+        continue;
+      }
       // Asserted content: whether a string breaks is for a witness to show.
-      const backward = inNew && n.loc.doc.assertsFormats ? tighter(pair.old, STRING, () => undefined) : "ok";
-      const forward = inOld && o.loc.doc.assertsFormats ? tighter(pair.new, STRING, () => undefined) : "ok";
+      // A media type the engine does not check (not JSON) constrains nothing, so only a side that checks
+      // JSON can reject a string.
+      const media = key === "contentMediaType";
+      const asserts = (view: View, present: boolean) =>
+        present && (media ? json(view) : view.loc.doc.assertsFormats);
+      const backward = asserts(n, inNew) ? tighter(pair.old, STRING, () => undefined) : "ok";
+      const forward = asserts(o, inOld) ? tighter(pair.new, STRING, () => undefined) : "ok";
       const reason = `${key} ${what}; asserted in this dialect (--assert-formats)`;
       out.push(mk(kind, inNew ? at(n.loc, key) : at(o.loc, key), backward, forward, reason));
       continue;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffSchemas, type Change } from "../../src/diff/index.js";
+import { judge } from "../../src/diff/registry-verdict.js";
 import { isSchemawatchError } from "../../src/errors.js";
 
 const find = (changes: readonly Change[], kind: string) => changes.find((c) => c.kind === kind);
@@ -156,5 +157,57 @@ describe("diffSchemas references and dialects", () => {
     const result = diffSchemas(schema(5), schema(4));
     expect(result.backward).toBe("breaks");
     expect(result.changes).toHaveLength(1);
+  });
+});
+
+describe("the registry's verdict beside the evidence (judge)", () => {
+  const v1 = { type: "object", properties: { id: { type: "integer" } }, required: ["id"] };
+  const backward = { level: "BACKWARD", source: "subject", directions: ["backward"] as const };
+  const against = (after: unknown) => [{ version: 1, result: diffSchemas(v1, after) }];
+
+  it("shows a break the registry accepts with the change and its witness", () => {
+    const narrowed = { ...v1, properties: { id: { type: "integer", maximum: 5 } } };
+    const judged = judge(backward, against(narrowed), { compatible: true, messages: [] });
+    expect(judged).toMatchObject({
+      evidence: "breaks",
+      disagreement: "registry-accepts-breaking",
+      breaks: { version: 1, direction: "backward", witness: { id: 6 } },
+      ok: false,
+    });
+    expect(judged.breaks?.change.kind).toBe("maximum-added");
+  });
+
+  it("shows a rejection of a change proven safe with every change as the proof", () => {
+    const described = { ...v1, description: "an order" };
+    const judged = judge(backward, against(described), { compatible: false, messages: ["no"] });
+    expect(judged.disagreement).toBe("registry-rejects-safe");
+    expect(judged.proof?.map((p) => p.change.kind)).toEqual(["description-changed"]);
+    expect(judged.ok).toBe(false);
+  });
+
+  it("agrees where both say the same, and checks only the directions of the level", () => {
+    const required = { ...v1, required: ["id", "name"] };
+    expect(judge(backward, against(required), { compatible: false, messages: [] })).toEqual({
+      evidence: "breaks",
+      ok: false,
+    });
+    // Forward is ok for a new required name: FORWARD accepts it, and so does NONE.
+    const forward = { ...backward, level: "FORWARD", directions: ["forward"] as const };
+    expect(judge(forward, against(required), { compatible: true, messages: [] })).toEqual({
+      evidence: "ok",
+      ok: true,
+    });
+    const none = { ...backward, level: "NONE", directions: [] };
+    expect(judge(none, against(required), { compatible: true, messages: [] }).ok).toBe(true);
+  });
+
+  it("says no disagreement where schemawatch cannot decide", () => {
+    const pattern = { type: "string", pattern: "^[0-9]+$" };
+    const widened = { type: "string", pattern: "^[0-9a-f]+$" };
+    const judged = judge(backward, [{ version: 1, result: diffSchemas(pattern, widened) }], {
+      compatible: false,
+      messages: [],
+    });
+    expect(judged).toEqual({ evidence: "undecided", ok: false });
   });
 });

@@ -6,6 +6,7 @@ import { checkCompatibility, formatCheckLine, formatCheckSummary } from "../../o
 import { readDocumentFolder } from "../../offline/documents.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
+import { besideText, registryBeside } from "./check-registry.js";
 import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides } from "./schema-sides.js";
 
@@ -17,7 +18,9 @@ const help = `Usage: schemawatch check OLD NEW --old-docs DIR --new-docs DIR [--
 The article's compatibility check, for CI. Every document in --old-docs is validated against NEW
 (backward: can an upgraded consumer still read what old producers send?) and every document in
 --new-docs against OLD (forward: can an old consumer read what upgraded producers send?). The last
-line sums the run up: how many documents each direction checked and how many failed.
+line sums the run up: how many documents each direction checked and how many failed. With --registry
+(one registered version as OLD, NEW a file) it also asks the registry whether it would register NEW
+and names a document proving a break it would accept, in the directions the subject's level checks.
 
 Options:
   --old-docs DIR     documents valid under OLD (real shapes from production, personal data removed)
@@ -72,6 +75,7 @@ export const checkCommand: Command = {
     const oldDocs = await readDocumentFolder(values["old-docs"]);
     const newDocs = await readDocumentFolder(values["new-docs"]);
     const side = (s: typeof oldSchema) => ({ name: s.file.path, json: s.file.json, validate: s.validate });
+    const beside = await registryBeside(values, context, [oldSchema, newSchema], oldDocs, newDocs);
     const result = checkCompatibility(
       side(oldSchema),
       side(newSchema),
@@ -94,6 +98,7 @@ export const checkCommand: Command = {
             ok: result.exitCode === 0,
             summary: formatCheckSummary(result),
             results: result.lines,
+            ...(beside ? { registry: beside } : {}),
           },
           null,
           2,
@@ -102,6 +107,7 @@ export const checkCommand: Command = {
     } else {
       for (const line of result.lines) context.stdout.write(formatCheckLine(line) + "\n");
       context.stdout.write(formatCheckSummary(result) + "\n");
+      if (beside) context.stdout.write(besideText(beside));
       if (result.backwardFailures > 0) {
         context.stderr.write(
           `${result.backwardFailures} document(s) valid under the old schema fail the new one: the change is not backward compatible (a major version, or keep producers on the old schema)\n`,

@@ -15,11 +15,13 @@ import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
 import { readRegistryCatalog } from "./registry-catalog.js";
 import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
+import { diffAgainstRegistry } from "./diff-registry.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
        schemawatch diff --registry R --subject S --version V NEW [--config FILE] [--policy ...] ...
+       schemawatch diff --registry R --subject S [NEW] [--config FILE] [--policy ...] [--format ...]
        schemawatch diff --config FILE [--subject NAME] [--policy ...] [--format ...] [--docs DIR]
 
 Compares two versions of a JSON Schema without documents and classifies every change: its kind, the
@@ -28,7 +30,10 @@ forward (a document valid under NEW fails OLD), and why. Every break comes with 
 document the engine accepts under one version and rejects under the other because of that change.
 Then it says the least semver bump the change needs and checks it against the declared one. With
 --config it checks every version of a subject against every earlier one (transitively) and the
-version numbers they were released under.
+version numbers they were released under. With --registry and --subject but no --version it asks the
+registry's own compatibility check about NEW (by default its latest version) and sets it beside the
+evidence at the subject's level: a break the registry would accept is shown with its witness, a
+rejection of a change proven safe with the proof.
 
 Options:
   --policy POLICY   strict (default; the schema registries' rule: an open object may already carry any
@@ -54,6 +59,7 @@ Examples:
     --expect minor --format json
   schemawatch diff --config examples/config.yaml --subject event
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value --version latest proposed.json
+  schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value proposed.json
 `;
 
 const BUMPS: readonly Bump[] = ["patch", "minor", "major"];
@@ -258,6 +264,14 @@ export const diffCommand: Command = {
       if (expected)
         throw usageError("diff", "--expect applies to OLD NEW; with --config the versions decide");
       return subjects(values.config, values.subject, options, context, json, values);
+    }
+    if (values.registry !== undefined && values.version === undefined) {
+      // No version named: ask the registry's own check about NEW, beside the evidence.
+      if (expected) throw usageError("diff", "--expect applies to OLD NEW, not to a registry's check");
+      const fallback = values.config ? await loadConfig(values.config) : {};
+      const compiler = compilerFromFlags("diff", values, fallback);
+      const judge = (before: Side, after: Side) => compare(before, after, options, compiler).result;
+      return diffAgainstRegistry(positionals, values, compiler, context, json, judge);
     }
     if (values.subject && values.registry === undefined)
       throw usageError("diff", "--subject needs --config FILE or --registry R");

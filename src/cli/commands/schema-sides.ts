@@ -11,6 +11,7 @@ import { defaultLookups } from "../../config/registries.js";
 import type { Config, RegistryConfig } from "../../config/types.js";
 import { SchemawatchError } from "../../errors.js";
 import { compileRegistryVersion } from "../../registry/compile.js";
+import type { RegistryClient } from "../../registry/client.js";
 import { connectRegistry } from "../../registry/connect.js";
 import { readVersion } from "../../registry/snapshot.js";
 import { usageError } from "../args.js";
@@ -59,6 +60,27 @@ async function fileSide(path: string, compiler: SchemaCompiler): Promise<Side> {
   return { file: loaded!.file, validate: loaded!.validate, refs: [], version: versionOf(loaded!.file) };
 }
 
+/** A registered version with its references, compiled as the monitor's catalog compiles it. */
+export async function registeredSide(
+  client: RegistryClient,
+  registry: string,
+  subject: string,
+  number: number | "latest",
+  compiler: SchemaCompiler,
+): Promise<Side> {
+  const version = await readVersion(client, subject, number);
+  const compiled = compileRegistryVersion(registry, version, compiler);
+  if ("reason" in compiled) throw new SchemawatchError("SCHEMA_INVALID", compiled.message);
+  const json = compiled.file.json;
+  const id = typeof json === "object" ? (json["$id"] ?? json["id"]) : undefined;
+  return { ...compiled, version: typeof id === "string" ? versionFromId(id) : undefined };
+}
+
+/** A schema file compiled on its own, as OLD or NEW of a comparison. */
+export function schemaFileSide(path: string, compiler: SchemaCompiler): Promise<Side> {
+  return fileSide(path, compiler);
+}
+
 function parseRegistryVersion(command: string, text: string): number | "latest" {
   if (text === "latest") return "latest";
   if (/^[1-9][0-9]{0,9}$/.test(text)) return Number(text);
@@ -66,7 +88,11 @@ function parseRegistryVersion(command: string, text: string): number | "latest" 
 }
 
 /** `--registry URL`, or `--registry NAME` of the config's registries (which brings auth and TLS). */
-function registryConfig(command: string, registry: string, config: Config | undefined): RegistryConfig {
+export function registryConfig(
+  command: string,
+  registry: string,
+  config: Config | undefined,
+): RegistryConfig {
   if (/^https?:\/\//.test(registry)) {
     // Named by its host in messages and paths: registry:HOST/SUBJECT/versions/N.
     let parsed: URL;
@@ -150,15 +176,8 @@ export async function schemaSides(
   const registered: Side[] = [];
   try {
     for (const text of versions) {
-      const version = await readVersion(client, flags.subject, parseRegistryVersion(command, text));
-      const compiled = compileRegistryVersion(registry.name, version, compiler);
-      if ("reason" in compiled) throw new SchemawatchError("SCHEMA_INVALID", compiled.message);
-      const json = compiled.file.json;
-      const id = typeof json === "object" ? (json["$id"] ?? json["id"]) : undefined;
-      registered.push({
-        ...compiled,
-        version: typeof id === "string" ? versionFromId(id) : undefined,
-      });
+      const version = parseRegistryVersion(command, text);
+      registered.push(await registeredSide(client, registry.name, flags.subject, version, compiler));
     }
   } finally {
     client.http.close();

@@ -3,10 +3,13 @@ import { passesLocal, testPattern } from "../values.js";
 import type { View } from "../view.js";
 import type { Generator } from "./generate.js";
 import { patternSamples } from "./regex.js";
-import { expand, type Scope } from "./scope.js";
+import { expand, hintsOf, type Scope } from "./scope.js";
+
+/** The longest array (and the most keys) built: enough for the counts schemas name in practice, small enough to check. */
+export const MAX_LENGTH = 100;
 
 /** How many variations one object or array may offer, at the top of the document and below it. */
-const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
+export const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
 
 /** The schemas that apply to the value of `key`, or undefined when some view forbids the key. */
 function keySchemas(generator: Generator, views: readonly View[], key: string): Loc[] | undefined {
@@ -49,6 +52,19 @@ function freshKey(views: readonly View[]): string {
   return "x-schemawatch";
 }
 
+/** Up to `count` names matching a pattern: its samples, and samples with digits around them. */
+function namesFor(pattern: string, count: number): string[] {
+  const samples = patternSamples(pattern, count);
+  const out = new Set(samples);
+  for (let i = 1; out.size < count && i <= count; i++) {
+    for (const sample of samples) {
+      for (const name of [`${sample}${i}`, `${i}${sample}`])
+        if (out.size < count && testPattern(pattern, name) === true) out.add(name);
+    }
+  }
+  return [...out];
+}
+
 /** Keys the document must carry: `required`, and what `dependentRequired` adds for present keys. */
 function closure(views: readonly View[], keys: Iterable<string>): string[] {
   const out = new Set(keys);
@@ -77,20 +93,28 @@ function closure(views: readonly View[], keys: Iterable<string>): string[] {
 export function objects(
   generator: Generator,
   scope: Scope,
-  hints: readonly View[],
+  theirs: readonly View[],
   depth: number,
   forced: readonly string[] = [],
 ): unknown[] {
   let views = scope.views;
+  let hints = theirs;
+  // The other version's dependent schemas steer too: values at their edges, counts they set.
+  const theirDependents = hints.flatMap((v) => [...v.dependentSchemas.values()].map((d) => d.value));
+  if (theirDependents.length > 0 && depth < 6)
+    hints = [...hints, ...hintsOf(generator.model, theirDependents).views.filter((v) => !hints.includes(v))];
   const present = closure(views, forced);
   // A dependent schema of a present key joins the scope.
   const dependents = views.flatMap((v) =>
     present.flatMap((k) => (v.dependentSchemas.get(k) ? [v.dependentSchemas.get(k)!.value] : [])),
   );
+  // The other ways to satisfy them (a dependent's anyOf branches, say) give plain objects of their own.
+  let others: Scope[] = [];
   if (dependents.length > 0 && depth < 6) {
-    const widened = expand(generator.model, [...scope.locs, ...dependents])[0];
+    const [widened, ...rest] = expand(generator.model, [...scope.locs, ...dependents]);
     if (!widened) return [];
     views = widened.views;
+    others = rest.slice(0, 3);
   }
   const required = closure(views, present);
   const cache = new Map<string, unknown[]>();
@@ -125,6 +149,13 @@ export function objects(
     for (const pattern of view.patternProperties.keys())
       for (const key of patternSamples(pattern, 2)) named.add(key);
   }
+  // Names a `not` mentions: what the other version forbids is worth carrying on purpose.
+  for (const view of [...views, ...hints]) {
+    const negated = view.not && generator.model.deref(view.not);
+    if (!negated || !isObject(negated.node)) continue;
+    const inner = generator.model.view(negated);
+    for (const key of [...inner.required, ...inner.properties.keys()]) named.add(key);
+  }
   named.add(freshKey([...views, ...hints]));
   // Names at the edges of the other version's propertyNames.
   const theirNames = hints.flatMap((v) => (v.propertyNames ? [v.propertyNames] : []));
@@ -135,14 +166,38 @@ export function objects(
       if (typeof name === "string") named.add(name);
     }
   }
+  // Keys to fill an object up to a count: the named ones, more samples of this version's patterns,
+  // then fresh names (which only open objects accept).
+  const fillers = (size: number): string[] => [
+    ...named,
+    ...views.flatMap((v) => [...v.patternProperties.keys()].flatMap((p) => namesFor(p, size + 1))),
+    ...Array.from({ length: size }, (_, i) => `x${i + 1}`),
+  ];
+  const fill = (from: Record<string, unknown>, size: number): Record<string, unknown> => {
+    const filled = { ...from };
+    for (const key of fillers(size)) {
+      if (Object.keys(filled).length >= size) break;
+      const [first] = Object.hasOwn(filled, key) ? [] : valuesOf(key);
+      if (first !== undefined) filled[key] = first;
+    }
+    return filled;
+  };
   const minProperties = Math.max(0, ...views.map((v) => v.minProperties ?? 0));
-  for (const key of named) {
-    if (Object.keys(base).length >= minProperties) break;
-    const [first] = Object.hasOwn(base, key) ? [] : valuesOf(key);
-    if (first !== undefined) base[key] = first;
-  }
+  if (minProperties <= MAX_LENGTH) Object.assign(base, fill(base, minProperties));
   const out: unknown[] = [base];
   const lanes: unknown[][] = [];
+  for (const other of others) {
+    const plain: Record<string, unknown> = {};
+    for (const key of closure(other.views, present)) {
+      const mine = keySchemas(generator, other.views, key);
+      const [first] = mine
+        ? generator.values(mine, keySchemas(generator, hints, key) ?? [], depth + 1, 4)
+        : [];
+      if (first === undefined) break;
+      plain[key] = first;
+    }
+    if (Object.keys(plain).length === closure(other.views, present).length) lanes.unshift([plain]);
+  }
   for (const key of required)
     lanes.push(
       valuesOf(key)
@@ -151,125 +206,26 @@ export function objects(
     );
   for (const key of named) {
     if (Object.hasOwn(base, key)) continue;
-    const dependsOn = views.some((v) => v.dependentRequired.has(key) || v.dependentSchemas.has(key));
+    // Either version's dependents: with the key present, the other keys vary against what it brings.
+    const dependsOn = [...views, ...hints].some(
+      (v) => v.dependentRequired.has(key) || v.dependentSchemas.has(key),
+    );
     if (dependsOn && depth < 6)
-      lanes.push(objects(generator, scope, hints, depth + 1, [...present, key]).slice(0, 8));
+      lanes.push(objects(generator, scope, hints, depth + 1, [...present, key]).slice(0, depth < 2 ? 32 : 8));
     else lanes.push(valuesOf(key).map((value) => ({ ...base, [key]: value })));
   }
   // Objects with more keys, for the other version's maxProperties (or this one's).
-  const limits = [...views, ...hints].flatMap((v) =>
-    v.maxProperties !== undefined ? [v.maxProperties + 1, v.maxProperties] : [],
-  );
+  // Objects with more keys, at either version's maxProperties and minProperties edges.
+  const limits = [...views, ...hints].flatMap((v) => [
+    ...(v.maxProperties !== undefined ? [v.maxProperties + 1, v.maxProperties] : []),
+    ...(v.minProperties !== undefined ? [v.minProperties - 1, v.minProperties] : []),
+  ]);
   for (const size of new Set(limits)) {
-    if (size > 64) continue;
-    const crowded: Record<string, unknown> = { ...base };
-    const extra = [...named, ...Array.from({ length: size }, (_, i) => `x${i + 1}`)];
-    for (const key of extra) {
-      if (Object.keys(crowded).length >= size) break;
-      const [first] = Object.hasOwn(crowded, key) ? [] : valuesOf(key);
-      if (first !== undefined) crowded[key] = first;
-    }
-    lanes.unshift([crowded]);
+    if (size > MAX_LENGTH || size <= Object.keys(base).length) continue;
+    lanes.unshift([fill(base, size)]);
   }
   for (let i = 0; out.length < budget(depth) && lanes.some((lane) => i < lane.length); i++) {
     for (const lane of lanes) if (i < lane.length) out.push(lane[i]);
-  }
-  return out;
-}
-
-/** The schemas that apply to item `index`: a tuple's own, else the rest (`items`, `additionalItems`). */
-function itemSchemas(views: readonly View[], index: number): Loc[] {
-  const out: Loc[] = [];
-  for (const view of views) {
-    if (index < view.prefix.length) out.push(view.prefix[index] as Loc);
-    else if (view.rest) out.push(view.rest);
-    else if (view.unevaluatedItems && view.prefix.length === 0) out.push(view.unevaluatedItems);
-  }
-  return out;
-}
-
-/**
- * Arrays of a scope: the shortest one, lengths at both versions' limits, each position with each of its
- * candidate values, a repeated item where the other version wants unique items.
- */
-export function arrays(generator: Generator, scope: Scope, hints: readonly View[], depth: number): unknown[] {
-  const views = scope.views;
-  const min = Math.max(0, ...views.map((v) => v.minItems ?? 0));
-  const max = Math.min(Infinity, ...views.map((v) => v.maxItems ?? Infinity));
-  const unique = views.some((v) => v.uniqueItems);
-  const contains = views.flatMap((v) => (v.contains ? [v.contains] : []));
-  const tuple = Math.min(4, Math.max(0, ...[...views, ...hints].map((v) => v.prefix.length)));
-  const cache = new Map<number, unknown[]>();
-  const valuesAt = (i: number): unknown[] => {
-    let values = cache.get(i);
-    if (!values) {
-      const mine = [...itemSchemas(views, i), ...(i === 0 ? contains : [])];
-      values = generator.values(mine, itemSchemas(hints, i), depth + 1, depth < 2 ? 32 : 12);
-      cache.set(i, values);
-    }
-    return values;
-  };
-  const build = (length: number, at?: number, value?: unknown): unknown[] | undefined => {
-    if (length < min || length > max || length > 8) return undefined;
-    const items: unknown[] = [];
-    for (let i = 0; i < length; i++) {
-      if (i === at) {
-        items.push(value);
-        continue;
-      }
-      const options = valuesAt(i);
-      const choice = unique
-        ? options.find((o) => !items.some((x) => JSON.stringify(x) === JSON.stringify(o)))
-        : options[0];
-      if (choice === undefined) return undefined;
-      items.push(choice);
-    }
-    return items;
-  };
-  const shortest = Math.max(min, contains.length > 0 ? 1 : 0);
-  const out: unknown[] = [];
-  const push = (items: unknown[] | undefined): void =>
-    void (items && out.length < budget(depth) && out.push(items));
-  push(build(shortest));
-  const lengths = new Set([0, 1, 2, shortest + 1, tuple, tuple + 1, max]);
-  for (const view of hints)
-    for (const n of [view.minItems, view.maxItems])
-      if (n !== undefined) [n - 1, n, n + 1].forEach((m) => lengths.add(m));
-  for (const length of lengths) if (length >= 0) push(build(length));
-  const positions = Math.max(1, shortest, tuple);
-  for (let i = 0; i < positions; i++) {
-    for (const value of valuesAt(i).slice(1)) push(build(Math.max(shortest, i + 1), i, value));
-  }
-  // Several items matching `contains`, at the counts either side's minContains/maxContains care about.
-  const wanted = [...contains, ...hints.flatMap((v) => (v.contains ? [v.contains] : []))];
-  if (wanted.length > 0) {
-    const counts = new Set<number>([2]);
-    for (const view of [...views, ...hints]) {
-      for (const n of [view.minContains, view.maxContains])
-        if (n !== undefined) [n - 1, n, n + 1].forEach((m) => counts.add(m));
-    }
-    const matching = (i: number): unknown[] =>
-      generator.values([...itemSchemas(views, i), ...wanted], itemSchemas(hints, i), depth + 1, 4);
-    for (const count of counts) {
-      if (count < 1 || count > 8) continue;
-      const items: unknown[] = [];
-      for (let i = 0; i < count; i++) {
-        const options = matching(i);
-        const choice = unique
-          ? options.find((o) => !items.some((x) => JSON.stringify(x) === JSON.stringify(o)))
-          : options[0];
-        if (choice !== undefined) items.push(choice);
-      }
-      if (items.length === count)
-        for (const length of [count, count + 1]) {
-          const filler = build(length);
-          push(filler ? [...items, ...filler.slice(count)] : undefined);
-        }
-    }
-  }
-  if (!unique && hints.some((v) => v.uniqueItems)) {
-    const [first] = valuesAt(0);
-    if (first !== undefined && max >= 2) push(Array.from({ length: Math.max(2, min) }, () => first));
   }
   return out;
 }

@@ -3,7 +3,8 @@ import type { Model } from "../model.js";
 import { ARRAY, BOOLEAN, maskOfType, NULL, NUMBER, OBJECT, STRING } from "../typeset.js";
 import { declaredValues, includesValue, passesLocal } from "../values.js";
 import type { View } from "../view.js";
-import { arrays, objects } from "./composite.js";
+import { arrays } from "./arrays.js";
+import { objects } from "./composite.js";
 import { numbers, strings } from "./scalars.js";
 import { expand, hintsOf, type Scope } from "./scope.js";
 
