@@ -1,3 +1,7 @@
+import { OpenTransactions, type MeasuredEnds, type OpenTransaction } from "./transactions.js";
+
+export type { MeasuredEnds, OpenTransaction } from "./transactions.js";
+
 /** Why observation of a partition (re)started: each restarts the drain and ready windows. */
 export type GapReason =
   | "first-observation"
@@ -29,30 +33,6 @@ export interface PartitionCoverage {
   observedUntil: number;
 }
 
-/**
- * A transaction found open on a partition: the records from its first one on (the last stable offset)
- * are invisible to a committed reader until it commits or aborts, so they are unknown use.
- */
-export interface OpenTransaction {
-  readonly topic: string;
-  readonly partition: number;
-  /** When a measurement first found the partition's log end past its last stable offset, ms. */
-  readonly since: number;
-  /** Records between the last stable offset and the log end, at the last measurement. */
-  records: number;
-  /**
-   * The log end at the last measurement that found it open: once the group has read (committed) or
-   * this member processed past it, every record it held was either counted or aborted.
-   */
-  until: bigint;
-}
-
-/** A partition's two ends, as a lag measurement found them (see kafka/offsets.ts). */
-export interface MeasuredEnds {
-  readonly stable: bigint;
-  readonly logEnd: bigint;
-}
-
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
 /**
@@ -73,10 +53,8 @@ export class Coverage {
   readonly #catchingUp = new Map<string, number>();
   /** Assigned partitions with a batch processed since the assignment. */
   readonly #batched = new Set<string>();
-  /** Partitions with a transaction still open at the last measurement (or not yet read past since). */
-  readonly #open = new Map<string, OpenTransaction>();
-  /** When each topic's partition ends were last measured, ms. */
-  readonly #endsMeasuredAt = new Map<string, number>();
+  /** Transactions found open by the lag measurements, until they are read past. */
+  readonly #transactions = new OpenTransactions();
   /** Entries another replica owns, learned from the shared state topic: its last published observedUntil. */
   readonly #shared = new Map<string, number>();
   /**
@@ -250,8 +228,7 @@ export class Coverage {
       );
     }
     entry.lastOffset = last;
-    const open = this.#open.get(k);
-    if (open !== undefined && BigInt(last) + 1n >= open.until) this.#open.delete(k);
+    this.#transactions.readTo(topic, partition, last);
     if (this.#catchingUp.has(k) && highWatermark !== undefined && BigInt(last) + 1n >= BigInt(highWatermark))
       this.#catchingUp.delete(k);
     if (!this.#catchingUp.has(k)) entry.observedUntil = now;
@@ -268,8 +245,7 @@ export class Coverage {
     const entry = this.#partitions.get(k);
     if (entry === undefined) return;
     if (entry.lastOffset === null || BigInt(last) > BigInt(entry.lastOffset)) entry.lastOffset = last;
-    const open = this.#open.get(k);
-    if (open !== undefined && BigInt(last) + 1n >= open.until) this.#open.delete(k);
+    this.#transactions.readTo(topic, partition, last);
     if (this.#catchingUp.has(k) && highWatermark !== undefined && BigInt(last) + 1n >= BigInt(highWatermark))
       this.#catchingUp.delete(k);
     if (!this.#catchingUp.has(k)) entry.observedUntil = now;
@@ -295,35 +271,22 @@ export class Coverage {
    * ended, whether the transaction commits (its records are then counted) or aborts (never counted).
    */
   endsMeasured(topic: string, partition: number, ends: MeasuredEnds, lag: number, measuredAt: number): void {
-    const k = key(topic, partition);
-    const measured = this.#endsMeasuredAt.get(topic);
-    if (measured === undefined || measuredAt > measured) this.#endsMeasuredAt.set(topic, measuredAt);
-    const open = this.#open.get(k);
-    if (open !== undefined && ends.stable - BigInt(lag) >= open.until) this.#open.delete(k);
-    if (ends.logEnd <= ends.stable) return;
-    const records = Number(ends.logEnd - ends.stable);
-    const still = this.#open.get(k);
-    if (still === undefined) {
-      this.#open.set(k, { topic, partition, since: measuredAt, records, until: ends.logEnd });
-      return;
-    }
-    still.records = records;
-    if (ends.logEnd > still.until) still.until = ends.logEnd;
+    this.#transactions.measured(topic, partition, ends, lag, measuredAt);
   }
 
   /** The transaction open on a partition (not yet read past), if any. */
   openTransaction(topic: string, partition: number): OpenTransaction | undefined {
-    return this.#open.get(key(topic, partition));
+    return this.#transactions.get(topic, partition);
   }
 
   /** Every partition with a transaction open (not yet read past). */
   get openTransactions(): IterableIterator<OpenTransaction> {
-    return this.#open.values();
+    return this.#transactions.all();
   }
 
   /** When the ends of a topic's partitions were last measured (undefined: never, or a capture). */
   endsMeasuredAt(topic: string): number | undefined {
-    return this.#endsMeasuredAt.get(topic);
+    return this.#transactions.measuredAt(topic);
   }
 
   /** Whether an assigned partition's backlog is not known to be read yet. */
@@ -375,7 +338,7 @@ export class Coverage {
       gap.lastOffset = null;
     }
     // A transaction open in the old topic can never be read past in the new one: the gap stands for it.
-    for (const [k, open] of this.#open) if (open.topic === topic) this.#open.delete(k);
+    this.#transactions.forget(topic);
   }
 
   /**
@@ -393,7 +356,7 @@ export class Coverage {
       const k = key(topic, partition);
       this.#partitions.delete(k);
       this.#catchingUp.delete(k);
-      this.#open.delete(k);
+      this.#transactions.forget(topic, partition);
       this.#shared.delete(k);
       this.#batched.delete(k);
       this.#assigned.delete(k);
