@@ -49,7 +49,9 @@ export type Block =
       readonly rows: ReadonlyArray<readonly Cell[]>;
       /** Said instead of an empty table. */
       readonly empty: string;
-    };
+    }
+  /** What a reader needs only to check a conclusion: folded away on the page, indented in text. */
+  | { readonly kind: "details"; readonly summary: string; readonly blocks: readonly Block[] };
 
 export interface Section {
   /** Unique in the document, for anchors. */

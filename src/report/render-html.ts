@@ -73,6 +73,8 @@ function block(b: Block): string {
         ),
         `</tbody></table></div>`,
       ].join("\n");
+    case "details":
+      return `<details><summary>${escapeHtml(b.summary)}</summary>\n${b.blocks.map(block).join("\n")}\n</details>`;
   }
 }
 

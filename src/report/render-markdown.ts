@@ -1,4 +1,5 @@
 import type { Block, Cell, ReportDocument, Section } from "./document.js";
+import { escapeHtml } from "./render-html.js";
 
 /** Text that markdown shows as it is: producer names come from traffic and may hold markup. */
 const escapeMarkdown = (text: string) =>
@@ -32,6 +33,16 @@ function block(b: Block): string[] {
         `| ${b.columns.map((c) => escapeMarkdown(c.title)).join(" | ")} |`,
         `| ${b.columns.map((c) => (c.numeric ? "---:" : "---")).join(" | ")} |`,
         ...b.rows.map((row) => `| ${row.map(inline).join(" | ")} |`),
+        "",
+      ];
+    case "details":
+      // GitHub and most markdown viewers fold <details>; the blocks inside stay markdown.
+      return [
+        "<details>",
+        `<summary>${escapeHtml(b.summary)}</summary>`,
+        "",
+        ...b.blocks.flatMap(block),
+        "</details>",
         "",
       ];
   }

@@ -26,6 +26,8 @@ function block(b: Block, indent: string): string[] {
     }
     case "table":
       return table(b, indent);
+    case "details":
+      return [`${indent}${b.summary}:`, ...b.blocks.flatMap((inner) => block(inner, `${indent}  `))];
   }
 }
 

@@ -1,6 +1,7 @@
 import type { Block, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
+import { plainReasons, plainYes } from "./plain.js";
 import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
 import type { PageContext } from "./page-context.js";
@@ -176,9 +177,20 @@ function verdictsSection(s: ReportSubject, id: string): Section {
     blocks: judged.length === 0 ? [{ kind: "text", text: "No deprecated or candidate version." }] : [],
     sections: judged.map((v) => {
       const verdict = v.verdict!;
-      const blocks: Block[] = [];
-      if (!verdict.yes) blocks.push({ kind: "list", items: verdict.reasons });
-      blocks.push(...evidenceBlocks(verdict.evidence));
+      const plain = plainReasons(verdict);
+      const blocks: Block[] = verdict.yes
+        ? [{ kind: "text", text: plainYes(verdict, v.version) }]
+        : [{ kind: "list", items: plain }];
+      // The statistics and the reasons as the lifecycle gave them: one click away on the page.
+      const asGiven = plain.join("\n") === verdict.reasons.join("\n") ? [] : verdict.reasons;
+      blocks.push({
+        kind: "details",
+        summary: "the evidence",
+        blocks: [
+          ...(asGiven.length > 0 ? [{ kind: "list" as const, items: asGiven }] : []),
+          ...evidenceBlocks(verdict.evidence),
+        ],
+      });
       return {
         id: `${id}-verdict-${slug(v.version)}`,
         title: `${v.version} ${v.status}`,

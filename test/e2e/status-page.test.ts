@@ -122,7 +122,19 @@ describe("the status page in Chromium", () => {
 
     const drained = page.locator("#subject-event-verdict-1-0-0");
     expect(await drained.locator("h4").innerText()).toBe("1.0.0 deprecated not drained");
-    expect(await drained.locator(".reasons li").allInnerTexts()).toEqual([
+    // In plain words first: the window still being observed is one line, not one per partition.
+    expect(await drained.locator(":scope > .reasons li").allInnerTexts()).toEqual([
+      "last seen 3s ago from producer web",
+      "the window (7d) is still being observed: it is complete at 2026-12-08T08:00Z (on all 3 partitions)",
+      "1 record on events/0 could not be read (truncated_wire_prefix) since 2026-12-01T08:03Z, the last one 2s ago: their version is unknown, so 1.0.0 may still be in use",
+      "1 record on events/1 could not be read (unknown_schema_id) since 2026-12-01T08:03Z, the last one 1s ago: their version is unknown, so 1.0.0 may still be in use",
+    ]);
+    // The statistics and the reasons as given are one click away.
+    const evidence = drained.locator("details");
+    expect(await evidence.locator("summary").innerText()).toBe("the evidence");
+    expect(await evidence.locator(".facts").isVisible()).toBe(false);
+    await evidence.locator("summary").click();
+    expect(await evidence.locator(".reasons li").allInnerTexts()).toEqual([
       "last seen 3s ago from producer web",
       "coverage gap on events/0 until 2026-12-08T08:00Z",
       "coverage gap on events/1 until 2026-12-08T08:00Z",
@@ -130,9 +142,10 @@ describe("the status page in Chromium", () => {
       "1 record on events/0 could not be read (truncated_wire_prefix) since 2026-12-01T08:03Z, the last one 2s ago: their version is unknown, so 1.0.0 may still be in use",
       "1 record on events/1 could not be read (unknown_schema_id) since 2026-12-01T08:03Z, the last one 1s ago: their version is unknown, so 1.0.0 may still be in use",
     ]);
+    expect(await evidence.locator(".facts").isVisible()).toBe(true);
     const ready = page.locator("#subject-event-verdict-2-0-0");
-    expect(await ready.locator(".reasons li").last().innerText()).toBe(
-      "0 samples without a failure; 300 needed",
+    expect(await ready.locator(":scope > .reasons li").last().innerText()).toBe(
+      "0 sampled records in a row passed it so far; 300 are needed before it can be called ready",
     );
     expect(await rows(page, "subject-event-coverage")).toEqual([
       "events | 0 | 2026-12-01T08:00:00.000Z | 2026-12-01T08:03:21.000Z | yes",
