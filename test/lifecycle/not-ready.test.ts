@@ -9,8 +9,13 @@ import { eventPipeline } from "../helpers/monitor.js";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 const WINDOW_S = 600;
-const pass = { passed: true, keyword: null, instancePath: null };
-const fail = (keyword: string, instancePath: string) => ({ passed: false, keyword, instancePath });
+interface Result {
+  passed: boolean;
+  keyword: string | null;
+  instancePath: string | null;
+}
+const pass: Result = { passed: true, keyword: null, instancePath: null };
+const fail = (keyword: string, instancePath: string): Result => ({ passed: false, keyword, instancePath });
 
 /** A live monitor of the bundled `event` catalog (2.0.0 candidate, 3 samples needed) on a faked clock. */
 async function live() {
@@ -32,7 +37,7 @@ async function live() {
       runtime.hooks.onAssigned(new Map([["events", [0]]]));
       runtime.hooks.onBatchEnd("events", 0, "0", "9", "10");
     },
-    sample(producer: string, result: typeof pass, seconds: number) {
+    sample(producer: string, result: Result, seconds: number) {
       lifecycle.candidateResult("event", "2.0.0", producer, result, T0 + seconds * 1000);
     },
     ready: () => runtime.verdicts().get("event\u00002.0.0")!,
