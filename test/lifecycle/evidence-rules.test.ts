@@ -1,0 +1,268 @@
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import {
+  mergeUnreadable,
+  zeroFailureUpperBound,
+  type UnreadableEvidence,
+} from "../../src/lifecycle/evidence.js";
+import { Lifecycle, type LifecycleSubject } from "../../src/lifecycle/lifecycle.js";
+import { loadState, saveState } from "../../src/lifecycle/state-file.js";
+import { createLogger } from "../../src/log.js";
+import type { SubjectPipeline } from "../../src/monitor/pipeline.js";
+import { writeTree } from "../helpers/files.js";
+import { eventPipeline } from "../helpers/monitor.js";
+
+// How the evidence behind the verdicts is gathered and kept: the latest declaration, the undeclared
+// records that still need a version, unreadable records, candidate failures, the verdict changes
+// logged, and the state file's check of what it reads back.
+
+const T0 = Date.parse("2026-12-01T08:00:00Z");
+
+/** A lifecycle of the bundled `event` subject on a settable clock, logging into `lines`. */
+async function lifecycleOf() {
+  const { pipeline } = await eventPipeline("    drainWindow: 60s\n    readyWindow: 60s\n    minSamples: 1\n");
+  const subject = pipeline.subjects.get("event")!;
+  const s: LifecycleSubject = { subject: subject.subject, drainWindow: 60, readyWindow: 60, minSamples: 1 };
+  const lines: { level: number; msg: string; reasons?: string[] }[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as (typeof lines)[number]);
+      done();
+    },
+  });
+  let now = T0;
+  const lifecycle = new Lifecycle([s], createLogger("info", sink), () => now);
+  return { lifecycle, subject, lines, s, setNow: (t: number) => (now = t) };
+}
+
+/** A subject pipeline whose last record had these results against 1.0.0, 1.1.0 and 2.0.0 (in order). */
+function withResults(subject: SubjectPipeline, passed: [boolean, boolean, boolean]): SubjectPipeline {
+  const readers = subject.subject.versions;
+  const results = readers.map((reader, i) => ({
+    reader,
+    passed: passed[i]!,
+    keyword: passed[i] ? null : "required",
+    instancePath: passed[i] ? null : "/key",
+  }));
+  return { ...subject, subject: subject.subject, results } as unknown as SubjectPipeline;
+}
+
+describe("declared versions", () => {
+  it("keep the latest declaration and its producer; an equal time keeps the first", async () => {
+    const { lifecycle } = await lifecycleOf();
+    lifecycle.declared("event", "1.0.0", "web", T0 + 10);
+    lifecycle.declared("event", "1.0.0", "mobile", T0 + 10);
+    lifecycle.declared("event", "1.0.0", "batch", T0 + 5);
+    expect(lifecycle.version("event", "1.0.0")).toMatchObject({
+      lastDeclaredAt: T0 + 10,
+      lastDeclaredBy: "web",
+    });
+  });
+});
+
+describe("validated records", () => {
+  it("an undeclared record that passes 1.0 and fails the newer active 1.1 still needs 1.0; the candidate is tallied", async () => {
+    const { lifecycle, subject } = await lifecycleOf();
+    lifecycle.validated(withResults(subject, [true, false, false]), "web", undefined, T0 + 20);
+    lifecycle.validated(withResults(subject, [true, false, true]), "web", undefined, T0 + 10);
+    expect(lifecycle.version("event", "1.0.0")).toMatchObject({
+      undeclaredDependents: 2,
+      lastUndeclaredAt: T0 + 20,
+    });
+    // 1.1.0 failed both: it is needed by neither; 2.0.0 is a candidate, never "needed"
+    expect(lifecycle.version("event", "1.1.0")).toMatchObject({ undeclaredDependents: 0 });
+    expect(lifecycle.version("event", "2.0.0")).toMatchObject({ undeclaredDependents: 0 });
+    expect(lifecycle.candidate("event", "2.0.0")).toMatchObject({
+      samples: 2,
+      failures: 1,
+      lastFailureAt: T0 + 20,
+      producers: {
+        web: { samples: 2, failures: 1, samplesSinceFailure: 1, keyword: "required", instancePath: "/key" },
+      },
+    });
+  });
+
+  it("one that the newer active version accepts needs only that one; a declared record needs none", async () => {
+    const { lifecycle, subject } = await lifecycleOf();
+    lifecycle.validated(withResults(subject, [true, true, true]), "web", undefined, T0);
+    expect(lifecycle.version("event", "1.0.0").undeclaredDependents).toBe(0);
+    expect(lifecycle.version("event", "1.1.0")).toMatchObject({
+      undeclaredDependents: 1,
+      lastUndeclaredAt: T0,
+    });
+    lifecycle.validated(
+      withResults(subject, [true, false, true]),
+      "web",
+      subject.subject.versions[0],
+      T0 + 5,
+    );
+    expect(lifecycle.version("event", "1.0.0").undeclaredDependents).toBe(0);
+    expect(lifecycle.candidate("event", "2.0.0").samples).toBe(2);
+  });
+
+  it("a candidate's last failure is the latest, whatever order the results arrive in", async () => {
+    const { lifecycle } = await lifecycleOf();
+    const fail = { passed: false, keyword: "type", instancePath: "" };
+    lifecycle.candidateResult("event", "2.0.0", "web", fail, T0 + 20);
+    lifecycle.candidateResult("event", "2.0.0", "web", fail, T0 + 10);
+    expect(lifecycle.candidate("event", "2.0.0")).toMatchObject({ lastFailureAt: T0 + 20 });
+    expect(lifecycle.candidate("event", "2.0.0").producers["web"]).toMatchObject({ lastFailureAt: T0 + 20 });
+  });
+});
+
+describe("unreadable records", () => {
+  it("add up per partition and reason, their times widening both ways", async () => {
+    const { lifecycle } = await lifecycleOf();
+    lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 10);
+    lifecycle.unreadable("event", "events", 0, "not_json", 2, T0 + 5);
+    lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 30);
+    lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 30);
+    expect(lifecycle.unreadableOf("event")).toEqual([
+      { topic: "events", partition: 0, reason: "not_json", records: 5, firstAt: T0 + 5, lastAt: T0 + 30 },
+    ]);
+  });
+
+  it("of several replicas merge into one list, sorted by topic, partition and reason", () => {
+    const e = (
+      topic: string,
+      partition: number,
+      reason: string,
+      records: number,
+      firstAt: number,
+      lastAt: number,
+    ) => ({ topic, partition, reason, records, firstAt, lastAt }) as UnreadableEvidence;
+    const merged = mergeUnreadable([
+      [e("events", 10, "too_large", 1, 5, 6), e("events", 2, "not_json", 1, 10, 20)],
+      [
+        e("events", 2, "not_json", 3, 4, 15),
+        e("alpha", 0, "too_deep", 1, 1, 1),
+        e("events", 2, "empty", 1, 1, 1),
+      ],
+    ]);
+    expect(merged).toEqual([
+      e("alpha", 0, "too_deep", 1, 1, 1),
+      e("events", 2, "empty", 1, 1, 1),
+      e("events", 2, "not_json", 4, 4, 20),
+      e("events", 10, "too_large", 1, 5, 6),
+    ]);
+  });
+
+  it("the upper bound of a failure rate after no sample at all is 1", () => {
+    expect(zeroFailureUpperBound(0)).toBe(1);
+    expect(zeroFailureUpperBound(1)).toBeCloseTo(0.95, 10);
+  });
+});
+
+describe("verdict changes", () => {
+  it("log once when drained, warn when traffic returns, and say nothing while the verdict stays", async () => {
+    const { lifecycle, lines, setNow } = await lifecycleOf();
+    lifecycle.knownPartitions.set("events", new Set([0]));
+    lifecycle.coverage.assigned(new Map([["events", [0]]]), T0, false);
+    lifecycle.candidateResult(
+      "event",
+      "2.0.0",
+      "web",
+      { passed: true, keyword: null, instancePath: null },
+      T0,
+    );
+    lifecycle.judge();
+    expect(lines.map((l) => l.msg)).toEqual([]);
+    setNow(T0 + 60_000);
+    lifecycle.judge();
+    lifecycle.judge();
+    expect(lines.map((l) => `${l.level} ${l.msg}`)).toEqual([
+      "30 event 1.0.0 is drained",
+      "30 event 2.0.0 is ready",
+    ]);
+    lifecycle.declared("event", "1.0.0", "web", T0 + 60_000);
+    lifecycle.candidateResult(
+      "event",
+      "2.0.0",
+      "web",
+      { passed: false, keyword: "type", instancePath: "" },
+      T0 + 60_000,
+    );
+    lifecycle.judge();
+    expect(lines.slice(2).map((l) => `${l.level} ${l.msg} ${l.reasons?.length}`)).toEqual([
+      "40 event 1.0.0 is no longer drained: traffic returned 1",
+      "40 event 2.0.0 is no longer ready 2",
+    ]);
+    lifecycle.judge();
+    expect(lines).toHaveLength(4);
+  });
+
+  it("after a catalog reload, only the subjects given are judged", async () => {
+    const { lifecycle } = await lifecycleOf();
+    lifecycle.replaceSubjects([]);
+    expect(lifecycle.judge().size).toBe(0);
+    expect(lifecycle.hasSubject("event")).toBe(false);
+  });
+});
+
+describe("the state file's check of what it reads", () => {
+  const valid = {
+    format: 1,
+    savedAt: T0,
+    startedAt: T0,
+    partitions: [{ topic: "events", partition: 0, coveredSince: T0, lastOffset: "4", observedUntil: T0 }],
+    versions: {
+      event: {
+        "1.0.0": { lastDeclaredAt: T0, lastDeclaredBy: null, undeclaredDependents: 0, lastUndeclaredAt: 0 },
+      },
+    },
+    candidates: { event: {} },
+    unreadable: { event: [] },
+  };
+
+  it("reads a valid state back as written, with or without unreadable records", async () => {
+    const dir = await writeTree({});
+    await saveState(`${dir}/s.json`, valid as never);
+    expect(await loadState(`${dir}/s.json`)).toEqual(valid);
+    const { unreadable: _, ...older } = valid;
+    await saveState(`${dir}/s.json`, older as never);
+    expect(await loadState(`${dir}/s.json`)).toEqual(older);
+  });
+
+  it.each([
+    ["null", null],
+    ["an array", []],
+    ["another format", { ...valid, format: 2 }],
+    ["no start", { ...valid, startedAt: "yesterday" }],
+    ["partitions not a list", { ...valid, partitions: {} }],
+    ["a bad partition among good ones", { ...valid, partitions: [...valid.partitions, { topic: "events" }] }],
+    ["versions not an object", { ...valid, versions: null }],
+    ["a subject's versions not an object", { ...valid, versions: { event: null } }],
+    ["a subject's versions a string", { ...valid, versions: { event: "1.0.0" } }],
+    [
+      "a bad version among good ones",
+      { ...valid, versions: { event: { ...valid.versions.event, "2.0.0": {} } } },
+    ],
+    ["candidates missing", { ...valid, candidates: undefined }],
+    ["unreadable null", { ...valid, unreadable: null }],
+    ["unreadable a string", { ...valid, unreadable: "none" }],
+    ["unreadable entries not a list", { ...valid, unreadable: { event: {} } }],
+  ])("rejects a state with %s as of an unknown format", async (_name, state) => {
+    const dir = await writeTree({ "s.json": JSON.stringify(state) });
+    await expect(loadState(`${dir}/s.json`)).rejects.toMatchObject({
+      code: "STATE_INVALID",
+      message: `${dir}/s.json: state has an unknown format`,
+    });
+  });
+
+  it("a file that cannot be read (a folder) is STATE_INVALID with its cause", async () => {
+    const dir = await writeTree({ "s.json/inside": "" });
+    await expect(loadState(`${dir}/s.json`)).rejects.toMatchObject({
+      code: "STATE_INVALID",
+      message: expect.stringMatching(new RegExp(`^${dir}/s.json: cannot read state: `)) as unknown,
+      cause: expect.objectContaining({ code: "EISDIR" }) as unknown,
+    });
+  });
+
+  it("a file that is not JSON is STATE_INVALID with the parser's error as its cause", async () => {
+    const dir = await writeTree({ "s.json": "{" });
+    await expect(loadState(`${dir}/s.json`)).rejects.toMatchObject({
+      code: "STATE_INVALID",
+      cause: expect.any(SyntaxError) as unknown,
+    });
+  });
+});
