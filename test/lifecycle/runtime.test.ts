@@ -1,4 +1,5 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { access, readFile, writeFile } from "node:fs/promises";
+import { Writable } from "node:stream";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Lifecycle } from "../../src/lifecycle/lifecycle.js";
 import { LifecycleRuntime } from "../../src/lifecycle/runtime.js";
@@ -20,14 +21,31 @@ async function runtimeWith(
 ) {
   const { pipeline } = await eventPipeline();
   const health = new Health();
+  // What the runtime logs, as `msg {fields}` (pino's own fields left out).
+  const logged: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      const {
+        msg,
+        level: _l,
+        time: _t,
+        service: _s,
+        pid: _p,
+        hostname: _h,
+        ...fields
+      } = JSON.parse(chunk.toString()) as Record<string, unknown>;
+      logged.push(`${String(msg)} ${JSON.stringify(fields)}`);
+      done();
+    },
+  });
   const runtime = new LifecycleRuntime({
     pipeline,
     health,
-    logger: createLogger("silent"),
+    logger: createLogger("info", sink),
     clock: "live",
     ...options,
   });
-  return { pipeline, health, runtime };
+  return { pipeline, health, runtime, logged };
 }
 
 /** A state topic that records what the runtime asks of it; `fail` makes each call reject. */
@@ -78,11 +96,15 @@ describe("the live clock", () => {
   it("keeps an assigned partition observed up to each tick", async () => {
     vi.useFakeTimers();
     vi.setSystemTime(T0);
-    const { runtime } = await runtimeWith();
+    const { runtime, health } = await runtimeWith();
     runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), T0, false);
     runtime.startTicking();
     await vi.advanceTimersByTimeAsync(500);
     expect(runtime.lifecycle.coverage.get("events", 0)!.observedUntil).toBe(T0 + 500);
+    // each tick lists the partitions the last lag measurement found, before any verdict
+    health.lag.set("events", new Map([[1, 3]]));
+    await vi.advanceTimersByTimeAsync(250);
+    expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([1]);
     await runtime.stop();
   });
 
@@ -111,6 +133,14 @@ describe("the partitions the lag measurement lists", () => {
     expect(runtime.lifecycle.coverage.isCatchingUp("events", 1)).toBe(true);
   });
 
+  it("adds to the partitions known already", async () => {
+    const { runtime, health } = await runtimeWith();
+    runtime.lifecycle.knownPartitions.set("events", new Set([5]));
+    health.lag.set("events", new Map([[0, 0]]));
+    runtime.verdicts();
+    expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([5, 0]);
+  });
+
   it("a lag with no time of measurement counts as measured at 0: before any assignment", async () => {
     const { runtime, health } = await runtimeWith();
     runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), Date.now());
@@ -133,6 +163,8 @@ describe("declared versions", () => {
     });
     expect(runtime.verdict("event", "1.0.0")?.evidence).toMatchObject({ lastDeclaredBy: "web" });
     expect(runtime.verdict("event", "9.9.9")).toBeUndefined();
+    // 1.1.0 from the undeclared record's validation; no entry for the label of records without a version
+    expect(Object.keys(runtime.lifecycle.toState().versions["event"]!).sort()).toEqual(["1.0.0", "1.1.0"]);
   });
 });
 
@@ -149,8 +181,9 @@ describe("the state file", () => {
     expect(saved.corpus).toEqual({ shapes: 2 });
     expect(saved.registry).toEqual({ subjects: ["event"] });
 
-    const restarted = (await runtimeWith({ statePath: path })).runtime;
+    const { runtime: restarted, logged } = await runtimeWith({ statePath: path });
     await restarted.load();
+    expect(logged).toEqual([`lifecycle state restored {"path":"${path}","partitions":1}`]);
     expect(restarted.lifecycle.coverage.get("events", 0)).toMatchObject({ lastOffset: "41" });
     expect(restarted.restoredExtra).toEqual({ shapes: 2 });
     expect(restarted.stateProblem).toBeUndefined();
@@ -174,6 +207,18 @@ describe("the state file", () => {
     ]);
   });
 
+  it("a missing file is a first start: no problem, no gap, nothing logged", async () => {
+    const dir = await writeTree({});
+    const { runtime, logged } = await runtimeWith({ statePath: `${dir}/state.json` });
+    await runtime.load();
+    expect(runtime.stateProblem).toBeUndefined();
+    expect(runtime.lifecycle.coverage.gapCounts.size).toBe(0);
+    expect(logged).toEqual([]);
+    // and the first save writes it, with neither corpus nor registry hooks set
+    await runtime.save();
+    await access(`${dir}/state.json`);
+  });
+
   it("a file that cannot be read is reported and restarts every window now, never zero traffic", async () => {
     const dir = await writeTree({ "state.json": "{ not json" });
     const { runtime } = await runtimeWith({ statePath: `${dir}/state.json` });
@@ -184,12 +229,17 @@ describe("the state file", () => {
 
   it("a save that fails is logged, not thrown; without a path nothing is read or written", async () => {
     const dir = await writeTree({ "state.json": "{}" });
-    const { runtime } = await runtimeWith({ statePath: `${dir}/state.json/inside` });
+    const { runtime, logged } = await runtimeWith({ statePath: `${dir}/state.json/inside` });
     await expect(runtime.save()).resolves.toBeUndefined();
-    const none = (await runtimeWith()).runtime;
+    expect(logged).toHaveLength(1);
+    expect(logged[0]).toMatch(
+      /^could not save lifecycle state \{"path":".*\/state.json\/inside","problem":"/,
+    );
+    const { runtime: none, logged: quiet } = await runtimeWith();
     await none.load();
     await none.save();
     expect(none.stateProblem).toBeUndefined();
+    expect(quiet).toEqual([]);
     // the first state written there is read back as it was
     await saveState(`${dir}/other.json`, none.lifecycle.toState());
     await writeFile(`${dir}/state.json`, await readFile(`${dir}/other.json`));
@@ -204,21 +254,27 @@ describe("the shared state topic", () => {
     vi.useFakeTimers();
     vi.setSystemTime(T0);
     const { calls, topic } = fakeStateTopic();
-    const { runtime } = await runtimeWith({ stateTopic: topic, judgeInterval: 10_000 });
+    const { runtime, logged } = await runtimeWith({ stateTopic: topic, judgeInterval: 10_000 });
     await runtime.load();
     expect(runtime.stateProblem).toBe("record r2/events/0 unreadable");
     runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), T0, false);
     runtime.startTicking();
-    await vi.advanceTimersByTimeAsync(1000);
+    // versions go out at the first tick after the verdict (250 ms), then exactly a second later
+    await vi.advanceTimersByTimeAsync(1250);
     runtime.hooks.onRevoked();
     await runtime.stop();
     expect(calls).toEqual([
       "start",
       "publish 1",
       "publishVersions",
+      "publishVersions",
       "publishCoverage 1",
       "publish 0",
       "stop",
+    ]);
+    expect(logged).toEqual([
+      'lifecycle state record unreadable: treated as a coverage gap {"problem":"record r2/events/0 unreadable"}',
+      'lifecycle state read from the state topic {"records":3,"replica":"r1"}',
     ]);
   });
 
@@ -226,7 +282,7 @@ describe("the shared state topic", () => {
     vi.useFakeTimers();
     vi.setSystemTime(T0);
     const { calls, topic } = fakeStateTopic(true);
-    const { runtime } = await runtimeWith({ stateTopic: topic });
+    const { runtime, logged } = await runtimeWith({ stateTopic: topic });
     await runtime.load();
     expect(runtime.stateProblem).toBe("start failed");
     expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
@@ -235,6 +291,14 @@ describe("the shared state topic", () => {
     runtime.hooks.onRevoked();
     await runtime.save();
     expect(calls).toEqual(["start", "publish 0", "publishVersions", "publishCoverage 0", "publish 0"]);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(logged).toEqual([
+      'lifecycle state unreadable: every window restarts now {"problem":"start failed"}',
+      'could not publish lifecycle state {"problem":"publish 0 failed"}',
+      'could not publish version evidence {"problem":"publishVersions failed"}',
+      'could not publish coverage on revocation {"problem":"publishCoverage 0 failed"}',
+      'could not publish lifecycle state {"problem":"publish 0 failed"}',
+    ]);
   });
 });
 
@@ -273,6 +337,16 @@ describe("a replayed capture", () => {
       "0 first-observation",
       "1 first-observation",
     ]);
+  });
+});
+
+describe("stopping", () => {
+  it("judges once more and saves, even when it never ticked", async () => {
+    const dir = await writeTree({});
+    const { runtime } = await runtimeWith({ statePath: `${dir}/state.json` });
+    await runtime.stop();
+    expect(runtime.verdict("event", "2.0.0")?.kind).toBe("ready");
+    await access(`${dir}/state.json`);
   });
 });
 
