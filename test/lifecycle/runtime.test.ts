@@ -1,74 +1,16 @@
-import { access, readFile, writeFile } from "node:fs/promises";
-import { Writable } from "node:stream";
+import { access } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Lifecycle } from "../../src/lifecycle/lifecycle.js";
 import { LifecycleRuntime } from "../../src/lifecycle/runtime.js";
-import { loadState, saveState } from "../../src/lifecycle/state-file.js";
-import type { StateTopic } from "../../src/lifecycle/state-topic.js";
 import { createLogger } from "../../src/log.js";
 import { Health } from "../../src/monitor/health.js";
 import { writeTree } from "../helpers/files.js";
 import { eventPipeline, record } from "../helpers/monitor.js";
+import { T0, runtimeWith } from "./runtime-fakes.js";
 
-// The runtime that wires the lifecycle into a monitor: its clock, its periodic verdicts, where the
-// state goes (a file or the shared state topic), and the hooks of the source.
+// The runtime that wires the lifecycle into a monitor: its clock, its periodic verdicts, the lag's
+// partitions, a replayed capture's clock, and the hooks of the source. Its state: runtime-state.test.ts.
 
-const T0 = Date.parse("2026-12-01T08:00:00Z");
 const V1 = { id: 1, event: "view" };
-
-async function runtimeWith(
-  options: { statePath?: string; stateTopic?: StateTopic; judgeInterval?: number } = {},
-) {
-  const { pipeline } = await eventPipeline();
-  const health = new Health();
-  // What the runtime logs, as `msg {fields}` (pino's own fields left out).
-  const logged: string[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      const {
-        msg,
-        level: _l,
-        time: _t,
-        service: _s,
-        pid: _p,
-        hostname: _h,
-        ...fields
-      } = JSON.parse(chunk.toString()) as Record<string, unknown>;
-      logged.push(`${String(msg)} ${JSON.stringify(fields)}`);
-      done();
-    },
-  });
-  const runtime = new LifecycleRuntime({
-    pipeline,
-    health,
-    logger: createLogger("info", sink),
-    clock: "live",
-    ...options,
-  });
-  return { pipeline, health, runtime, logged };
-}
-
-/** A state topic that records what the runtime asks of it; `fail` makes each call reject. */
-function fakeStateTopic(fail = false) {
-  const calls: string[] = [];
-  const answer = async (call: string) => {
-    calls.push(call);
-    if (fail) throw new Error(`${call} failed`);
-  };
-  const topic = {
-    replica: "r1",
-    start: async (_lifecycle: Lifecycle, onProblem: (problem: string) => void) => {
-      await answer("start");
-      onProblem("record r2/events/0 unreadable");
-      return 3;
-    },
-    publish: (_lifecycle: Lifecycle, owned: readonly unknown[]) => answer(`publish ${owned.length}`),
-    publishVersions: () => answer("publishVersions"),
-    publishCoverage: (owned: readonly unknown[]) => answer(`publishCoverage ${owned.length}`),
-    stop: () => answer("stop"),
-  };
-  return { calls, topic: topic as unknown as StateTopic };
-}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -165,140 +107,6 @@ describe("declared versions", () => {
     expect(runtime.verdict("event", "9.9.9")).toBeUndefined();
     // 1.1.0 from the undeclared record's validation; no entry for the label of records without a version
     expect(Object.keys(runtime.lifecycle.toState().versions["event"]!).sort()).toEqual(["1.0.0", "1.1.0"]);
-  });
-});
-
-describe("the state file", () => {
-  it("saves the evidence with the corpus and the registry snapshots beside it, and restores them", async () => {
-    const dir = await writeTree({});
-    const path = `${dir}/state.json`;
-    const { runtime } = await runtimeWith({ statePath: path });
-    runtime.lifecycle.coverage.processed("events", 0, "0", "41", T0);
-    runtime.extraState = () => ({ shapes: 2 });
-    runtime.registryState = () => ({ subjects: ["event"] });
-    await runtime.save();
-    const saved = (await loadState(path))!;
-    expect(saved.corpus).toEqual({ shapes: 2 });
-    expect(saved.registry).toEqual({ subjects: ["event"] });
-
-    const { runtime: restarted, logged } = await runtimeWith({ statePath: path });
-    await restarted.load();
-    expect(logged).toEqual([`lifecycle state restored {"path":"${path}","partitions":1}`]);
-    expect(restarted.lifecycle.coverage.get("events", 0)).toMatchObject({ lastOffset: "41" });
-    expect(restarted.restoredExtra).toEqual({ shapes: 2 });
-    expect(restarted.stateProblem).toBeUndefined();
-  });
-
-  it("leaves out what has nothing to save", async () => {
-    const dir = await writeTree({});
-    const path = `${dir}/state.json`;
-    const { runtime } = await runtimeWith({ statePath: path });
-    runtime.extraState = () => undefined;
-    await runtime.save();
-    const saved = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
-    expect(Object.keys(saved).sort()).toEqual([
-      "candidates",
-      "format",
-      "partitions",
-      "savedAt",
-      "startedAt",
-      "unreadable",
-      "versions",
-    ]);
-  });
-
-  it("a missing file is a first start: no problem, no gap, nothing logged", async () => {
-    const dir = await writeTree({});
-    const { runtime, logged } = await runtimeWith({ statePath: `${dir}/state.json` });
-    await runtime.load();
-    expect(runtime.stateProblem).toBeUndefined();
-    expect(runtime.lifecycle.coverage.gapCounts.size).toBe(0);
-    expect(logged).toEqual([]);
-    // and the first save writes it, with neither corpus nor registry hooks set
-    await runtime.save();
-    await access(`${dir}/state.json`);
-  });
-
-  it("a file that cannot be read is reported and restarts every window now, never zero traffic", async () => {
-    const dir = await writeTree({ "state.json": "{ not json" });
-    const { runtime } = await runtimeWith({ statePath: `${dir}/state.json` });
-    await runtime.load();
-    expect(runtime.stateProblem).toBe(`${dir}/state.json: state is not valid JSON`);
-    expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
-  });
-
-  it("a save that fails is logged, not thrown; without a path nothing is read or written", async () => {
-    const dir = await writeTree({ "state.json": "{}" });
-    const { runtime, logged } = await runtimeWith({ statePath: `${dir}/state.json/inside` });
-    await expect(runtime.save()).resolves.toBeUndefined();
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatch(
-      /^could not save lifecycle state \{"path":".*\/state.json\/inside","problem":"/,
-    );
-    const { runtime: none, logged: quiet } = await runtimeWith();
-    await none.load();
-    await none.save();
-    expect(none.stateProblem).toBeUndefined();
-    expect(quiet).toEqual([]);
-    // the first state written there is read back as it was
-    await saveState(`${dir}/other.json`, none.lifecycle.toState());
-    await writeFile(`${dir}/state.json`, await readFile(`${dir}/other.json`));
-    const again = (await runtimeWith({ statePath: `${dir}/state.json` })).runtime;
-    await again.load();
-    expect(again.stateProblem).toBeUndefined();
-  });
-});
-
-describe("the shared state topic", () => {
-  it("is read at start (a bad record is a problem, not a failure), published at each verdict, versions every second", async () => {
-    vi.useFakeTimers();
-    vi.setSystemTime(T0);
-    const { calls, topic } = fakeStateTopic();
-    const { runtime, logged } = await runtimeWith({ stateTopic: topic, judgeInterval: 10_000 });
-    await runtime.load();
-    expect(runtime.stateProblem).toBe("record r2/events/0 unreadable");
-    runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), T0, false);
-    runtime.startTicking();
-    // versions go out at the first tick after the verdict (250 ms), then exactly a second later
-    await vi.advanceTimersByTimeAsync(1250);
-    runtime.hooks.onRevoked();
-    await runtime.stop();
-    expect(calls).toEqual([
-      "start",
-      "publish 1",
-      "publishVersions",
-      "publishVersions",
-      "publishCoverage 1",
-      "publish 0",
-      "stop",
-    ]);
-    expect(logged).toEqual([
-      'lifecycle state record unreadable: treated as a coverage gap {"problem":"record r2/events/0 unreadable"}',
-      'lifecycle state read from the state topic {"records":3,"replica":"r1"}',
-    ]);
-  });
-
-  it("a state topic that cannot be read restarts every window; failed publishes are logged, never thrown", async () => {
-    vi.useFakeTimers();
-    vi.setSystemTime(T0);
-    const { calls, topic } = fakeStateTopic(true);
-    const { runtime, logged } = await runtimeWith({ stateTopic: topic });
-    await runtime.load();
-    expect(runtime.stateProblem).toBe("start failed");
-    expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
-    runtime.startTicking();
-    await vi.advanceTimersByTimeAsync(1000);
-    runtime.hooks.onRevoked();
-    await runtime.save();
-    expect(calls).toEqual(["start", "publish 0", "publishVersions", "publishCoverage 0", "publish 0"]);
-    await vi.advanceTimersByTimeAsync(0);
-    expect(logged).toEqual([
-      'lifecycle state unreadable: every window restarts now {"problem":"start failed"}',
-      'could not publish lifecycle state {"problem":"publish 0 failed"}',
-      'could not publish version evidence {"problem":"publishVersions failed"}',
-      'could not publish coverage on revocation {"problem":"publishCoverage 0 failed"}',
-      'could not publish lifecycle state {"problem":"publish 0 failed"}',
-    ]);
   });
 });
 
