@@ -205,3 +205,59 @@ describe("the partitions of a topic", () => {
     expect([...coverage.partitions].map((p) => p.partition)).toEqual([10, 2, 7]);
   });
 });
+
+describe("assignments, revocations and what they forget", () => {
+  it("a new assignment replaces the old one; a partition assigned here is no longer another replica's", () => {
+    const coverage = new Coverage();
+    coverage.shared(entry(1, { observedUntil: s(0) }), s(1));
+    expect(coverage.isShared("events", 1)).toBe(true);
+    coverage.assigned(events([0, 1]), s(2), false);
+    expect(coverage.isShared("events", 1)).toBe(false);
+    coverage.assigned(events([1]), s(3), false);
+    expect(coverage.isAssigned("events", 0)).toBe(false);
+    expect(coverage.isAssigned("events", 1)).toBe(true);
+  });
+
+  it("a revocation forgets what was catching up and what was read since the assignment", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0, { lastOffset: "9" })]);
+    coverage.assigned(events([0]), s(10));
+    coverage.processed("events", 0, "10", "12", s(11), "20");
+    coverage.revoked(s(12));
+    coverage.assigned(events([0]), s(13), false);
+    expect(coverage.isCatchingUp("events", 0)).toBe(false);
+    // no batch since this assignment: the previous owner's later offset is still the better history
+    coverage.shared(entry(0, { lastOffset: "30" }), s(14));
+    expect(coverage.get("events", 0)!.lastOffset).toBe("30");
+  });
+
+  it("after an undecodable batch, this member's offsets win over a previous owner's", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0, { lastOffset: "9" })]);
+    coverage.assigned(events([0]), s(10));
+    coverage.undecodable("events", 0, "10", "19", s(11), "bad");
+    coverage.shared(entry(0, { lastOffset: "30" }), s(12));
+    expect(coverage.get("events", 0)!.lastOffset).toBe("19");
+  });
+
+  it("a lag measured at 0 says nothing of a partition this member no longer reads", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0, { observedUntil: s(5) })]);
+    coverage.lagMeasured("events", 0, 0, s(20), s(20));
+    expect(coverage.get("events", 0)!.observedUntil).toBe(s(5));
+  });
+
+  it("a gap on a known partition keeps its offset; the reasons and details are named", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0, { lastOffset: "9" })]);
+    coverage.unreadable("events", 0, s(5), "record r2 corrupt");
+    expect(coverage.get("events", 0)).toEqual(
+      entry(0, { lastOffset: "9", coveredSince: s(5), observedUntil: s(5) }),
+    );
+    coverage.processed("events", 1, "0", "0", s(6));
+    expect(coverage.gaps.map((g) => `${g.partition} ${g.reason}: ${g.detail}`)).toEqual([
+      "0 state-unreadable: record r2 corrupt",
+      "1 first-observation: no earlier observation of this partition",
+    ]);
+  });
+});

@@ -72,6 +72,8 @@ describe("validated records", () => {
     // 1.1.0 failed both: it is needed by neither; 2.0.0 is a candidate, never "needed"
     expect(lifecycle.version("event", "1.1.0")).toMatchObject({ undeclaredDependents: 0 });
     expect(lifecycle.version("event", "2.0.0")).toMatchObject({ undeclaredDependents: 0 });
+    // only candidates gather candidate evidence
+    expect(Object.keys(lifecycle.toState().candidates["event"]!)).toEqual(["2.0.0"]);
     expect(lifecycle.candidate("event", "2.0.0")).toMatchObject({
       samples: 2,
       failures: 1,
@@ -116,7 +118,7 @@ describe("unreadable records", () => {
     lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 10);
     lifecycle.unreadable("event", "events", 0, "not_json", 2, T0 + 5);
     lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 30);
-    lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 30);
+    lifecycle.unreadable("event", "events", 0, "not_json", 1, T0 + 20);
     expect(lifecycle.unreadableOf("event")).toEqual([
       { topic: "events", partition: 0, reason: "not_json", records: 5, firstAt: T0 + 5, lastAt: T0 + 30 },
     ]);
@@ -189,6 +191,68 @@ describe("verdict changes", () => {
     ]);
     lifecycle.judge();
     expect(lines).toHaveLength(4);
+  });
+
+  it("a verdict that is yes at its first judgement is logged once, with its subject, version and evidence", async () => {
+    const { lifecycle, lines } = await lifecycleOf();
+    lifecycle.knownPartitions.set("events", new Set([0]));
+    lifecycle.coverage.restore([
+      { topic: "events", partition: 0, coveredSince: T0 - 60_000, lastOffset: "1", observedUntil: T0 },
+    ]);
+    lifecycle.coverage.assigned(new Map([["events", [0]]]), T0, false);
+    lifecycle.judge();
+    lifecycle.judge();
+    expect(lines.map((l) => l.msg)).toEqual(["event 1.0.0 is drained"]);
+    expect(lines[0]).toMatchObject({
+      subject: "event",
+      version: "1.0.0",
+      evidence: { window: "1m", partitions: 1 },
+    });
+    // and when it stops being yes, the fields say which verdict and why
+    lifecycle.declared("event", "1.0.0", "web", T0);
+    lifecycle.judge();
+    expect(lines[1]).toMatchObject({
+      subject: "event",
+      version: "1.0.0",
+      verdict: "drained",
+      reasons: ["last seen just now from producer web"],
+    });
+  });
+
+  it("restores a saved state: the earliest start, the evidence, and unreadable records (absent in older states)", async () => {
+    const { lifecycle } = await lifecycleOf();
+    const unreadable = {
+      topic: "events",
+      partition: 0,
+      reason: "too_large",
+      records: 2,
+      firstAt: T0,
+      lastAt: T0,
+    };
+    const state = {
+      format: 1 as const,
+      savedAt: T0,
+      startedAt: T0 - 5_000,
+      partitions: [],
+      versions: {
+        event: {
+          "1.0.0": {
+            lastDeclaredAt: T0,
+            lastDeclaredBy: "web",
+            undeclaredDependents: 0,
+            lastUndeclaredAt: 0,
+          },
+        },
+      },
+      candidates: {},
+    };
+    lifecycle.restore(state);
+    expect(lifecycle.startedAt).toBe(T0 - 5_000);
+    lifecycle.restore({ ...state, startedAt: T0 + 5_000, unreadable: { event: [unreadable] } });
+    expect(lifecycle.startedAt).toBe(T0 - 5_000);
+    expect(lifecycle.version("event", "1.0.0").lastDeclaredBy).toBe("web");
+    expect(lifecycle.unreadableOf("event")).toEqual([unreadable]);
+    expect([...lifecycle.subjects].map((s) => s.subject.name)).toEqual(["event"]);
   });
 
   it("after a catalog reload, only the subjects given are judged", async () => {
