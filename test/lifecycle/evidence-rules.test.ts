@@ -135,12 +135,12 @@ describe("unreadable records", () => {
       [e("events", 10, "too_large", 1, 5, 6), e("events", 2, "not_json", 1, 10, 20)],
       [
         e("events", 2, "not_json", 3, 4, 15),
-        e("alpha", 0, "too_deep", 1, 1, 1),
+        e("alpha", 50, "too_deep", 1, 1, 1),
         e("events", 2, "empty", 1, 1, 1),
       ],
     ]);
     expect(merged).toEqual([
-      e("alpha", 0, "too_deep", 1, 1, 1),
+      e("alpha", 50, "too_deep", 1, 1, 1),
       e("events", 2, "empty", 1, 1, 1),
       e("events", 2, "not_json", 4, 4, 20),
       e("events", 10, "too_large", 1, 5, 6),
@@ -246,10 +246,11 @@ describe("verdict changes", () => {
     };
     lifecycle.restore(state);
     expect(lifecycle.startedAt).toBe(T0 - 5_000);
-    lifecycle.restore({ ...state, startedAt: T0 + 5_000, unreadable: { event: [unreadable] } });
+    const other = { ...unreadable, partition: 1, reason: "not_json" };
+    lifecycle.restore({ ...state, startedAt: T0 + 5_000, unreadable: { event: [unreadable, other] } });
     expect(lifecycle.startedAt).toBe(T0 - 5_000);
     expect(lifecycle.version("event", "1.0.0").lastDeclaredBy).toBe("web");
-    expect(lifecycle.unreadableOf("event")).toEqual([unreadable]);
+    expect(lifecycle.unreadableOf("event")).toEqual([unreadable, other]);
     expect([...lifecycle.subjects].map((s) => s.subject.name)).toEqual(["event"]);
   });
 
