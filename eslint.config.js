@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", "grafana/dashboards/"] },
+  { ignores: ["dist/", "node_modules/", "coverage/", "grafana/dashboards/", "reports/", ".stryker-tmp/"] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {
