@@ -75,12 +75,12 @@ describe("the partitions the lag measurement lists", () => {
     expect(runtime.lifecycle.coverage.isCatchingUp("events", 1)).toBe(true);
   });
 
-  it("adds to the partitions known already", async () => {
+  it("are the partitions the brokers list now: one no longer listed is no longer known", async () => {
     const { runtime, health } = await runtimeWith();
     runtime.lifecycle.knownPartitions.set("events", new Set([5]));
     health.lag.set("events", new Map([[0, 0]]));
     runtime.verdicts();
-    expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([5, 0]);
+    expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([0]);
   });
 
   it("a lag with no time of measurement counts as measured at 0: before any assignment", async () => {
