@@ -14,6 +14,42 @@ function where(frame) {
   return `${file}:${frame.lineNumber + 1}`;
 }
 
+/** Self time (µs) per function and place, summed over every node of the call tree that runs it. */
+async function selfTimes(path) {
+  const profile = JSON.parse(await readFile(path, "utf8"));
+  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  const byFunction = new Map();
+  // Each sample's time is the delta to the next one; the last sample has none and counts nothing.
+  for (let i = 0; i < profile.samples.length - 1; i++) {
+    const frame = byId.get(profile.samples[i]).callFrame;
+    const key = `${frame.functionName || "(anonymous)"} ${where(frame)}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + profile.timeDeltas[i + 1]);
+  }
+  return byFunction;
+}
+
+/**
+ * Where a larger run's extra time goes: µs per record of each function in both profiles, the
+ * functions whose difference is largest (either way) first.
+ */
+export async function compareProfiles(small, large, records, top = 15) {
+  const [a, b] = [await selfTimes(small.path), await selfTimes(large.path)];
+  const keys = new Set([...a.keys(), ...b.keys()]);
+  const per = (map, key, n) => (map.get(key) ?? 0) / n;
+  const rows = [...keys]
+    .map((key) => [key, per(a, key, records), per(b, key, records)])
+    .sort((x, y) => Math.abs(y[2] - y[1]) - Math.abs(x[2] - x[1]))
+    .slice(0, top);
+  const total = (map) => [...map.values()].reduce((s, v) => s + v, 0) / records;
+  const lines = [
+    `| function (place) | ${small.label} µs/record | ${large.label} µs/record | difference |`,
+    "| --- | ---: | ---: | ---: |",
+    ...rows.map(([key, x, y]) => `| ${key} | ${x.toFixed(3)} | ${y.toFixed(3)} | ${(y - x).toFixed(3)} |`),
+    `| total sampled | ${total(a).toFixed(3)} | ${total(b).toFixed(3)} | ${(total(b) - total(a)).toFixed(3)} |`,
+  ];
+  return lines.join("\n");
+}
+
 /**
  * Self time per function (name and place), summed over every node of the call tree that runs it.
  * @returns {Promise<string>} a Markdown table: self ms, share, and µs per record when `records` is given

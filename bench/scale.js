@@ -23,7 +23,7 @@ import {
   producersPerSubject,
   writeCluster,
 } from "./scale-catalog.js";
-import { summarizeProfile } from "./scale-profile.js";
+import { compareProfiles, summarizeProfile } from "./scale-profile.js";
 
 const RECORDS = Number(process.env.BENCH_SCALE_RECORDS ?? 200_000);
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1,10,50,200").split(",").map(Number);
@@ -126,6 +126,7 @@ async function main() {
   printTable(rows);
 
   if (process.env.BENCH_SCALE_PROFILE === "1") {
+    const profiles = [];
     for (const subjects of [SIZES[0], SIZES.at(-1)]) {
       const { capture, configs } = clusters.get(subjects);
       const profile = join(dir, `replay-${subjects}.cpuprofile`);
@@ -134,7 +135,10 @@ async function main() {
         `\nCPU profile of the replay at ratio 1, ${subjects} subject(s) (${fmt(result.cpuSecondsPerMillion, 2)} CPU-s per 1M records in this profiled run): top self time, µs per record`,
       );
       console.log(await summarizeProfile(profile, RECORDS, 15));
+      profiles.push({ path: profile, label: `${subjects} subj.` });
     }
+    console.log(`\nWhere the difference goes (self time, µs per record, largest differences first):`);
+    console.log(await compareProfiles(profiles[0], profiles[1], RECORDS, 15));
   }
   if (process.env.BENCH_SCALE_KEEP === "1") console.log(`\nkept ${dir}`);
   else await rm(dir, { recursive: true, force: true });
