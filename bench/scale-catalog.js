@@ -106,8 +106,11 @@ export async function writeCluster(dir, subjects, records) {
     // Records arrive in short runs per subject and producer, as a fetch of one partition hands them over.
     const run = Math.floor(k / 8);
     const s = run % subjects;
-    const producer = producerOf(subjects, s, Math.floor(run / subjects) % perSubject);
-    const partition = (run * 31 + s) % partitions;
+    // The subject's own run count: producers take turns, and partitions shift against them, so every
+    // partition of every topic is written and no producer keeps to one partition.
+    const turn = Math.floor(run / subjects);
+    const producer = producerOf(subjects, s, turn % perSubject);
+    const partition = (turn + Math.floor(turn / perSubject)) % partitions;
     const key = `${s}:${partition}`;
     const offset = offsets.get(key) ?? 0;
     offsets.set(key, offset + 1);
