@@ -109,6 +109,8 @@ async function main() {
       cpu1Median: median(at1, (r) => r.cpuSecondsPerMillion),
       cpu001Median: median(at001, (r) => r.cpuSecondsPerMillion),
       cpu1Worst: worst(at1, (r) => r.cpuSecondsPerMillion),
+      main1: median(at1, (r) => r.mainThreadCpuSecondsPerMillion),
+      main001: median(at001, (r) => r.mainThreadCpuSecondsPerMillion),
       cpu001Worst: worst(at001, (r) => r.cpuSecondsPerMillion),
       peakRssMb: worst(all, (r) => r.peakRssMb),
       metricsBytes: at1[0].metrics.bytes,
@@ -169,6 +171,8 @@ function printTable(rows) {
   console.log(line("CPU-s per 1M records, ratio 0.01, best", (r) => r.cpu001, 2));
   console.log(line("CPU-s per 1M records, ratio 0.01, median", (r) => r.cpu001Median, 2));
   console.log(line("CPU-s per 1M records, ratio 0.01, worst", (r) => r.cpu001Worst, 2));
+  console.log(line("main thread CPU-s per 1M, ratio 1, median", (r) => r.main1, 2));
+  console.log(line("main thread CPU-s per 1M, ratio 0.01, median", (r) => r.main001, 2));
   console.log(line("peak RSS, MB", (r) => r.peakRssMb));
   console.log(line("/metrics bytes", (r) => r.metricsBytes));
   console.log(line("/metrics series, all", (r) => r.seriesAll));
