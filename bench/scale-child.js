@@ -6,6 +6,7 @@
 //
 //   node bench/scale-child.js '{"config":"/tmp/x/config.yaml","capture":"/tmp/x/capture.ndjson"}'
 //   ... '{"...","profile":"/tmp/x/replay.cpuprofile"}'   # a CPU profile of the replay alone
+//   ... '{"...","scrapeProfile":"/tmp/x/scrape.cpuprofile"}'   # of the three /metrics scrapes alone
 import { Buffer } from "node:buffer";
 import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
@@ -32,26 +33,30 @@ const startupCpu = process.cpuUsage();
 // The main thread's own share: V8's helper threads (concurrent marking, compilation) are left out.
 const startupThreadCpu = process.threadCpuUsage();
 
-// The inspector starts after start-up, so the profile holds the replay and nothing else.
-let session;
-if (spec.profile) {
+async function startProfile() {
   const { Session } = await import("node:inspector/promises");
-  session = new Session();
+  const session = new Session();
   session.connect();
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 200 });
   await session.post("Profiler.start");
+  return session;
 }
+
+async function stopProfile(session, path) {
+  const { profile } = await session.post("Profiler.stop");
+  await writeFile(path, JSON.stringify(profile));
+  session.disconnect();
+}
+
+// The inspector starts after start-up, so the profile holds the replay and nothing else.
+const session = spec.profile ? await startProfile() : undefined;
 const replayStart = performance.now();
 const summary = await monitor.replayed;
 const replayMs = performance.now() - replayStart;
 const replayCpu = cpuMicros(process.cpuUsage(startupCpu));
 const replayThreadCpu = cpuMicros(process.threadCpuUsage(startupThreadCpu));
-if (session) {
-  const { profile } = await session.post("Profiler.stop");
-  await writeFile(spec.profile, JSON.stringify(profile));
-  session.disconnect();
-}
+if (session) await stopProfile(session, spec.profile);
 
 /** Best and first of `rounds` GETs of one path: time, bytes and the text. */
 async function scrape(path, rounds) {
@@ -70,7 +75,10 @@ async function scrape(path, rounds) {
   return { firstMs: first, bestMs: best, bytes: Buffer.byteLength(text), text };
 }
 
+// A separate profile of the scrapes alone, when asked (`"scrapeProfile": PATH`).
+const scrapeSession = spec.scrapeProfile ? await startProfile() : undefined;
 const metrics = await scrape("/metrics", 3);
+if (scrapeSession) await stopProfile(scrapeSession, spec.scrapeProfile);
 if (spec.dump) await writeFile(spec.dump, metrics.text);
 const series = {};
 for (const line of metrics.text.split("\n")) {
