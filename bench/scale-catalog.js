@@ -135,3 +135,35 @@ export async function writeCluster(dir, subjects, records) {
   await once(out, "finish");
   return { config, capture };
 }
+
+/**
+ * Registers the S subjects' five versions in a Confluent-compatible registry under names of their own
+ * (`prefix` + subject: the registry is shared), and writes a config that reads the catalog from it
+ * and a one-record capture. Returns the config's path.
+ */
+export async function writeRegistryCluster(dir, subjects, url, prefix) {
+  await mkdir(dir, { recursive: true });
+  const lines = [`logLevel: warn`, `registries:`, `  main: { url: "${url}" }`, `subjects:`];
+  for (let i = 0; i < subjects; i++) {
+    const registered = `${prefix}${subjectName(i)}`;
+    for (const schema of schemas(i)) {
+      const response = await fetch(`${url}/subjects/${encodeURIComponent(registered)}/versions`, {
+        method: "POST",
+        headers: { "content-type": "application/vnd.schemaregistry.v1+json" },
+        body: JSON.stringify({ schemaType: "JSON", schema: JSON.stringify(schema) }),
+      });
+      if (!response.ok)
+        throw new Error(`registering ${registered}: ${response.status} ${await response.text()}`);
+    }
+    lines.push(
+      `  - name: ${subjectName(i)}`,
+      `    topics: [${subjectName(i)}]`,
+      `    registry: { name: main, subject: ${registered} }`,
+    );
+  }
+  const config = join(dir, "config-registry.yaml");
+  await writeFile(config, lines.join("\n") + "\n");
+  const capture = join(dir, "one.ndjson");
+  await writeFile(capture, JSON.stringify({ topic: subjectName(0), value: { id: 1 } }) + "\n");
+  return { config, capture };
+}

@@ -9,8 +9,12 @@
 // Options (environment): BENCH_SCALE_RECORDS (default 200000 records per capture), BENCH_SCALE_SIZES
 // (default 1,10,50,200), BENCH_SCALE_ROUNDS (default 3 interleaved rounds: best, median and worst),
 // BENCH_SCALE_PROFILE=1 (also a CPU profile of the replay at the smallest and largest size, summarized
-// by bench/scale-profile.js), BENCH_SCALE_KEEP=1 (keep the generated folder).
+// by bench/scale-profile.js), BENCH_SCALE_KEEP=1 (keep the generated folder), BENCH_SCALE_REGISTRY=1
+// with SCHEMA_REGISTRY_URL (also start-up with the catalog read from that registry; it registers
+// 5 × S schemas under subject names of the run's own and leaves them there).
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { performance } from "node:perf_hooks";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,6 +26,7 @@ import {
   partitionsPerTopic,
   producersPerSubject,
   writeCluster,
+  writeRegistryCluster,
 } from "./scale-catalog.js";
 import { compareProfiles, summarizeProfile } from "./scale-profile.js";
 
@@ -34,7 +39,7 @@ const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 /** One measured monitor in a fresh `node` with the image's heap limits; resolves with its JSON line. */
-async function child(spec) {
+async function child(spec, records = RECORDS) {
   const proc = spawn(process.execPath, ["bench/scale-child.js", JSON.stringify(spec)], {
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, NODE_OPTIONS: PRODUCT_NODE_OPTIONS },
@@ -48,8 +53,8 @@ async function child(spec) {
   clearTimeout(timer);
   if (code !== 0) throw new Error(`bench/scale-child.js failed (exit ${code}): ${stderr}`);
   const result = JSON.parse(stdout);
-  if (result.records !== RECORDS || result.counted !== RECORDS)
-    throw new Error(`replayed ${result.records} and counted ${result.counted} of ${RECORDS} records`);
+  if (result.records !== records || result.counted !== records)
+    throw new Error(`replayed ${result.records} and counted ${result.counted} of ${records} records`);
   return result;
 }
 
@@ -142,6 +147,9 @@ async function main() {
     console.log(`\nWhere the difference goes (self time, µs per record, largest differences first):`);
     console.log(await compareProfiles(profiles[0], profiles[1], RECORDS, 15));
   }
+  if (process.env.SCHEMA_REGISTRY_URL && process.env.BENCH_SCALE_REGISTRY === "1") {
+    await registryStartup(dir, process.env.SCHEMA_REGISTRY_URL);
+  }
   if (process.env.BENCH_SCALE_KEEP === "1") console.log(`\nkept ${dir}`);
   else await rm(dir, { recursive: true, force: true });
   console.log(
@@ -149,6 +157,29 @@ async function main() {
       .map((l) => l.toFixed(2))
       .join(" ")}`,
   );
+}
+
+/**
+ * Start-up with the catalog read from a registry: every subject's five versions registered under
+ * names of this run's own, then a fresh monitor per round that reads them all before it is ready.
+ */
+async function registryStartup(dir, url) {
+  const prefix = `scale-${randomUUID().slice(0, 8)}-`;
+  console.log(
+    `\nStart-up with the catalog from ${url} (subjects registered as ${prefix}…; best of ${ROUNDS}):`,
+  );
+  console.log("| subjects | registered in, s | start-up to ready, ms | start-up CPU, ms |");
+  console.log("| ---: | ---: | ---: | ---: |");
+  for (const subjects of SIZES) {
+    const started = performance.now();
+    const { config, capture } = await writeRegistryCluster(join(dir, `r${subjects}`), subjects, url, prefix);
+    const registered = (performance.now() - started) / 1000;
+    const runs = [];
+    for (let round = 0; round < ROUNDS; round++) runs.push(await child({ config, capture }, 1));
+    console.log(
+      `| ${subjects} | ${fmt(registered, 1)} | ${fmt(best(runs, (r) => r.startupMs))} | ${fmt(best(runs, (r) => r.startupCpuMs))} |`,
+    );
+  }
 }
 
 function printTable(rows) {
