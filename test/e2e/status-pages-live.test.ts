@@ -34,7 +34,7 @@ subjects:
 `,
     });
     const monitor = await startLiveMonitor(`${dir}/config.yaml`);
-    await waitFor(() => monitor.health.ready, "the monitor to be assigned its partitions", 30_000);
+    await waitFor(() => monitor.health.ready, "the monitor to be assigned its partitions");
     await produce(
       brokers,
       topic,
@@ -43,12 +43,17 @@ subjects:
         headers: { "schema-version": "event/1.1" },
       })),
     );
-    await waitFor(() => countedRecords(monitor) === 200, "200 records to be counted", 30_000);
+    await waitFor(() => countedRecords(monitor) === 200, "200 records to be counted");
     // Lag is measured every second (lagInterval): wait for a measurement after the records were read.
+    // The rate needs a sample of the counts at least a second old, which a loaded machine may take a
+    // while to have: wait for both rather than read them at once.
     await waitFor(
-      async () => (await index(monitor)).row[3] === "0",
-      "the index to show a lag of 0",
-      30_000,
+      async () => {
+        const { row } = await index(monitor);
+        return row[3] === "0" && Number(row[2]) > 0;
+      },
+      "the index to show a lag of 0 and a rate",
+      60_000,
       200,
     );
     const { html, row } = await index(monitor);

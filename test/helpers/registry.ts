@@ -44,8 +44,9 @@ export function testClient(
   const http = new RegistryHttp({
     name: options.name ?? "test",
     url,
-    // A freshly started Apicurio answers its first request on an endpoint in seconds under a full test run.
-    timeout: options.timeout ?? 15_000,
+    // A freshly started Apicurio answers its first request on an endpoint in seconds under a full test
+    // run, and took more than 15 s once with two CPU-bound processes beside it.
+    timeout: options.timeout ?? 60_000,
     retries: options.retries ?? 0,
     backoff: 50,
     credentials: options.credentials ?? { authorization: undefined, tls: undefined, secrets: [] },
