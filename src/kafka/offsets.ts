@@ -41,10 +41,13 @@ async function topicOffsets(
   topic: string,
   logEndAdmin?: Admin,
 ): Promise<TopicOffsets> {
-  const [ends, committed, logEnds] = await Promise.all([
+  // The log end first, the stable offset after it: a record appended between the two then moves the
+  // stable offset past the log end read before it (no open transaction seen where there is none),
+  // while a transaction still open keeps the stable offset at its first record.
+  const logEnds = await logEndAdmin?.fetchTopicOffsets(topic);
+  const [ends, committed] = await Promise.all([
     admin.fetchTopicOffsets(topic),
     admin.fetchOffsets({ groupId, topics: [topic] }),
-    logEndAdmin?.fetchTopicOffsets(topic),
   ]);
   const result: TopicOffsets = {
     topic,
@@ -92,8 +95,8 @@ export async function measureGroupLag(
       // A committed offset past the high watermark (a truncated log) is no negative lag.
       partitions.set(partition, Number(high > from ? high - from : 0n));
       const logEnd = result.value.logEnds?.get(partition);
-      // Asked one after the other, the log end can be listed before a transaction's commit moved the
-      // stable offset past it: never below the stable offset.
+      // Listed before the stable offset, the log end can lie below it (records appended, or a
+      // transaction committed, in between): never below the stable offset.
       if (logEnd !== undefined)
         topicEnds.set(partition, { stable: high, logEnd: logEnd > high ? logEnd : high });
     }
