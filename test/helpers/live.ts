@@ -1,7 +1,11 @@
+import { writeFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { Logger } from "pino";
 import { afterEach } from "vitest";
 import { createLogger } from "../../src/log.js";
 import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
+import { writeTree } from "./files.js";
+import { createTopic, freshGroupId, freshTopic, kafkaBrokers } from "./kafka.js";
 
 /** Consumer timings short enough for tests: rebalances and stops take a second, not thirty. */
 export const TEST_TUNING = {
@@ -59,4 +63,40 @@ export function metricValue(text: string, series: string): number | undefined {
 export function countedRecords(monitor: RunningMonitor): number {
   if (monitor.pipeline.pendingValidations > 0) return Number.NaN;
   return monitor.pipeline.tallies.records.reduce((sum, c) => sum + c.value, 0);
+}
+
+/**
+ * A fresh topic of `partitions` partitions and a config that watches it as the example subject
+ * `event` (1.0.0 deprecated, 1.1.0 active), with a drain window of `drainWindow` and lag measured
+ * every 500 ms; `extra` is YAML added at the top level, given the config's folder.
+ */
+export async function eventTopicConfig(options: {
+  prefix: string;
+  partitions: number;
+  drainWindow: string;
+  extra?: (dir: string) => string;
+}): Promise<{ brokers: string[]; topic: string; dir: string; configPath: string }> {
+  const brokers = await kafkaBrokers();
+  const topic = freshTopic(options.prefix);
+  await createTopic(brokers, topic, options.partitions);
+  const dir = await writeTree({});
+  const configPath = `${dir}/config.yaml`;
+  await writeFile(
+    configPath,
+    `kafka:
+  brokers: [${brokers.join(", ")}]
+  groupId: ${freshGroupId()}
+  lagInterval: 500ms
+${options.extra?.(dir) ?? ""}logLevel: silent
+subjects:
+  - name: event
+    topics: [${topic}]
+    schemas: ${resolve("examples/catalog/event")}
+    versions:
+      "1.0.0": { status: deprecated }
+      "1.1.0": { status: active }
+    drainWindow: ${options.drainWindow}
+`,
+  );
+  return { brokers, topic, dir, configPath };
 }

@@ -1,19 +1,8 @@
-import { readFile, writeFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../src/monitor/assemble.js";
-import { writeTree } from "../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-  withAdmin,
-  type TestMessage,
-} from "../helpers/kafka.js";
-import { countedRecords, startLiveMonitor } from "../helpers/live.js";
+import { createTopic, produce, waitFor, withAdmin, type TestMessage } from "../helpers/kafka.js";
+import { countedRecords, eventTopicConfig, startLiveMonitor } from "../helpers/live.js";
 
 // A monitored topic deleted and created again with fewer partitions: the partitions that are gone must
 // stop being required for a verdict (not block it forever), and their going restarts the window.
@@ -47,31 +36,13 @@ async function recreate(brokers: string[], topic: string, partitions: number): P
 
 describe("a monitored topic recreated with fewer partitions", () => {
   it("leaves the window: the gone partitions are forgotten (also by the state file), the rest restart, and the version drains again", async () => {
-    const brokers = await kafkaBrokers();
-    const topic = freshTopic("sw-fewer");
-    await createTopic(brokers, topic, 3);
-    const dir = await writeTree({
-      "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-state:
-  file: STATE
-logLevel: silent
-subjects:
-  - name: event
-    topics: [${topic}]
-    schemas: ${resolve("examples/catalog/event")}
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-    drainWindow: 4s
-`,
+    const { brokers, topic, dir, configPath } = await eventTopicConfig({
+      prefix: "sw-fewer",
+      partitions: 3,
+      drainWindow: "4s",
+      extra: (folder) => `state:\n  file: ${folder}/state.json\n`,
     });
-    const configPath = `${dir}/config.yaml`;
     const statePath = `${dir}/state.json`;
-    // The state file lives beside the config, whose folder is known only once it is written.
-    await writeFile(configPath, (await readFile(configPath, "utf8")).replace("STATE", statePath));
 
     const first = await startLiveMonitor(configPath);
     await waitFor(() => first.health.ready, "partitions to be assigned", 60_000);

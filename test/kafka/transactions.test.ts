@@ -1,18 +1,8 @@
-import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../src/monitor/assemble.js";
-import { writeTree } from "../helpers/files.js";
 import { holdTransaction, type HeldTransaction } from "../helpers/java-transaction.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-  type TestMessage,
-} from "../helpers/kafka.js";
-import { countedRecords, metricValue, startLiveMonitor } from "../helpers/live.js";
+import { produce, waitFor, type TestMessage } from "../helpers/kafka.js";
+import { countedRecords, eventTopicConfig, metricValue, startLiveMonitor } from "../helpers/live.js";
 
 // A real Java transactional producer holds a transaction of deprecated-version records open across the
 // end of a drain window of a few seconds (the default is 7 days; the rule is the same). A committed
@@ -24,28 +14,7 @@ afterEach(() => {
   for (const t of held.splice(0)) t.kill();
 });
 
-async function setup() {
-  const brokers = await kafkaBrokers();
-  const topic = freshTopic("sw-tx-open");
-  await createTopic(brokers, topic, 1);
-  const dir = await writeTree({
-    "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-logLevel: silent
-subjects:
-  - name: event
-    topics: [${topic}]
-    schemas: ${resolve("examples/catalog/event")}
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-    drainWindow: ${WINDOW_S}s
-`,
-  });
-  return { brokers, topic, configPath: `${dir}/config.yaml` };
-}
+const setup = () => eventTopicConfig({ prefix: "sw-tx-open", partitions: 1, drainWindow: `${WINDOW_S}s` });
 
 const v11 = (n: number): TestMessage[] =>
   Array.from({ length: n }, (_, i) => ({
