@@ -145,7 +145,15 @@ export async function startProxy(
     const headers = { ...incoming.headers, host: upstream.host };
     delete headers["authorization"];
     const forward = request(
-      { host: upstream.hostname, port: upstream.port, method: incoming.method, path: incoming.url, headers },
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: incoming.method,
+        path: incoming.url,
+        headers,
+        // A connection per request: a kept-alive one to the registry once left a request unanswered.
+        agent: false,
+      },
       (answer) => {
         outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(outgoing);
