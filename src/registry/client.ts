@@ -111,7 +111,7 @@ export class RegistryClient {
     const path = `/schemas/guids/${seg(guid)}`;
     let body: unknown;
     try {
-      body = await this.http.get(path);
+      body = await this.http.probe(path);
     } catch (error) {
       // A missing GUID answers a Confluent error body (error_code 404xx); a missing route answers none.
       if (error instanceof RegistryError && error.status === 404 && error.errorCode === undefined)

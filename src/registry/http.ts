@@ -84,6 +84,16 @@ export class RegistryHttp {
     return this.#send("GET", this.#basePath + path, path, undefined);
   }
 
+  /**
+   * GET a path of a route the registry may not serve, on a connection of its own that closes after
+   * the answer. Apicurio 3.3.3 leaves about one in 200 requests to a route it does not serve (an
+   * empty 404) unanswered when it comes on a kept-alive connection, which then hangs until the
+   * timeout; on a fresh connection it answered 900 of 900 (test/registry/client.test.ts).
+   */
+  probe(path: string): Promise<unknown> {
+    return this.#send("GET", this.#basePath + path, path, undefined, undefined, true);
+  }
+
   /** GET a path from the root of the registry's host (another API of the same server). */
   getFromRoot(pathname: string): Promise<unknown> {
     return this.#send("GET", pathname, pathname, undefined);
@@ -127,6 +137,7 @@ export class RegistryHttp {
     path: string,
     body: string | undefined,
     contentType = "application/vnd.schemaregistry.v1+json",
+    ownConnection = false,
   ): Promise<unknown> {
     const where = `${this.label}: ${method} ${path}`;
     const attempts = this.#options.retries + 1;
@@ -134,7 +145,7 @@ export class RegistryHttp {
     for (let attempt = 1; ; attempt++) {
       let answer: Answer;
       try {
-        answer = await this.#attempt(method, pathname, body, contentType);
+        answer = await this.#attempt(method, pathname, body, contentType, ownConnection);
       } catch (error) {
         if (attempt < attempts) {
           await sleep(delay);
@@ -201,7 +212,13 @@ export class RegistryHttp {
     return redact(text, this.#options.credentials.secrets);
   }
 
-  #attempt(method: string, pathname: string, body: string | undefined, contentType: string): Promise<Answer> {
+  #attempt(
+    method: string,
+    pathname: string,
+    body: string | undefined,
+    contentType: string,
+    ownConnection: boolean,
+  ): Promise<Answer> {
     this.#requests++;
     const url = new URL(pathname, this.#base);
     const headers: Record<string, string> = { accept: ACCEPT };
@@ -214,7 +231,11 @@ export class RegistryHttp {
     }
     const send = url.protocol === "https:" ? httpsRequest : httpRequest;
     return new Promise<Answer>((resolve, reject) => {
-      const request = send(url, { method, headers, agent: this.#agent });
+      // `agent: false` opens a socket for this request alone (and says `Connection: close`); the TLS
+      // options then go on the request, as the agent would have given them.
+      const request = ownConnection
+        ? send(url, { method, headers, agent: false, ...this.#options.credentials.tls })
+        : send(url, { method, headers, agent: this.#agent });
       // The deadline starts when the request has a socket: a wait for one of the agent's sockets is
       // the monitor's own queue, not the registry being slow, and must not read as its failure.
       let timer: NodeJS.Timeout | undefined;
