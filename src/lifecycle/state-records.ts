@@ -115,8 +115,15 @@ export function isCandidateEvidence(v: unknown): v is CandidateEvidence {
       num(p["samples"]) &&
       num(p["failures"]) &&
       num(p["samplesSinceFailure"]) &&
-      num(p["lastFailureAt"]),
+      num(p["lastFailureAt"]) &&
+      strOrNull(p["keyword"]) &&
+      strOrNull(p["instancePath"]),
   );
+}
+
+/** A failure's keyword or pointer: a string, or null before any failure (never absent). */
+function strOrNull(v: unknown): v is string | null {
+  return v === null || str(v);
 }
 
 /** A list of unreadable-record evidence, as saved in the state file and the state topic. */

@@ -78,6 +78,13 @@ describe("readable values", () => {
       expect(isCandidateEvidence({ ...c, [key]: null })).toBe(false);
       expect(isCandidateEvidence({ ...c, producers: { web: { ...p, [key]: null } } })).toBe(false);
     }
+    // The failure's keyword and pointer reach the report's text: a string or null, nothing else.
+    for (const key of ["keyword", "instancePath"]) {
+      expect(isCandidateEvidence({ ...c, producers: { web: { ...p, [key]: 5 } } })).toBe(false);
+      expect(isCandidateEvidence({ ...c, producers: { web: { ...p, [key]: { html: "<b>" } } } })).toBe(false);
+      const { [key as "keyword"]: _gone, ...without } = p;
+      expect(isCandidateEvidence({ ...c, producers: { web: without } })).toBe(false);
+    }
     expect(isCandidateEvidence({ ...c, producers: null })).toBe(false);
     expect(isCandidateEvidence({ ...c, producers: { web: null } })).toBe(false);
   });
