@@ -9,6 +9,7 @@ const INTEGRATION = [
   "test/cli/diff-registry.test.ts",
   "test/e2e/**/*.test.ts",
   "test/ops/prometheus.test.ts",
+  "test/ops/producer-detail.test.ts",
 ];
 
 export default defineConfig({

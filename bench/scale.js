@@ -11,7 +11,8 @@
 // BENCH_SCALE_PROFILE=1 (also a CPU profile of the replay at the smallest and largest size, summarized
 // by bench/scale-profile.js), BENCH_SCALE_KEEP=1 (keep the generated folder), BENCH_SCALE_REGISTRY=1
 // with SCHEMA_REGISTRY_URL (also start-up with the catalog read from that registry; it registers
-// 5 × S schemas under subject names of the run's own and leaves them there).
+// 5 × S schemas under subject names of the run's own and leaves them there), BENCH_SCALE_PRODUCER_DETAIL=0
+// (the monitors run with `metrics.producerDetail: false`: validation series summed over producers).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -34,6 +35,7 @@ const RECORDS = Number(process.env.BENCH_SCALE_RECORDS ?? 200_000);
 const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1,10,50,200").split(",").map(Number);
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 const RATIOS = [1, 0.01];
+const PRODUCER_DETAIL = process.env.BENCH_SCALE_PRODUCER_DETAIL !== "0";
 
 const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -70,7 +72,7 @@ async function main() {
   const dir = await mkdtemp(join(tmpdir(), "schemawatch-scale-"));
   console.log(
     `Scale: ${fmt(RECORDS)} records per capture, ${PRODUCERS} producers and ~${fmt(PARTITIONS)} partitions in all, ` +
-      `${VERSIONS.length} versions a subject; each run a fresh process with NODE_OPTIONS=${PRODUCT_NODE_OPTIONS}; ` +
+      `${VERSIONS.length} versions a subject, producer detail of validations ${PRODUCER_DETAIL ? "on" : "off"}; each run a fresh process with NODE_OPTIONS=${PRODUCT_NODE_OPTIONS}; ` +
       `${ROUNDS} interleaved round(s), best of them unless said. Load average at the start: ${loadavg()
         .map((l) => l.toFixed(2))
         .join(" ")}`,
@@ -82,7 +84,8 @@ async function main() {
     const configs = {};
     for (const ratio of RATIOS) {
       configs[ratio] = join(folder, `config-${ratio}.yaml`);
-      await writeFile(configs[ratio], cluster.config(ratio));
+      const metrics = PRODUCER_DETAIL ? "" : "metrics:\n  producerDetail: false\n";
+      await writeFile(configs[ratio], cluster.config(ratio) + metrics);
     }
     clusters.set(subjects, { capture: cluster.capture, configs });
   }

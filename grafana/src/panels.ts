@@ -20,6 +20,10 @@ export const DATASOURCE = { type: "prometheus", uid: "${datasource}" } as const;
 export const SUBJECT = 'subject=~"$subject"';
 export const PRODUCER = 'producer=~"$producer"';
 
+/** Said by every panel that breaks validations down per producer, which a monitor may not export. */
+export const SUMMED_PRODUCERS =
+  " A monitor run with metrics.producerDetail: false exports validations without producers: the producer is then empty and each row sums them all.";
+
 export const VALIDATIONS = `schemawatch_validations_total{${SUBJECT}, ${PRODUCER}}`;
 export const FAILED = `schemawatch_validations_total{${SUBJECT}, ${PRODUCER}, result="fail"}`;
 export const RECORDS = `schemawatch_records_total{${SUBJECT}, ${PRODUCER}}`;

@@ -11,6 +11,9 @@ export const DEFAULTS = {
     tls: { enabled: true, rejectUnauthorized: true },
   },
   http: { host: "127.0.0.1", port: 9464 },
+  // Per-producer validation series are what dashboards and the conformance alert name producers by;
+  // turning them off is a sizing decision for large catalogs (docs/metrics.md#series-budget).
+  metrics: { producerDetail: true },
   maxRecordBytes: 1048576,
   workers: 0,
   // Validating an ordinary record takes microseconds; 100 ms is thousands of times that, yet short

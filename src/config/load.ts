@@ -146,6 +146,7 @@ interface RawSubject {
 interface RawConfig {
   kafka?: Partial<Omit<Config["kafka"], "lagInterval">> & { lagInterval?: string };
   http?: Partial<Config["http"]>;
+  metrics?: Partial<Config["metrics"]>;
   maxRecordBytes?: number;
   workers?: number;
   validationTimeout?: string;
@@ -271,6 +272,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
         : {}),
     },
     http: { ...DEFAULTS.http, ...raw.http },
+    metrics: { ...DEFAULTS.metrics, ...raw.metrics },
     maxRecordBytes: raw.maxRecordBytes ?? DEFAULTS.maxRecordBytes,
     workers: raw.workers ?? DEFAULTS.workers,
     validationTimeout: parseDuration(raw.validationTimeout ?? DEFAULTS.validationTimeout) * 1000,

@@ -193,6 +193,11 @@ export const configSchema = {
         port: { type: "integer", minimum: 0, maximum: 65535 },
       },
     },
+    metrics: {
+      type: "object",
+      additionalProperties: false,
+      properties: { producerDetail: { type: "boolean" } },
+    },
     maxRecordBytes: { type: "integer", minimum: 1 },
     workers: { type: "integer", minimum: 0, maximum: 16 },
     validationTimeout: { type: "string", pattern: "^[1-9][0-9]*(ms|s)$" },

@@ -152,6 +152,14 @@ export interface HttpConfig {
   readonly port: number;
 }
 
+export interface MetricsConfig {
+  /**
+   * Whether `schemawatch_validations_total` and `schemawatch_validation_failures_total` carry the
+   * `producer` label. Without it each is summed over producers at scrape time; the record counts keep it.
+   */
+  readonly producerDetail: boolean;
+}
+
 export interface StateConfig {
   readonly file?: string;
   readonly topic?: string;
@@ -174,6 +182,7 @@ export interface Config {
   readonly path: string;
   readonly kafka: KafkaConfig;
   readonly http: HttpConfig;
+  readonly metrics: MetricsConfig;
   readonly maxRecordBytes: number;
   /** Validation worker threads; 0 validates on the consumer's thread. */
   readonly workers: number;

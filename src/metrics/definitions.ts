@@ -19,6 +19,7 @@ export const METRICS = {
     help: "Records read, every one of them, by topic, subject, producer and declared writer version (none when undeclared).",
     labels: RECORD_LABELS,
   },
+  // Both validation metrics lose `producer` with `metrics.producerDetail: false` (src/metrics/without-producer.ts).
   validations: {
     name: "schemawatch_validations_total",
     type: "counter",

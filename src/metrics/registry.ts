@@ -6,6 +6,7 @@ import { DECODE_REASONS } from "../monitor/record.js";
 import { NO_VERSION } from "../monitor/tallies.js";
 import type { LifecycleRuntime } from "../lifecycle/runtime.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
+import { SummedWithoutProducer } from "./without-producer.js";
 
 type Sample = { readonly labels: object; readonly value: number };
 
@@ -47,6 +48,11 @@ export interface MetricSources {
   readonly version: string;
   /** Verdicts and coverage; absent in tools that have no lifecycle. */
   readonly lifecycle?: LifecycleRuntime;
+  /**
+   * Whether the validation series carry `producer` (config `metrics.producerDetail`, true unless
+   * given); without it they are summed over producers. The record counts keep it either way.
+   */
+  readonly producerDetail?: boolean;
 }
 
 /** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
@@ -58,8 +64,15 @@ export function createRegistry(sources: MetricSources): Registry {
   const tallies = pipeline.tallies;
 
   add(METRICS.records, () => tallies.records);
-  add(METRICS.validations, () => tallies.validations);
-  add(METRICS.validationFailures, () => tallies.failures);
+  if (sources.producerDetail ?? true) {
+    add(METRICS.validations, () => tallies.validations);
+    add(METRICS.validationFailures, () => tallies.failures);
+  } else {
+    const validations = new SummedWithoutProducer(tallies.validations);
+    const failures = new SummedWithoutProducer(tallies.failures);
+    add(METRICS.validations, () => validations.samples());
+    add(METRICS.validationFailures, () => failures.samples());
+  }
   // Every reason on every configured topic starts at zero.
   for (const subject of pipeline.subjects.values()) {
     for (const topic of subject.subject.topics)

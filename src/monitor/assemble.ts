@@ -153,6 +153,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     catalog,
     version: options.version,
     lifecycle,
+    producerDetail: config.metrics.producerDetail,
   });
   const status = () => buildStatus(catalog(), pipeline, health);
   const report = () => buildReport(status(), pipeline.tallies, lifecycle);

@@ -31,6 +31,7 @@ describe("docs/configuration.md", () => {
           "kafka.tls",
           "kafka.sasl",
           "http",
+          "metrics",
           "state",
           "shutdown",
           "corpus",

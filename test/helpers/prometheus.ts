@@ -82,8 +82,11 @@ export interface RuleGroup {
 export interface RunningPrometheus {
   /** e.g. http://127.0.0.1:41234 */
   readonly url: string;
-  /** Instant query; a scalar comes back as one sample without labels. Throws on a query error. */
-  query(promql: string): Promise<Sample[]>;
+  /**
+   * Instant query, at `at` (Unix seconds) or now; a scalar comes back as one sample without labels.
+   * Throws on a query error.
+   */
+  query(promql: string, at?: number): Promise<Sample[]>;
   /** Pending and firing alerts. */
   alerts(): Promise<Alert[]>;
   targets(): Promise<Target[]>;
@@ -176,9 +179,10 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
 
   return {
     url,
-    async query(promql) {
+    async query(promql, at) {
+      const time = at === undefined ? "" : `&time=${at}`;
       const data = await api<{ resultType: string; result: unknown }>(
-        `/api/v1/query?query=${encodeURIComponent(promql)}`,
+        `/api/v1/query?query=${encodeURIComponent(promql)}${time}`,
       );
       if (data.resultType === "scalar") {
         const [, value] = data.result as [number, string];

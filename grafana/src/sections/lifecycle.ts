@@ -3,6 +3,7 @@ import type { DashboardBuilder } from "@grafana/grafana-foundation-sdk/dashboard
 import {
   FAILED,
   SUBJECT,
+  SUMMED_PRODUCERS,
   VALIDATIONS,
   mergedTable,
   rangeQuery,
@@ -148,7 +149,8 @@ export function candidates(builder: DashboardBuilder): DashboardBuilder {
         id: 11,
         title: "Candidate versions per producer in the selected range",
         description:
-          "Which producer still sends records that the candidate would reject (the last step of 'make required in two steps').",
+          "Which producer still sends records that the candidate would reject (the last step of 'make required in two steps')." +
+          SUMMED_PRODUCERS,
         w: 18,
         h: 8,
       })
@@ -171,7 +173,8 @@ export function candidates(builder: DashboardBuilder): DashboardBuilder {
           id: 12,
           title: "Candidate would-fail rate per producer",
           description:
-            "Goes to zero, and stays there, when the last producer sends what the candidate requires.",
+            "Goes to zero, and stays there, when the last producer sends what the candidate requires." +
+            SUMMED_PRODUCERS,
           w: 24,
           h: 8,
         },

@@ -5,6 +5,7 @@ import {
   PRODUCER,
   RECORDS,
   SUBJECT,
+  SUMMED_PRODUCERS,
   VALIDATIONS,
   rangeQuery,
   stackedPanel,
@@ -107,7 +108,8 @@ export function wouldFail(builder: DashboardBuilder): DashboardBuilder {
           id: 5,
           title: "Would-fail rate per producer",
           description:
-            "Who has to change: the same rate per producer and writer version, forward and backward only.",
+            "Who has to change: the same rate per producer and writer version, forward and backward only." +
+            SUMMED_PRODUCERS,
           w: 12,
           h: 9,
         },
@@ -126,7 +128,8 @@ export function wouldFail(builder: DashboardBuilder): DashboardBuilder {
         id: 6,
         title: "Failures by first failing keyword in the selected range",
         description:
-          "The JSON Schema keyword that failed first tells which change broke the records (required, enum, additionalProperties…).",
+          "The JSON Schema keyword that failed first tells which change broke the records (required, enum, additionalProperties…)." +
+          SUMMED_PRODUCERS,
         w: 18,
         h: 8,
       })
