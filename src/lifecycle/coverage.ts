@@ -106,18 +106,24 @@ export class Coverage {
   assigned(assignment: ReadonlyMap<string, readonly number[]>, now: number, backlog = true): void {
     this.#assigned.clear();
     for (const [topic, partitions] of assignment) {
-      for (const partition of partitions) {
-        const k = key(topic, partition);
-        this.#assigned.add(k);
-        this.#shared.delete(k);
-        const entry = this.#partitions.get(k);
-        if (!entry)
-          this.#gap(topic, partition, "first-observation", now, "no earlier observation of this partition");
-        // Unobserved time is covered only if the offsets turn out contiguous (checked on the first
-        // batch) and once the backlog is read (see #catchingUp).
-        if (backlog) this.#catchingUp.set(k, now);
-      }
+      for (const partition of partitions) this.alsoAssigned(topic, partition, now, backlog);
     }
+  }
+
+  /**
+   * One more partition this member reads, beside those it reads already: a capture's partition seen
+   * for the first time (`backlog` false), without going over the others again.
+   */
+  alsoAssigned(topic: string, partition: number, now: number, backlog = true): void {
+    const k = key(topic, partition);
+    this.#assigned.add(k);
+    this.#shared.delete(k);
+    const entry = this.#partitions.get(k);
+    if (!entry)
+      this.#gap(topic, partition, "first-observation", now, "no earlier observation of this partition");
+    // Unobserved time is covered only if the offsets turn out contiguous (checked on the first
+    // batch) and once the backlog is read (see #catchingUp).
+    if (backlog) this.#catchingUp.set(k, now);
   }
 
   revoked(now: number): void {

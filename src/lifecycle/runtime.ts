@@ -197,9 +197,8 @@ export class LifecycleRuntime {
         if (!known) this.lifecycle.knownPartitions.set(record.topic, (known = new Set()));
         if (!known.has(record.partition)) {
           known.add(record.partition);
-          // A capture is read whole: every partition in it counts as assigned.
-          const all = new Map([...this.lifecycle.knownPartitions].map(([t, ps]) => [t, [...ps]]));
-          this.lifecycle.coverage.assigned(all, record.timestamp, false);
+          // A capture is read whole: every partition in it counts as assigned, from its first record.
+          this.lifecycle.coverage.alsoAssigned(record.topic, record.partition, record.timestamp, false);
         }
         this.lifecycle.coverage.processed(
           record.topic,

@@ -1,13 +1,17 @@
 import type { DecodeReason } from "./record.js";
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
-const parsed: { document: unknown } = { document: undefined };
+const parsed: { document: unknown; text: string } = { document: undefined, text: "" };
 
 /**
  * Decodes a payload (from `start`, past a wire prefix) as strict UTF-8 and parses its JSON, once; the
- * reason when it cannot. The returned box is reused by the next call: read `document` at once.
+ * reason when it cannot. The returned box (the document and the JSON text it was parsed from) is
+ * reused by the next call: read it at once.
  */
-export function parsePayload(value: Uint8Array, start: number): { document: unknown } | DecodeReason {
+export function parsePayload(
+  value: Uint8Array,
+  start: number,
+): { document: unknown; text: string } | DecodeReason {
   let text: string;
   try {
     text = utf8.decode(start === 0 ? value : value.subarray(start));
@@ -19,6 +23,7 @@ export function parsePayload(value: Uint8Array, start: number): { document: unkn
   } catch {
     return "not_json";
   }
+  parsed.text = text;
   return parsed;
 }
 

@@ -6,8 +6,13 @@ import { HeldRecords } from "./held.js";
 import { OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
 import { isStackOverflow, parsePayload } from "./payload.js";
 import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
-import { SubjectPipeline, reservoirDocument, type ReservoirEntry } from "./subject-pipeline.js";
-import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries } from "./tallies.js";
+import {
+  SubjectPipeline,
+  reservoirDocument,
+  reservoirSize,
+  type ReservoirEntry,
+} from "./subject-pipeline.js";
+import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries, type TopicSeries } from "./tallies.js";
 import { ValidatedRecord, type ValidatedHook } from "./validated.js";
 import { applyJobResult } from "./workers/apply.js";
 import { SampleJob, ValidationTimeoutError, type ResultMessage } from "./workers/job.js";
@@ -37,7 +42,8 @@ export const UNKNOWN_TOPIC = "unknown";
 export class Pipeline implements RecordSink {
   readonly tallies = new Tallies();
   readonly subjects: ReadonlyMap<string, SubjectPipeline>;
-  readonly #byTopic = new Map<string, SubjectPipeline>();
+  /** Each configured topic's subject, and its series (held here so a record finds both at once). */
+  readonly #byTopic = new Map<string, { readonly pipeline: SubjectPipeline; readonly series: TopicSeries }>();
   readonly #maxBytes: number;
   readonly #writer: WriterResult = {
     version: undefined,
@@ -105,10 +111,11 @@ export class Pipeline implements RecordSink {
     config.subjects.forEach((subjectConfig, index) => {
       const subject = catalog.subjects.get(subjectConfig.name);
       if (!subject) return;
-      const pipeline = new SubjectPipeline(subject, subjectConfig, now);
+      const pipeline = new SubjectPipeline(subject, subjectConfig, now, reservoirSize(this.#subjectCount));
       subjects.set(subject.name, pipeline);
       this.#subjectIndex.set(pipeline, index);
-      for (const topic of subject.topics) this.#byTopic.set(topic, pipeline);
+      for (const topic of subject.topics)
+        this.#byTopic.set(topic, { pipeline, series: this.tallies.topic(topic) });
       this.#startAtZero(pipeline);
     });
     this.subjects = subjects;
@@ -215,7 +222,7 @@ export class Pipeline implements RecordSink {
     } catch (error) {
       // Only a bug can land here (decoding and validation errors are handled below); a record must
       // still never stop the monitor. Count it where an operator will see it, and say where it broke.
-      const pipeline = this.#byTopic.get(record.topic);
+      const pipeline = this.#byTopic.get(record.topic)?.pipeline;
       this.tallies.decodeError(pipeline ? record.topic : UNKNOWN_TOPIC, "internal_error");
       // Whatever it declared went unread with it: unknown use.
       if (pipeline)
@@ -236,7 +243,7 @@ export class Pipeline implements RecordSink {
    * as `undecodable_batch`, and as evidence of unknown use on their partition.
    */
   undecodableBatch(topic: string, partition: number, records: number): void {
-    const pipeline = this.#byTopic.get(topic);
+    const pipeline = this.#byTopic.get(topic)?.pipeline;
     if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "undecodable_batch", records);
     this.tallies.decodeError(topic, "undecodable_batch", records);
     const series = this.tallies.series(topic, pipeline.subject, UNKNOWN_PRODUCER, UNREADABLE);
@@ -247,8 +254,9 @@ export class Pipeline implements RecordSink {
   }
 
   #process(record: SourceRecord): void {
-    const pipeline = this.#byTopic.get(record.topic);
-    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "unknown_topic");
+    const route = this.#byTopic.get(record.topic);
+    if (!route) return this.tallies.decodeError(UNKNOWN_TOPIC, "unknown_topic");
+    const pipeline = route.pipeline;
     const value = record.value;
     const writer = this.#writer;
     // The version and producer are read from outside the payload first, whatever the payload holds:
@@ -264,12 +272,14 @@ export class Pipeline implements RecordSink {
     let unreadable: DecodeReason | undefined =
       !value || value.length === 0 ? "empty" : value.length > this.#maxBytes ? "too_large" : undefined;
     let document: unknown;
+    let text = "";
     let parsed = false;
     if (unreadable === undefined && writer.error === undefined && (!complete || pipeline.needsPayload)) {
       const result = parsePayload(value!, writer.payloadStart);
       if (typeof result === "string") unreadable = result;
       else {
         document = result.document;
+        text = result.text;
         parsed = true;
         if (!complete) pipeline.writer.resolve(record, writer, document);
       }
@@ -281,12 +291,7 @@ export class Pipeline implements RecordSink {
 
     const producer = pipeline.producer.resolve(record, document);
     const subject = pipeline.subject;
-    const series = this.tallies.series(
-      record.topic,
-      subject,
-      producer,
-      versionUnknown ? UNREADABLE : writer.version,
-    );
+    const series = route.series.series(subject, producer, versionUnknown ? UNREADABLE : writer.version);
     series.count.value++;
     const seen = seenAt(record.timestamp, this.observedAt);
     if (seen > series.lastSeenMs) series.lastSeenMs = seen;
@@ -337,6 +342,7 @@ export class Pipeline implements RecordSink {
       const result = parsePayload(value!, writer.payloadStart);
       if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
       document = result.document;
+      text = result.text;
     }
     let results: ReaderResult[];
     try {
@@ -357,7 +363,7 @@ export class Pipeline implements RecordSink {
         topic: record.topic,
         producer,
         writer: writer.version ? writer.version.version.text : NO_VERSION,
-        document,
+        text,
         observedAt,
       });
     const validated = this.#validated.fill(

@@ -7,32 +7,44 @@ import { WriterResolver, type IdLookups } from "./writer.js";
 
 /**
  * A recent sampled record, kept so that a candidate added by a reload is judged at once. In-thread
- * validation keeps the parsed document; worker validation keeps the payload's bytes (a copy), parsed
- * only if a reload needs them.
+ * validation keeps the payload's JSON text (already decoded: one flat string, where a parsed document
+ * is a tree of objects the garbage collector walks and copies); worker validation keeps the payload's
+ * bytes (a copy). Either is parsed only if a reload needs it.
  */
 export interface ReservoirEntry {
   readonly topic: string;
   readonly producer: string;
   readonly writer: string;
   readonly observedAt: number;
-  readonly document?: unknown;
+  readonly text?: string;
   readonly bytes?: Uint8Array;
 }
 
-const RESERVOIR_SIZE = 500;
+/** Recent samples held by all subjects' reservoirs together: memory that does not grow with subjects. */
+export const RESERVOIR_BUDGET = 10_000;
+/** A subject's reservoir holds at most this many (the whole budget up to 20 subjects)... */
+const RESERVOIR_MAX = 500;
+/** ...and at least this many, however many subjects share the budget. */
+const RESERVOIR_MIN = 50;
 /**
- * Once the reservoir is full, a sampled record is kept only this long after the last one kept: the
- * reservoir then spans the last minutes of traffic rather than the last burst, and a record that is not
- * kept costs no entry (with validation workers, no copy of its payload either).
+ * Once a reservoir is full, a sampled record is kept only `RESERVOIR_SPAN_MS / size` after the last
+ * one kept (20 ms for 500): every reservoir then spans at least the last 10 s of its traffic rather
+ * than the last burst, all of them together take at most `RESERVOIR_BUDGET` records per 10 s, and a
+ * record that is not kept costs no entry (with validation workers, no copy of its payload either).
  */
-const RESERVOIR_SPACING_MS = 20;
+const RESERVOIR_SPAN_MS = 10_000;
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-/** The document of a reservoir entry; undefined when its bytes do not parse (they did in the worker). */
+/** How many recent samples each of `subjects` subjects keeps: their share of the budget, within bounds. */
+export function reservoirSize(subjects: number): number {
+  const share = Math.floor(RESERVOIR_BUDGET / Math.max(1, subjects));
+  return Math.min(RESERVOIR_MAX, Math.max(RESERVOIR_MIN, share));
+}
+
+/** The document of a reservoir entry; undefined when it does not parse (it did when it was validated). */
 export function reservoirDocument(entry: ReservoirEntry): unknown {
-  if (entry.bytes === undefined) return entry.document;
   try {
-    return JSON.parse(utf8.decode(entry.bytes));
+    return JSON.parse(entry.bytes === undefined ? entry.text! : utf8.decode(entry.bytes));
   } catch {
     return undefined;
   }
@@ -47,16 +59,26 @@ export class SubjectPipeline {
   readonly sampler: Sampler;
   results: ReaderResult[];
   readonly needsPayload: boolean;
-  /** The last RESERVOIR_SIZE sampled records, oldest overwritten first. */
+  /** The last `reservoirSize` sampled records (spaced in time once full), oldest overwritten first. */
   readonly reservoir: ReservoirEntry[] = [];
+  readonly reservoirSize: number;
+  readonly #spacingMs: number;
   #next = 0;
   #lastKept = Number.NEGATIVE_INFINITY;
   #lookups: IdLookups | undefined;
   #deprecatedOf: CatalogSubject | undefined;
   #hasDeprecated = false;
 
-  constructor(subject: CatalogSubject, config: SubjectConfig, now: () => number) {
+  /** `reservoir`: how many recent samples it keeps (`reservoirSize` of the monitor's subject count). */
+  constructor(
+    subject: CatalogSubject,
+    config: SubjectConfig,
+    now: () => number,
+    reservoir: number = RESERVOIR_MAX,
+  ) {
     this.subject = subject;
+    this.reservoirSize = reservoir;
+    this.#spacingMs = RESERVOIR_SPAN_MS / reservoir;
     this.config = config;
     this.writer = new WriterResolver(subject, config.writer);
     this.producer = new ProducerResolver(config.producer);
@@ -80,16 +102,16 @@ export class SubjectPipeline {
   /** Whether a sampled record observed at `observedAt` (ms) goes into the reservoir. */
   wants(observedAt: number): boolean {
     return (
-      this.reservoir.length < RESERVOIR_SIZE ||
-      observedAt - this.#lastKept >= RESERVOIR_SPACING_MS ||
+      this.reservoir.length < this.reservoirSize ||
+      observedAt - this.#lastKept >= this.#spacingMs ||
       observedAt < this.#lastKept
     );
   }
 
   keep(entry: ReservoirEntry): void {
-    if (this.reservoir.length < RESERVOIR_SIZE) this.reservoir.push(entry);
+    if (this.reservoir.length < this.reservoirSize) this.reservoir.push(entry);
     else this.reservoir[this.#next] = entry;
-    this.#next = (this.#next + 1) % RESERVOIR_SIZE;
+    this.#next = (this.#next + 1) % this.reservoirSize;
     this.#lastKept = entry.observedAt;
   }
 

@@ -94,73 +94,61 @@ export class Tallies {
   readonly failures: FailureCell[] = [];
   readonly decodeErrors: Cell<DecodeLabels>[] = [];
   readonly allSeries: RecordSeries[] = [];
-  // Nested maps rather than a joined string key: the hot path finds a series without allocating.
-  readonly #series = new Map<string, Map<string, Map<string, RecordSeries>>>();
+  readonly #topics = new Map<string, TopicSeries>();
+  /** Each subject's series, so that what is read per subject walks that subject's alone. */
+  readonly #bySubject = new Map<string, RecordSeries[]>();
   readonly #decode = new Map<string, Cell<DecodeLabels>>();
-  #last:
-    | {
-        readonly topic: string;
-        readonly subject: CatalogSubject;
-        readonly producer: string;
-        readonly writer: SeriesWriter;
-        readonly series: RecordSeries;
-      }
-    | undefined;
+  readonly #create = (
+    topic: string,
+    subject: CatalogSubject,
+    producer: string,
+    writer: SeriesWriter,
+    writerText: string,
+  ): RecordSeries => {
+    const labels: RecordLabels = { topic, subject: subject.name, producer, writer_version: writerText };
+    const count = { labels, value: 0 };
+    this.records.push(count);
+    const version = writer === UNREADABLE ? undefined : writer;
+    const series: RecordSeries = {
+      count,
+      writer: version,
+      readers:
+        writer === UNREADABLE
+          ? []
+          : subject.readers.map((reader) => this.#readerCells(labels, version, reader)),
+      lastSeenMs: 0,
+      lastObservedMs: 0,
+    };
+    this.allSeries.push(series);
+    let ofSubject = this.#bySubject.get(subject.name);
+    if (!ofSubject) this.#bySubject.set(subject.name, (ofSubject = []));
+    ofSubject.push(series);
+    return series;
+  };
+
+  /**
+   * The series of one topic. The hot path holds on to it (one per topic, made once), so finding a
+   * record's series takes the same few steps however many subjects and topics there are.
+   */
+  topic(topic: string): TopicSeries {
+    let found = this.#topics.get(topic);
+    if (!found) this.#topics.set(topic, (found = new TopicSeries(topic, this.#create)));
+    return found;
+  }
 
   /**
    * The series of a record, created (with every reader's counters at zero) the first time. A series
    * of unreadable records has no readers: nothing of them is validated.
    */
   series(topic: string, subject: CatalogSubject, producer: string, writer: SeriesWriter): RecordSeries {
-    // Consecutive records mostly share their series: the last one answers without three map lookups.
-    const last = this.#last;
-    if (
-      last !== undefined &&
-      last.writer === writer &&
-      last.topic === topic &&
-      last.producer === producer &&
-      last.subject === subject
-    )
-      return last.series;
-    const found = this.#find(topic, subject, producer, writer);
-    this.#last = { topic, subject, producer, writer, series: found };
-    return found;
-  }
-
-  #find(topic: string, subject: CatalogSubject, producer: string, writer: SeriesWriter): RecordSeries {
-    let byProducer = this.#series.get(topic);
-    if (!byProducer) this.#series.set(topic, (byProducer = new Map()));
-    let byWriter = byProducer.get(producer);
-    if (!byWriter) byProducer.set(producer, (byWriter = new Map()));
-    // Keyed by the version's text, not its object, so series survive a catalog reload.
-    const writerText = writerLabel(writer);
-    let series = byWriter.get(writerText);
-    if (!series) {
-      const labels: RecordLabels = { topic, subject: subject.name, producer, writer_version: writerText };
-      const count = { labels, value: 0 };
-      this.records.push(count);
-      const version = writer === UNREADABLE ? undefined : writer;
-      series = {
-        count,
-        writer: version,
-        readers:
-          writer === UNREADABLE
-            ? []
-            : subject.readers.map((reader) => this.#readerCells(labels, version, reader)),
-        lastSeenMs: 0,
-        lastObservedMs: 0,
-      };
-      byWriter.set(writerText, series);
-      this.allSeries.push(series);
-    }
-    return series;
+    return this.topic(topic).series(subject, producer, writer);
   }
 
   /** The newest record timestamp (seconds) per writer version (`none` included) of a subject. */
   lastSeen(subject: string): Map<string, number> {
     const seen = new Map<string, number>();
-    for (const series of this.allSeries) {
-      if (series.count.labels.subject !== subject || series.lastSeenMs === 0) continue;
+    for (const series of this.#bySubject.get(subject) ?? []) {
+      if (series.lastSeenMs === 0) continue;
       const version = series.count.labels.writer_version;
       const seconds = series.lastSeenMs / 1000;
       if ((seen.get(version) ?? 0) < seconds) seen.set(version, seconds);
@@ -173,10 +161,10 @@ export class Tallies {
    * readers that remain are kept (counters never go back); new readers start at zero.
    */
   rebind(subject: CatalogSubject): void {
-    this.#last = undefined;
-    for (const series of this.allSeries) {
+    for (const topic of this.#topics.values()) topic.forget();
+    for (const series of this.#bySubject.get(subject.name) ?? []) {
       const labels = series.count.labels;
-      if (labels.subject !== subject.name || labels.writer_version === UNKNOWN_VERSION) continue;
+      if (labels.writer_version === UNKNOWN_VERSION) continue;
       series.writer =
         labels.writer_version === NO_VERSION ? undefined : subject.byVersion.get(labels.writer_version);
       const previous = new Map(series.readers.map((cells) => [cells.reader.version.text, cells]));
@@ -227,6 +215,61 @@ export class Tallies {
       this.decodeErrors.push(cell);
     }
     return cell;
+  }
+}
+
+type CreateSeries = (
+  topic: string,
+  subject: CatalogSubject,
+  producer: string,
+  writer: SeriesWriter,
+  writerText: string,
+) => RecordSeries;
+
+/** The series of one topic, by producer and writer version, with the last one found. */
+export class TopicSeries {
+  readonly topic: string;
+  readonly #create: CreateSeries;
+  // Nested maps rather than a joined string key: the hot path finds a series without allocating.
+  readonly #byProducer = new Map<string, Map<string, RecordSeries>>();
+  #lastSubject: CatalogSubject | undefined;
+  #lastProducer = "";
+  #lastWriter: SeriesWriter;
+  #last: RecordSeries | undefined;
+
+  constructor(topic: string, create: CreateSeries) {
+    this.topic = topic;
+    this.#create = create;
+  }
+
+  /** The series of a record of this topic, created the first time (see `Tallies.series`). */
+  series(subject: CatalogSubject, producer: string, writer: SeriesWriter): RecordSeries {
+    // Consecutive records of a topic mostly share their series: the last one answers without lookups.
+    if (
+      this.#last !== undefined &&
+      this.#lastWriter === writer &&
+      this.#lastProducer === producer &&
+      this.#lastSubject === subject
+    )
+      return this.#last;
+    let byWriter = this.#byProducer.get(producer);
+    if (!byWriter) this.#byProducer.set(producer, (byWriter = new Map()));
+    // Keyed by the version's text, not its object, so series survive a catalog reload.
+    const writerText = writerLabel(writer);
+    let series = byWriter.get(writerText);
+    if (!series)
+      byWriter.set(writerText, (series = this.#create(this.topic, subject, producer, writer, writerText)));
+    this.#lastSubject = subject;
+    this.#lastProducer = producer;
+    this.#lastWriter = writer;
+    this.#last = series;
+    return series;
+  }
+
+  /** Forgets the last series found: after a reload, its writer and subject are the old catalog's. */
+  forget(): void {
+    this.#last = undefined;
+    this.#lastSubject = undefined;
   }
 }
 

@@ -62,6 +62,28 @@ describe("coverage of an assigned partition with a backlog", () => {
     coverage.processed("events", 0, "0", "0", s(1));
     expect(through(coverage, s(2))).toBe(s(2));
   });
+
+  it("a capture's partitions join the assignment one at a time, the earlier ones still assigned", () => {
+    const coverage = new Coverage();
+    coverage.alsoAssigned("events", 0, s(0), false);
+    coverage.processed("events", 0, "0", "0", s(0));
+    coverage.alsoAssigned("events", 1, s(1), false);
+    coverage.alsoAssigned("other", 0, s(2), false);
+    coverage.alsoAssigned("events", 0, s(3), false);
+    expect([coverage.isAssigned("events", 0), coverage.isAssigned("events", 1)]).toEqual([true, true]);
+    expect(coverage.isCatchingUp("events", 1)).toBe(false);
+    expect(through(coverage, s(4))).toBe(s(4));
+    expect(coverage.owned().map((e) => `${e.topic}/${e.partition}`)).toEqual([
+      "events/0",
+      "events/1",
+      "other/0",
+    ]);
+    expect(coverage.gaps.map((g) => `${g.topic}/${g.partition} ${g.reason} ${g.at}`)).toEqual([
+      `events/0 first-observation ${s(0)}`,
+      `events/1 first-observation ${s(1)}`,
+      `other/0 first-observation ${s(2)}`,
+    ]);
+  });
 });
 
 describe("coverage of a topic that goes missing", () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createRegistry } from "../../src/metrics/registry.js";
 import { Health } from "../../src/monitor/health.js";
-import { seenAt } from "../../src/monitor/tallies.js";
+import type { CatalogSubject } from "../../src/catalog/types.js";
+import { Tallies, UNREADABLE, seenAt } from "../../src/monitor/tallies.js";
 import { eventPipeline, record } from "../helpers/monitor.js";
 
 const NOW = Date.parse("2026-12-01T08:00:00Z");
@@ -49,5 +50,33 @@ describe("the last-seen timestamp", () => {
     expect(await lastSeenAfter([NOW - 5000, NOW - 9000], NOW)).toBe((NOW - 5000) / 1000);
     expect(await lastSeenAfter([1000], undefined)).toBe(0);
     expect(await lastSeenAfter([1000, NOW - 5000], undefined)).toBe((NOW - 5000) / 1000);
+  });
+});
+
+describe("series", () => {
+  const subject = (name: string) => ({ name, readers: [] }) as unknown as CatalogSubject;
+
+  it("are found again by topic, producer and writer, and lastSeen reads one subject's alone", () => {
+    const tallies = new Tallies();
+    const [a, b] = [subject("a"), subject("b")];
+    const first = tallies.series("ta", a, "web", undefined);
+    first.lastSeenMs = 5_000;
+    tallies.series("tb", b, "web", undefined).lastSeenMs = 9_000;
+    tallies.series("tb", b, "app", UNREADABLE).lastSeenMs = 7_000;
+    // Interleaved topics and producers each find their own series, through the topic's table too.
+    expect(tallies.series("tb", b, "web", undefined)).not.toBe(first);
+    expect(tallies.topic("ta").series(a, "web", undefined)).toBe(first);
+    expect(tallies.series("ta", a, "web", undefined)).toBe(first);
+    expect(tallies.records.map((c) => Object.values(c.labels).join(" "))).toEqual([
+      "ta a web none",
+      "tb b web none",
+      "tb b app unknown",
+    ]);
+    expect([...tallies.lastSeen("a")]).toEqual([["none", 5]]);
+    expect([...tallies.lastSeen("b")]).toEqual([
+      ["none", 9],
+      ["unknown", 7],
+    ]);
+    expect([...tallies.lastSeen("c")]).toEqual([]);
   });
 });
