@@ -13,7 +13,7 @@ export interface DeferredValidator extends Validator {
  */
 export function deferredValidator(compile: () => Validator): DeferredValidator {
   let compiled: Validator | undefined;
-  const now = (): Validator => (compiled ??= compile());
+  const now = (): Validator => (compiled ??= warm(compile()));
   const deferred = function (this: unknown, document: unknown): boolean {
     const validator = now();
     const holder = this as { validate?: Validator } | undefined;
@@ -25,6 +25,21 @@ export function deferredValidator(compile: () => Validator): DeferredValidator {
   } as Validator;
   Object.defineProperty(deferred, "compile", { value: now });
   return deferred as DeferredValidator;
+}
+
+/**
+ * Runs a validator once on nothing: V8 compiles a function's body on its first call, which for a
+ * large schema's validator takes milliseconds that belong to the compilation, not to the first
+ * record's validation (and its time budget).
+ */
+function warm(validator: Validator): Validator {
+  try {
+    validator(undefined);
+  } catch {
+    // Whatever a validator throws, it throws on a record as it always did.
+  }
+  validator.errors = null;
+  return validator;
 }
 
 export function isDeferred(validator: Validator): validator is DeferredValidator {

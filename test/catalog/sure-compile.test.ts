@@ -129,6 +129,38 @@ describe("compiling a version on its first use", () => {
     expect(failing).toBeGreaterThan(breaks.length / 2);
   }, 180_000);
 
+  it("compiles wide schemas and long chains of refs at once, where ajv could run out of stack", () => {
+    const flat = (n: number) => ({
+      type: "object",
+      properties: Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${i}`, { type: "string" }])),
+    });
+    // Each link compiles the next within its own compilation: 186 links ran out of stack.
+    const chain = (n: number) => ({
+      $ref: "#/$defs/d0",
+      $defs: Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [
+          `d${i}`,
+          i + 1 < n ? { items: { $ref: `#/$defs/d${i + 1}` } } : { type: "string" },
+        ]),
+      ),
+    });
+    const shapes: Array<[unknown, string]> = [
+      [flat(500), "deferred, compiled"],
+      [flat(800), "compiled"],
+      [chain(50), "deferred, compiled"],
+      [chain(70), "compiled"],
+      // Out of stack or not, depending on the stack in use: compiled at once either way.
+      [chain(260), "not deferred"],
+    ];
+    for (const [json, expected] of shapes) {
+      const c: Case = { name: "wide", json, dialect: "2020-12" };
+      const lazy = outcome(compiler, c, false);
+      expect(lazy.replace("deferred, ", "")).toEqual(outcome(compiler, c, true));
+      if (expected === "not deferred") expect(lazy).not.toMatch(/^deferred/);
+      else expect(lazy).toBe(expected);
+    }
+  });
+
   it("follows refs to shared documents by absolute and relative URI, and fails a missing target at load", () => {
     const money: SchemaDocument = {
       uri: "https://example.com/common/money.json",
