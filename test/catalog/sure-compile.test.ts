@@ -161,6 +161,27 @@ describe("compiling a version on its first use", () => {
     }
   });
 
+  it("defers local refs whatever the base URI: registry, file, URN, unnormalized", () => {
+    const json = {
+      properties: { a: { $ref: "#/definitions/x" }, b: { $ref: "#" } },
+      definitions: { x: { type: "string" } },
+    };
+    for (const uri of [
+      "schemawatch-registry://main/a%20b%2Fc%C3%A9/versions/3",
+      "file:///tmp/a%20b/%C3%A9/x.json",
+      "urn:uuid:1234",
+      "HTTP://Example.COM/A/./b/../c.json",
+    ]) {
+      const version = { validate: compiler.compileOnFirstUse({ uri, json, name: uri, dialect: "draft-07" }) };
+      expect(isDeferred(version.validate)).toBe(true);
+      compileDeferred(version);
+      expect([version.validate({ a: 1 }), version.validate({ a: "s", b: { a: "t" } })]).toEqual([
+        false,
+        true,
+      ]);
+    }
+  });
+
   it("follows refs to shared documents by absolute and relative URI, and fails a missing target at load", () => {
     const money: SchemaDocument = {
       uri: "https://example.com/common/money.json",
