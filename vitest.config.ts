@@ -4,7 +4,7 @@ import { defineConfig } from "vitest/config";
 // Chromium, for the status page: test/e2e/status-page.test.ts); everything else is a unit test.
 const INTEGRATION = [
   "test/kafka/!(batch|batch-edges|offsets|connection|decode-guard|record-batch|commits|request-queue).test.ts",
-  "test/registry/!(secrets|versions|references|http|catalog|limiter|states|tls-probe).test.ts",
+  "test/registry/!(secrets|versions|references|http|catalog|limiter|states|tls-probe|poller-round).test.ts",
   "test/cli/registry.test.ts",
   "test/cli/diff-registry.test.ts",
   "test/e2e/**/*.test.ts",

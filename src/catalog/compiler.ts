@@ -8,10 +8,13 @@ import {
   idKeyword,
   mayAssertFormats,
   type Dialect,
+  type Engine,
 } from "./dialect.js";
-import { createAjv, EMPTY_ENUM } from "./engine.js";
+import { deferredValidator } from "./deferred.js";
+import { createAjv, EMPTY_ENUM, type AjvInstance } from "./engine.js";
 import { MetaSchemas } from "./meta.js";
 import { PatternError } from "./regexp.js";
+import { compilesSurely, type KeywordRules, type WalkCache } from "./sure-compile.js";
 import { escapePointer, walkSchemas } from "./walk.js";
 
 /** A compiled schema: true when the document is valid, with the first failure otherwise. */
@@ -54,6 +57,10 @@ export class SchemaCompiler {
   readonly defaultDialect: Dialect;
   readonly assertFormats: boolean;
   readonly #meta = new MetaSchemas();
+  /** Documents (shared files) that passed their meta-schema check, by dialect: checked once. */
+  readonly #metaPassed = new WeakMap<object, Set<Dialect>>();
+  /** Per engine and format setting: ajv's keyword rules, and the documents `compilesSurely` walked. */
+  readonly #rules = new Map<string, { keywords: KeywordRules; walked: WalkCache }>();
 
   constructor(options: CompilerOptions = {}) {
     this.defaultDialect = options.defaultDialect ?? DEFAULT_DIALECT;
@@ -76,7 +83,31 @@ export class SchemaCompiler {
   compileVersion(input: VersionInput): Validator {
     const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
     this.#checkMeta(input, dialect);
+    return this.#compile(input, dialect, this.#refs(input, dialect));
+  }
+
+  /**
+   * `compileVersion`, with the code generation left to the first use when it is proven to succeed
+   * (`compilesSurely`): the meta-schema and the referable documents are checked now, and whatever
+   * could fail is, so a bad version throws here exactly as `compileVersion` would. A version the
+   * proof does not cover is compiled now. Code generation is most of a version's load time.
+   */
+  compileOnFirstUse(input: VersionInput): Validator {
+    const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
+    this.#checkMeta(input, dialect);
     const refs = this.#refs(input, dialect);
+    const engine = engineOf(dialect);
+    const rules = this.#rulesOf(engine, this.assertsFormats(dialect));
+    if (!compilesSurely(input, refs, engine, rules.keywords, rules.walked))
+      return this.#compile(input, dialect, refs);
+    return deferredValidator(() => this.#compile(input, dialect, refs));
+  }
+
+  #compile(
+    input: VersionInput,
+    dialect: Dialect,
+    refs: ReadonlyArray<SchemaDocument & { dialect: Dialect }>,
+  ): Validator {
     const engine = engineOf(dialect);
     const ajv = createAjv(engine, this.assertsFormats(dialect));
     try {
@@ -91,9 +122,27 @@ export class SchemaCompiler {
     }
   }
 
+  #rulesOf(engine: Engine, assertFormats: boolean): { keywords: KeywordRules; walked: WalkCache } {
+    const key = `${engine} ${assertFormats}`;
+    let rules = this.#rules.get(key);
+    if (!rules) {
+      const ajv: AjvInstance = createAjv(engine, assertFormats);
+      rules = { keywords: (keyword) => ajv.getKeyword(keyword), walked: new WeakMap() };
+      this.#rules.set(key, rules);
+    }
+    return rules;
+  }
+
   #checkMeta(document: SchemaDocument, dialect: Dialect): void {
-    const problem = this.#meta.check(document.json, dialect);
-    if (!problem) return;
+    const json = document.json;
+    const passed = typeof json === "object" && json !== null ? this.#metaPassed.get(json) : undefined;
+    if (passed?.has(dialect)) return;
+    const problem = this.#meta.check(json, dialect);
+    if (!problem) {
+      if (typeof json === "object" && json !== null)
+        this.#metaPassed.set(json, new Set([...(passed ?? []), dialect]));
+      return;
+    }
     throw new SchemawatchError(
       "SCHEMA_INVALID",
       `${document.name}: does not compile: #${problem.pointer}: ${problem.messages.join(" or ")} ` +

@@ -90,7 +90,8 @@ export type VersionSource = (subject: SubjectConfig, local: readonly CatalogVers
  * Loads every subject's schema files, decides each file's version (config `file`, else `$id`, else the
  * file name), and compiles each once, on its own: a version's `$ref`s resolve within the version and
  * the shared files, so versions that keep one `$id` never stand in for each other. Any problem stops
- * loading with an error naming the file. `more` adds versions from elsewhere (src/registry/catalog.ts).
+ * loading with an error naming the file; the code generation of a version proven to compile waits
+ * for its first use (`SchemaCompiler.compileOnFirstUse`). `more` adds versions from elsewhere (src/registry/catalog.ts).
  */
 export async function loadCatalog(
   config: Config,
@@ -118,7 +119,7 @@ export async function loadCatalog(
         version,
         status: meta?.status ?? "active",
         file,
-        validate: compiler.compileVersion({ ...documentOf(file), dialect: file.dialect, refs: shared }),
+        validate: compiler.compileOnFirstUse({ ...documentOf(file), dialect: file.dialect, refs: shared }),
         ...(meta?.deprecatedSince ? { deprecatedSince: meta.deprecatedSince } : {}),
         ...(meta?.confluentId !== undefined ? { confluentId: meta.confluentId } : {}),
         ...(meta?.confluentGuid ? { confluentGuid: normalizeGuid(meta.confluentGuid) } : {}),

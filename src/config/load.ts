@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import { LineCounter, parseDocument, isMap, isSeq, isScalar, type Node } from "yaml";
+import { LineCounter, isMap, isSeq, isScalar, type Node } from "yaml";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
@@ -13,7 +13,7 @@ import {
   type Where,
 } from "./registries.js";
 import { configSchema } from "./schema.js";
-import { aliasProblem, nestingProblem } from "./yaml-limits.js";
+import { aliasProblem, parseChecked } from "./yaml-limits.js";
 import type { Config, SubjectConfig, VersionConfig } from "./types.js";
 
 const validateConfig = new Ajv2020({ allErrors: true, strict: true }).compile(configSchema);
@@ -34,10 +34,10 @@ export async function loadConfig(path: string): Promise<Config> {
 
 /** Parses config text; `path` is used for messages and to resolve relative paths. */
 export function parseConfig(text: string, path: string): Config {
-  const tooDeep = nestingProblem(text);
-  if (tooDeep) throw new SchemawatchError("CONFIG_INVALID", `${path}:${tooDeep.line}: ${tooDeep.message}`);
   const lines = new LineCounter();
-  const document = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const document = parseChecked(text, lines, { prettyErrors: false, uniqueKeys: true });
+  if (!("errors" in document))
+    throw new SchemawatchError("CONFIG_INVALID", `${path}:${document.line}: ${document.message}`);
   const syntax = document.errors[0];
   if (syntax) {
     const { line, col } = lines.linePos(syntax.pos[0]);

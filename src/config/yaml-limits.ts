@@ -1,14 +1,19 @@
 import {
   CST,
+  Composer,
   Lexer,
   LineCounter,
   Parser,
+  YAMLParseError,
   isAlias,
   isMap,
   isNode,
   isSeq,
   type Document,
+  type DocumentOptions,
   type Node,
+  type ParseOptions,
+  type SchemaOptions,
 } from "yaml";
 
 /** A config nests a handful of levels; the YAML composer recurses once per level. */
@@ -29,10 +34,45 @@ export interface TextProblem {
  * depth that depends on the stack, and say so at a position that does too.
  */
 export function nestingProblem(text: string): TextProblem | undefined {
-  const flow = flowNestingProblem(text);
+  const read = readChecked(text, new LineCounter());
+  return "tokens" in read ? undefined : read;
+}
+
+/**
+ * Parses a config's text into one YAML document the way `parseDocument` does, each stage once (a
+ * config of hundreds of subjects takes tens of milliseconds a stage), with the nesting checked on
+ * the lexer's tokens before the parser sees them and on the parser's tokens before the composer.
+ */
+export function parseChecked(
+  text: string,
+  lines: LineCounter,
+  options: ParseOptions & DocumentOptions & SchemaOptions,
+): Document | TextProblem {
+  const read = readChecked(text, lines);
+  if (!("tokens" in read)) return read;
+  let document: Document | undefined;
+  for (const next of new Composer(options).compose(read.tokens, true, text.length)) {
+    if (!document) document = next as Document;
+    else {
+      const message = "Source contains multiple documents; please use YAML.parseAllDocuments()";
+      document.errors.push(new YAMLParseError([next.range[0], next.range[1]], "MULTIPLE_DOCS", message));
+      break;
+    }
+  }
+  return document!;
+}
+
+function readChecked(text: string, lines: LineCounter): { tokens: CST.Token[] } | TextProblem {
+  const lexemes = [...new Lexer().lex(text)];
+  const flow = flowNestingProblem(lexemes, text);
   if (flow) return flow;
-  const lines = new LineCounter();
-  const pending: [CST.Token, number][] = [...new Parser(lines.addNewLine).parse(text)].map((t) => [t, 0]);
+  const parser = new Parser(lines.addNewLine);
+  // As Parser.parse does: the first line starts at 0.
+  lines.addNewLine(0);
+  const tokens: CST.Token[] = [];
+  for (const lexeme of lexemes) for (const token of parser.next(lexeme)) tokens.push(token);
+  for (const token of parser.end()) tokens.push(token);
+  const pending: [CST.Token, number][] = tokens.map((t) => [t, 0]);
   for (let next = pending.pop(); next; next = pending.pop()) {
     const [token, depth] = next;
     if (token.type === "document") {
@@ -45,7 +85,7 @@ export function nestingProblem(text: string): TextProblem | undefined {
       }
     }
   }
-  return undefined;
+  return { tokens };
 }
 
 /**
@@ -53,11 +93,11 @@ export function nestingProblem(text: string): TextProblem | undefined {
  * time that grows with the square of a flow collection's depth (seconds for 40 000 `[`), the lexer
  * does not. Block collections need their indentation, so a file cannot nest them as deep.
  */
-function flowNestingProblem(text: string): TextProblem | undefined {
+function flowNestingProblem(lexemes: readonly string[], text: string): TextProblem | undefined {
   let depth = 0;
   let offset = 0;
   let atScalar = false;
-  for (const source of new Lexer().lex(text)) {
+  for (const source of lexemes) {
     // Offsets as the parser counts them: markers take no room in the text, a scalar's text does.
     if (atScalar) {
       atScalar = false;

@@ -113,7 +113,7 @@ export function compileRegistryVersion(
     const uri = versionBaseUri(registry, version, idKeyword(dialect));
     const refs = referenceDocuments(registry, version, uri);
     const json = version.schema as Record<string, unknown> | boolean;
-    const validate = compiler.compileVersion({ uri, json, name: path, dialect, refs });
+    const validate = compiler.compileOnFirstUse({ uri, json, name: path, dialect, refs });
     const file: SchemaFile = {
       path,
       name: String(version.version),

@@ -44,8 +44,11 @@ export class SnapshotReader {
 
   async read(subject: string): Promise<SubjectSnapshot> {
     const fetchedAt = this.#now();
-    const all = await this.#versions(subject, true);
-    const live = new Set(await this.#versions(subject, false));
+    const [all, liveList] = await Promise.all([
+      this.#versions(subject, true),
+      this.#versions(subject, false),
+    ]);
+    const live = new Set(liveList);
     const [states, compatibility] = await Promise.all([
       all.length > 0 ? this.#client.states(subject) : undefined,
       this.#client.compatibility(subject),
@@ -201,7 +204,8 @@ export async function readVersion(
   return { ...rest, ...(metadataState !== undefined ? { state: metadataState } : {}), deleted: false };
 }
 
-async function mapLimited<T, R>(
+/** `work` on every item, at most `limit` at once; the results in the items' order. */
+export async function mapLimited<T, R>(
   items: readonly T[],
   limit: number,
   work: (item: T) => Promise<R>,

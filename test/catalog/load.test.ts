@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../src/catalog/load.js";
 import { parseConfig } from "../../src/config/load.js";
+import { isDeferred } from "../../src/catalog/deferred.js";
 import { evaluate } from "../../src/engine/evaluate.js";
 import { parseVersion } from "../../src/catalog/version.js";
 import { writeTree } from "../helpers/files.js";
@@ -274,5 +275,87 @@ describe("evaluate", () => {
       ["undeclared", "required"],
       ["undeclared", "required"],
     ]);
+  });
+});
+
+describe("a catalog of 1 000 versions", () => {
+  /** 200 subjects of five versions, each version with a shared `$ref` and a pattern; `bad` replaces one. */
+  async function large(bad: { subject: number; version: number; json: unknown }) {
+    const files: Record<string, unknown> = {
+      "shared/money.json": { type: "number", minimum: 0 },
+    };
+    let yaml = "shared: [shared]\nsubjects:\n";
+    for (let s = 0; s < 200; s++) {
+      yaml += `  - name: s${s}\n    topics: [t${s}]\n    schemas: schemas/s${s}\n`;
+      for (let v = 0; v < 5; v++) {
+        files[`schemas/s${s}/1.${v}.json`] =
+          s === bad.subject && v === bad.version
+            ? bad.json
+            : {
+                type: "object",
+                properties: {
+                  id: { type: "string", pattern: "^[a-z]+-[0-9]+$" },
+                  amount: { $ref: "../../shared/money.json" },
+                  [`f${v}`]: { $ref: "#/definitions/field" },
+                },
+                definitions: { field: { type: "string", maxLength: v + 1 } },
+              };
+      }
+    }
+    return catalogFrom(files, yaml);
+  }
+
+  it("loads with every version waiting for its first use, judging as a compiled one", async () => {
+    const { load } = await large({ subject: -1, version: -1, json: {} });
+    const catalog = await load();
+    const versions = [...catalog.subjects.values()].flatMap((s) => s.versions);
+    expect(versions).toHaveLength(1000);
+    expect(versions.filter((v) => isDeferred(v.validate))).toHaveLength(1000);
+    const subject = catalog.subjects.get("s137")!;
+    expect(
+      evaluate({ id: "ab-1", amount: -1, f2: "x" }, subject).map((r) => [
+        r.reader.version.text,
+        r.passed,
+        r.keyword,
+      ]),
+    ).toEqual([
+      ["1.0.0", false, "minimum"],
+      ["1.1.0", false, "minimum"],
+      ["1.2.0", false, "minimum"],
+      ["1.3.0", false, "minimum"],
+      ["1.4.0", false, "minimum"],
+    ]);
+    expect(evaluate({ id: "ab-1", f1: "xyz" }, subject).map((r) => r.passed)).toEqual([
+      true,
+      false,
+      true,
+      true,
+      true,
+    ]);
+  });
+
+  it("still stops loading at a bad version deep inside it, naming the file", async () => {
+    const bad = [
+      [
+        { properties: { a: { $ref: "#/definitions/missing" } } },
+        /s173\/1\.3\.json: #\/properties\/a\/\$ref: can't resolve reference #\/definitions\/missing/,
+      ],
+      [
+        { properties: { a: { $ref: "../../shared/cash.json" } } },
+        /s173\/1\.3\.json: #\/properties\/a\/\$ref: can.t resolve reference \.\.\/\.\.\/shared\/cash\.json/,
+      ],
+      [
+        { properties: { a: { type: "string", pattern: "([a-z]" } } },
+        /s173\/1\.3\.json: #\/properties\/a\/pattern: does not compile: \/\(\[a-z\]\/ is not a regular expression/,
+      ],
+      [
+        { properties: { a: { type: "strung" } } },
+        /s173\/1\.3\.json: does not compile: #\/properties\/a\/type/,
+      ],
+    ] as const;
+    for (const [json, message] of bad) {
+      const { load } = await large({ subject: 173, version: 3, json });
+      await expect(load()).rejects.toThrow(message);
+    }
   });
 });

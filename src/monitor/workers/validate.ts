@@ -1,8 +1,10 @@
 import { mayRunLong } from "../../catalog/cost.js";
+import { compileDeferred } from "../../catalog/deferred.js";
 import type { CatalogSubject } from "../../catalog/types.js";
 import { ShapeKeys } from "../../corpus/shape.js";
 import { DEFAULT_VALIDATION_TIMEOUT_MS, ValidationBudget } from "../../engine/budget.js";
 import { createResults, evaluateInto, type ReaderResult } from "../../engine/evaluate.js";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { isStackOverflow, parsePayload } from "../payload.js";
 import {
   ITEM_NOT_JSON,
@@ -40,6 +42,8 @@ export class JobValidator {
   readonly #budget: ValidationBudget;
   /** Per subject index: whether a reader may run long, so that its items need the budget's watchdog. */
   readonly #guarded: boolean[];
+  /** Per subject index: whether its readers are compiled (a catalog compiles each on first need). */
+  readonly #compiled: boolean[];
   /** Called as each item starts (a worker tells the pool's watchdog it is not stuck). */
   onItem: ((item: number) => void) | undefined;
 
@@ -57,6 +61,34 @@ export class JobValidator {
     this.#shapes = shapes ? new ShapeKeys() : undefined;
     this.#budget = budget;
     this.#guarded = subjects.map((s) => s?.readers.some((r) => mayRunLong(r, assertFormats)) ?? false);
+    this.#compiled = subjects.map(() => false);
+  }
+
+  /**
+   * Compiles the readers of the job's subjects that wait for their first use. Validation calls it
+   * first, so that the budget times validations and never a compilation; a worker calls it before it
+   * reports itself busy to the pool's watchdog.
+   */
+  compile(job: JobMessage): void {
+    for (let i = 0; i < job.subjects.length; i++) {
+      const index = job.subjects[i]!;
+      if (!this.#compiled[index]) this.#compileSubject(index);
+    }
+  }
+
+  /** `compile`, letting this thread's event loop turn after each subject compiled. */
+  async #compileYielding(job: JobMessage): Promise<void> {
+    for (let i = 0; i < job.subjects.length; i++) {
+      const index = job.subjects[i]!;
+      if (this.#compiled[index]) continue;
+      this.#compileSubject(index);
+      await yieldToEventLoop();
+    }
+  }
+
+  #compileSubject(index: number): void {
+    for (const reader of this.#subjects[index]?.readers ?? []) compileDeferred(reader);
+    this.#compiled[index] = true;
   }
 
   /**
@@ -76,6 +108,7 @@ export class JobValidator {
 
   /** `documents`: items already parsed on this thread (by index), which are not parsed again. */
   validate(job: JobMessage, documents?: readonly unknown[]): ResultMessage {
+    this.compile(job);
     const out = this.#output(job);
     if (!this.#needsBudget(job))
       for (let i = 0; i < job.ends.length; i++) this.#item(job, i, out, documents?.[i]);
@@ -90,6 +123,7 @@ export class JobValidator {
 
   /** `validate`, letting this thread's event loop turn between runs (on the consumer's thread). */
   async validateYielding(job: JobMessage, documents?: readonly unknown[]): Promise<ResultMessage> {
+    await this.#compileYielding(job);
     const out = this.#output(job);
     if (!this.#needsBudget(job)) return this.validate(job, documents);
     await this.#budget.runYielding(

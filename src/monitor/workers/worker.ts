@@ -65,6 +65,8 @@ async function handle(message: CatalogMessage | JobMessage): Promise<void> {
     return;
   }
   if (!validator) throw new Error("a job arrived before the catalog");
+  // A version is compiled on its first job, before the watchdog counts this thread busy.
+  validator.compile(message);
   Atomics.store(progress, PROGRESS_BUSY, 1);
   let result: ResultMessage;
   try {
