@@ -1,0 +1,144 @@
+import type { BatchFields, HeaderNames } from "./record-batch.js";
+
+/** kafkajs's record object, as its `eachBatch` hands it over. */
+export interface DecodedRecord {
+  readonly magicByte: number;
+  readonly attributes: number;
+  readonly timestamp: string;
+  readonly offset: string;
+  readonly key: Buffer | null;
+  readonly value: Buffer | null;
+  readonly headers: Record<string, Buffer | null | Array<Buffer | null>>;
+  readonly isControlRecord: boolean;
+  readonly batchContext: BatchFields & { readonly magicByte: number };
+}
+
+/** Where a record's parts lie in the batch's bytes, as the batch decoder found and checked them. */
+export interface RecordLayout {
+  /** Start of the key, or -1 for a null key; likewise the value. */
+  key: number;
+  keyLength: number;
+  value: number;
+  valueLength: number;
+  /** Start of the first header (after the count), and the count. */
+  headers: number;
+  headerCount: number;
+}
+
+/**
+ * One record of a batch, holding where its parts lie in the batch's bytes rather than the parts: the
+ * key, value and headers are made when read. kafkajs decodes a whole fetch response (2 MB, ~9,000
+ * records here) before handing over its first batch, so everything a record holds stays alive through
+ * several young-generation collections and is copied by each; with the parts made on demand, and
+ * dropped as soon as the pipeline is done with them, a record is one object and its offset string,
+ * and the collector's work fell by a third (BENCHMARKS.md, "Kafka path against the Java consumer").
+ * To kafkajs it reads as the object its own decoder makes; the layout was checked when decoded.
+ */
+export class KafkaRecord implements DecodedRecord {
+  readonly magicByte: number;
+  readonly attributes: number;
+  readonly offset: string;
+  readonly isControlRecord: boolean;
+  readonly batchContext: DecodedRecord["batchContext"];
+  /** The timestamp in milliseconds, what schemawatch reads (exact below 2^53, as JavaScript's). */
+  readonly timestampMs: number;
+  /** The timestamp's decimal text where a number cannot hold it exactly; undefined otherwise. */
+  readonly #timestampText: string | undefined;
+  readonly #buffer: Buffer;
+  readonly #names: HeaderNames;
+  readonly #key: number;
+  readonly #keyLength: number;
+  readonly #value: number;
+  readonly #valueLength: number;
+  readonly #headers: number;
+  readonly #headerCount: number;
+
+  constructor(
+    batch: { readonly context: DecodedRecord["batchContext"]; readonly names: HeaderNames },
+    buffer: Buffer,
+    attributes: number,
+    offset: string,
+    timestamp: number | string,
+    layout: RecordLayout,
+  ) {
+    this.magicByte = batch.context.magicByte;
+    this.attributes = attributes;
+    this.offset = offset;
+    this.isControlRecord = batch.context.isControlBatch;
+    this.batchContext = batch.context;
+    this.timestampMs = typeof timestamp === "number" ? timestamp : Number(timestamp);
+    this.#timestampText = typeof timestamp === "number" ? undefined : timestamp;
+    this.#buffer = buffer;
+    this.#names = batch.names;
+    this.#key = layout.key;
+    this.#keyLength = layout.keyLength;
+    this.#value = layout.value;
+    this.#valueLength = layout.valueLength;
+    this.#headers = layout.headers;
+    this.#headerCount = layout.headerCount;
+  }
+
+  get timestamp(): string {
+    return this.#timestampText ?? String(this.timestampMs);
+  }
+
+  get key(): Buffer | null {
+    return this.#key < 0 ? null : this.#buffer.subarray(this.#key, this.#key + this.#keyLength);
+  }
+
+  get value(): Buffer | null {
+    return this.#value < 0 ? null : this.#buffer.subarray(this.#value, this.#value + this.#valueLength);
+  }
+
+  /** A new object each time, as kafkajs's would be: header values are slices of the batch's bytes. */
+  get headers(): DecodedRecord["headers"] {
+    const headers: DecodedRecord["headers"] = {};
+    const buffer = this.#buffer;
+    const at = { pos: this.#headers };
+    for (let i = 0; i < this.#headerCount; i++) {
+      const nameLength = varint(buffer, at);
+      // kafkajs reads a header without a name (length -1) as the name "null".
+      const name = nameLength === -1 ? "null" : this.#names.name(buffer, at.pos, nameLength);
+      if (nameLength > 0) at.pos += nameLength;
+      const valueLength = varint(buffer, at);
+      const headerValue = valueLength === -1 ? null : buffer.subarray(at.pos, at.pos + valueLength);
+      if (valueLength > 0) at.pos += valueLength;
+      const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
+      const next =
+        existing === undefined
+          ? headerValue
+          : Array.isArray(existing)
+            ? [...existing, headerValue]
+            : [existing, headerValue];
+      if (name === "__proto__")
+        Object.defineProperty(headers, name, {
+          value: next,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      else headers[name] = next;
+    }
+    return headers;
+  }
+}
+
+/** A zigzag varint the batch decoder already checked; moves `at.pos` past it. */
+function varint(buffer: Buffer, at: { pos: number }): number {
+  let result = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    byte = buffer[at.pos++]!;
+    result += (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte >= 0x80);
+  return (result >>> 1) ^ -(result & 1);
+}
+
+/** kafkajs's own fields of a record, read once: what its decoder's plain object holds. */
+export function plainRecord(record: DecodedRecord): DecodedRecord {
+  const { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord, batchContext } =
+    record;
+  return { magicByte, attributes, timestamp, offset, key, value, headers, isControlRecord, batchContext };
+}
