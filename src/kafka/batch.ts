@@ -47,15 +47,47 @@ export class BatchRecord implements SourceRecord {
   readonly partition: number;
   offset = "";
   timestamp = 0;
+  declare readonly key: Buffer | null;
+  declare readonly headers: SourceRecord["headers"];
+  declare readonly value: Buffer | null;
   #message: KafkaMessage | undefined;
   #key: Buffer | null | undefined;
-  #headers: SourceRecord["headers"] | null;
+  /** null: not read yet for this message (a message's headers are an object or undefined). */
+  #headers: SourceRecord["headers"] | null = null;
   #value: Buffer | null | undefined;
+
+  /**
+   * The key, headers and value as getters of the object itself, as a plain record's fields would be
+   * (`{ ...record }` copies them); the same functions for every instance, so V8 sees one shape.
+   */
+  static readonly #parts: PropertyDescriptorMap = {
+    key: {
+      enumerable: true,
+      get(this: BatchRecord) {
+        if (this.#key === undefined) this.#key = this.#message?.key ?? null;
+        return this.#key;
+      },
+    },
+    headers: {
+      enumerable: true,
+      get(this: BatchRecord) {
+        if (this.#headers === null) this.#headers = this.#message?.headers;
+        return this.#headers;
+      },
+    },
+    value: {
+      enumerable: true,
+      get(this: BatchRecord) {
+        if (this.#value === undefined) this.#value = this.#message?.value ?? null;
+        return this.#value;
+      },
+    },
+  };
 
   constructor(topic: string, partition: number) {
     this.topic = topic;
     this.partition = partition;
-    this.#headers = null;
+    Object.defineProperties(this, BatchRecord.#parts);
   }
 
   /** Makes this the record of `message`; the sink never keeps a record it was given. */
@@ -67,22 +99,6 @@ export class BatchRecord implements SourceRecord {
     this.#headers = null;
     this.#value = undefined;
     return this;
-  }
-
-  get key(): Buffer | null {
-    if (this.#key === undefined) this.#key = this.#message?.key ?? null;
-    return this.#key;
-  }
-
-  get headers(): SourceRecord["headers"] {
-    // null: not read yet for this message (a message's headers are an object or undefined).
-    if (this.#headers === null) this.#headers = this.#message?.headers;
-    return this.#headers;
-  }
-
-  get value(): Buffer | null {
-    if (this.#value === undefined) this.#value = this.#message?.value ?? null;
-    return this.#value;
   }
 }
 

@@ -90,7 +90,10 @@ export class KafkaRecord implements DecodedRecord {
     return this.#value < 0 ? null : this.#buffer.subarray(this.#value, this.#value + this.#valueLength);
   }
 
-  /** A new object each time, as kafkajs's would be: header values are slices of the batch's bytes. */
+  /**
+   * A new object each time, as kafkajs's would be; a short value that repeats is one Buffer for
+   * every record (HeaderNames), others are slices of the batch's bytes.
+   */
   get headers(): DecodedRecord["headers"] {
     const headers: DecodedRecord["headers"] = {};
     const buffer = this.#buffer;
@@ -101,7 +104,7 @@ export class KafkaRecord implements DecodedRecord {
       const name = nameLength === -1 ? "null" : this.#names.name(buffer, at.pos, nameLength);
       if (nameLength > 0) at.pos += nameLength;
       const valueLength = varint(buffer, at);
-      const headerValue = valueLength === -1 ? null : buffer.subarray(at.pos, at.pos + valueLength);
+      const headerValue = valueLength === -1 ? null : this.#names.value(buffer, at.pos, valueLength);
       if (valueLength > 0) at.pos += valueLength;
       const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
       const next =

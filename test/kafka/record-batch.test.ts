@@ -163,4 +163,26 @@ describe("the record batch decoder", () => {
       constructor: [Buffer.from("b"), Buffer.from("c")],
     });
   });
+
+  it("gives every record one Buffer for a short header value that repeats, and slices for long ones", async () => {
+    const trace = "0123456789abcdef0123456789abcdef0"; // 33 bytes: longer than any value looked for
+    const records = [0, 1].map((i) =>
+      encodeRecord({
+        offsetDelta: i,
+        key: null,
+        value: Buffer.from("v"),
+        headers: { producer: "web", trace },
+      }),
+    );
+    const { buffer } = await RecordBatch({ firstOffset: Long.fromString("0"), records });
+    const ours = await decodeRecordBatch(new Decoder(buffer), { ...deps, names: new HeaderNames() });
+    const [a, b] = ours.records.map((r) => r.headers);
+    expect(a).toEqual({ producer: Buffer.from("web"), trace: Buffer.from(trace) });
+    expect(b).toEqual(a);
+    expect(b!.producer).toBe(a!.producer);
+    expect(b!.trace).not.toBe(a!.trace);
+    // The shared one is a copy: it does not change with the fetch response's bytes.
+    buffer.fill(0);
+    expect(a!.producer).toEqual(Buffer.from("web"));
+  });
 });
