@@ -1,6 +1,12 @@
-import { KafkaRecord, type DecodedRecord, type RecordLayout } from "./kafka-record.js";
+import {
+  HeaderNames,
+  KafkaRecord,
+  type BatchFields,
+  type DecodedRecord,
+  type RecordLayout,
+} from "./kafka-record.js";
 
-export type { DecodedRecord } from "./kafka-record.js";
+export { HeaderNames, type BatchFields, type DecodedRecord } from "./kafka-record.js";
 
 /**
  * A decoder of Kafka's record batches (magic 2) that gives kafkajs exactly the batch and record
@@ -15,21 +21,6 @@ export type { DecodedRecord } from "./kafka-record.js";
  * inherited function into an array with it), and `__proto__` is an ordinary header name.
  */
 
-/** What kafkajs's batch decoder returns besides the records, and every record's `batchContext`. */
-export interface BatchFields {
-  readonly firstOffset: string;
-  readonly firstTimestamp: string;
-  readonly partitionLeaderEpoch: number;
-  readonly inTransaction: boolean;
-  readonly isControlBatch: boolean;
-  readonly lastOffsetDelta: number;
-  readonly producerId: string;
-  readonly producerEpoch: number;
-  readonly firstSequence: number;
-  readonly maxTimestamp: string;
-  readonly timestampType: number;
-}
-
 export interface DecodedBatch extends BatchFields {
   readonly records: DecodedRecord[];
 }
@@ -38,68 +29,6 @@ export interface DecodedBatch extends BatchFields {
 export interface BatchCodec {
   decompress(buffer: Buffer): Promise<Buffer>;
 }
-
-/**
- * Header names and short header values seen lately: producers repeat a handful of names in every
- * record, and a handful of values (a producer's name, a schema version), and comparing a few bytes
- * costs less than a new string or a new Buffer for each.
- */
-export class HeaderNames {
-  readonly #bytes: Buffer[] = [];
-  readonly #texts: string[] = [];
-  #next = 0;
-  readonly #values: Buffer[] = [];
-  #nextValue = 0;
-
-  name(buffer: Buffer, start: number, length: number): string {
-    const k = find(this.#bytes, buffer, start, length);
-    if (k >= 0) return this.#texts[k]!;
-    const text = buffer.toString("utf8", start, start + length);
-    if (length <= MAX_CACHED_NAME) {
-      this.#bytes[this.#next] = copy(buffer, start, length);
-      this.#texts[this.#next] = text;
-      this.#next = (this.#next + 1) % CACHED_NAMES;
-    }
-    return text;
-  }
-
-  /**
-   * The bytes as a Buffer: one shared by every record that carries the same short value (nobody
-   * writes into a header's Buffer), else a slice of `buffer`. A value longer than a version or a
-   * producer's name (a trace id) is rarely repeated, and is not looked for.
-   */
-  value(buffer: Buffer, start: number, length: number): Buffer {
-    if (length > MAX_CACHED_VALUE) return buffer.subarray(start, start + length);
-    const k = find(this.#values, buffer, start, length);
-    if (k >= 0) return this.#values[k]!;
-    const value = copy(buffer, start, length);
-    this.#values[this.#nextValue] = value;
-    this.#nextValue = (this.#nextValue + 1) % CACHED_NAMES;
-    return value;
-  }
-}
-
-/** The index of the Buffer in `known` with the bytes at `start`, or -1. */
-function find(known: readonly Buffer[], buffer: Buffer, start: number, length: number): number {
-  search: for (let k = 0; k < known.length; k++) {
-    const candidate = known[k]!;
-    if (candidate.length !== length) continue;
-    for (let i = 0; i < length; i++) if (candidate[i] !== buffer[start + i]) continue search;
-    return k;
-  }
-  return -1;
-}
-
-/** A copy: the fetch response's memory is not ours to keep. */
-function copy(buffer: Buffer, start: number, length: number): Buffer {
-  const bytes = Buffer.allocUnsafe(length);
-  buffer.copy(bytes, 0, start, start + length);
-  return bytes;
-}
-
-const CACHED_NAMES = 16;
-const MAX_CACHED_NAME = 64;
-const MAX_CACHED_VALUE = 32;
 
 /** The parts of kafkajs this decoder leans on, looked up once by the caller. */
 export interface BatchDecoderDeps {
