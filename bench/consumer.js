@@ -7,6 +7,9 @@
 //
 //   node bench/consumer.js '{"mode":"bare","brokers":["127.0.0.1:19092"],"topic":"t","records":1000000}'
 //   node bench/consumer.js '{"mode":"schemawatch","ratio":0.01,"workers":0,...}'
+//   ... '{"mode":"schemawatch",...,"profile":"/tmp/x/kafka.cpuprofile"}'   # plus a CPU profile of the
+//   main thread from startMonitor's return to the last record (start-up left out); `profiledRecords`
+//   in the JSON line says how many records it covers
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -98,8 +101,10 @@ subjects:
     env: {},
     version: "bench",
     logger: createLogger("silent"),
-    tuning: TUNING,
+    // `tuning` in the spec overrides the consumer's (fetch sizes, for instance), to compare settings.
+    tuning: { ...TUNING, ...spec.tuning },
   });
+  const session = spec.profile ? await startProfile() : undefined;
   const progress = counter(spec.records);
   // The monitor's own tallies tell how far it got: counted, and (with workers) validated too.
   const counted = () => monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
@@ -111,12 +116,32 @@ subjects:
       seen = now;
     }
   }, 5);
+  const countedBefore = session ? counted() : 0;
   const result = await progress.done;
   clearInterval(poll);
+  if (session) await stopProfile(session, spec.profile);
+  const profiledRecords = session ? counted() - countedBefore : undefined;
   const validated = monitor.pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
   await monitor.stop();
   await rm(dir, { recursive: true, force: true });
-  return { ...result, validated };
+  return { ...result, validated, profiledRecords };
+}
+
+async function startProfile() {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 200 });
+  await session.post("Profiler.start");
+  return session;
+}
+
+async function stopProfile(session, path) {
+  const { writeFile } = await import("node:fs/promises");
+  const { profile } = await session.post("Profiler.stop");
+  await writeFile(path, JSON.stringify(profile));
+  session.disconnect();
 }
 
 const result = spec.mode === "bare" ? await bare() : await schemawatch();
@@ -126,6 +151,7 @@ process.stdout.write(
     cpuSecondsPerMillion: result.cpuMicros / spec.records,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     validated: result.validated,
+    profiledRecords: result.profiledRecords,
   }) + "\n",
 );
 process.exit(0);

@@ -1,14 +1,15 @@
-// The Kafka half of the benchmark: a bare kafkajs consumer that does nothing, against schemawatch's
-// own KafkaSource and pipeline, on the same pre-filled topic, each in its own process (bench/consumer.js)
-// and consumer group.
+// The Kafka half of the benchmark: the Kafka project's Java consumer (bench/java-consumer.js) and a
+// bare kafkajs consumer, both doing nothing, against schemawatch's own KafkaSource and pipeline, on the
+// same pre-filled topic, each in its own process (bench/consumer.js) and consumer group.
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { Kafka, logLevel } from "kafkajs";
 import { spawn } from "node:child_process";
+import { buildJavaConsumer } from "./java-consumer.js";
 
 export const PRODUCT_NODE_OPTIONS = "--max-old-space-size=96 --max-semi-space-size=8";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 /** Peak resident memory (VmHWM) of the real `schemawatch run` reading the whole topic. */
@@ -117,12 +118,93 @@ export async function runConsumer(spec) {
   return JSON.parse(stdout.trim().split("\n").pop());
 }
 
+/**
+ * Runs every consumer of `runs` on the topic in interleaved rounds, each in a fresh process, and
+ * prints the table: the Kafka project's Java consumer first when it builds, then the others. Returns
+ * the best round of each (by rate) and every round's CPU-seconds per million records, by name.
+ */
+export async function compareConsumers(brokers, topic, runs, rounds = ROUNDS, records = RECORDS) {
+  const java = await buildJavaConsumer();
+  if (java.unavailable) console.log(`Java consumer: not measured: ${java.unavailable}`);
+  let all = [
+    ...(java.unavailable
+      ? []
+      : [
+          {
+            name: `Kafka's Java consumer (kafka-clients ${java.client}, read_committed, does nothing)`,
+            java: true,
+          },
+        ]),
+    ...runs,
+  ];
+  // Interleaved rounds, each consumer in a fresh process, best of each: the broker's page cache warms
+  // during the first run, and noise on the machine then hits every consumer rather than one.
+  const best = new Map();
+  const cpu = new Map(all.map((run) => [run.name, []]));
+  try {
+    for (let round = 0; round < rounds; round++) {
+      for (const run of all) {
+        const spec = { ...run.spec, brokers, topic, records };
+        let result;
+        try {
+          result = run.java ? await java.run(spec) : await runConsumer(spec);
+        } catch (error) {
+          if (!run.java) throw error;
+          // The JVM failed (out of memory, a broken JDK): the table goes on without it.
+          java.unavailable = error.message.slice(0, 300);
+          console.log(`Java consumer: not measured: ${java.unavailable}`);
+          all = all.filter((r) => !r.java);
+          continue;
+        }
+        cpu.get(run.name).push(result.cpuSecondsPerMillion);
+        const kept = best.get(run.name);
+        if (!kept || result.rate > kept.rate) best.set(run.name, result);
+      }
+    }
+  } finally {
+    await java.close?.();
+  }
+  const bareRate = best.get(runs[0].name).rate;
+  const javaCpu = java.unavailable ? undefined : best.get(all[0].name).cpuSecondsPerMillion;
+  console.log(`load average (uptime) after the runs: ${loadAverage()}`);
+  console.log(`| consumer | records/s | vs bare | CPU-s per 1M records | CPU vs Java | peak RSS |`);
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: |");
+  for (const run of all) {
+    const r = best.get(run.name);
+    const validations =
+      run.spec?.mode === "schemawatch" ? ` (${r.validated.toLocaleString("en-US")} validations)` : "";
+    const vsJava = javaCpu === undefined ? "—" : (r.cpuSecondsPerMillion / javaCpu).toFixed(2);
+    console.log(
+      `| ${run.name}${validations} | ${Math.round(r.rate).toLocaleString("en-US")} | ${(r.rate / bareRate).toFixed(2)} | ${r.cpuSecondsPerMillion.toFixed(2)} | ${vsJava} | ${r.peakRssMb.toFixed(0)} MB |`,
+    );
+  }
+  console.log(
+    `CPU-s per 1M records, every round: ${all
+      .map(
+        (run) =>
+          `${run.name.split(" (")[0]} ${cpu
+            .get(run.name)
+            .map((c) => c.toFixed(2))
+            .join(", ")}`,
+      )
+      .join("; ")}`,
+  );
+  return { best, cpu, javaName: java.unavailable ? undefined : all[0].name };
+}
+
+/** `uptime`'s three load averages, as printed beside every figure of a shared machine. */
+export function loadAverage() {
+  return loadavg()
+    .map((l) => l.toFixed(2))
+    .join(", ");
+}
+
 export async function kafkaBench(brokers, catalog, config, figures) {
   const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
   const topic = `bench-${randomUUID()}`;
   const filled = await fill(kafka, topic);
   console.log(
-    `\nKafka: ${RECORDS.toLocaleString("en-US")} records of ${filled.bytesPerRecord.toFixed(0)} bytes (key + value + headers) on ${PARTITIONS} partitions, filled in ${filled.seconds.toFixed(1)} s`,
+    `\nKafka: ${RECORDS.toLocaleString("en-US")} records of ${filled.bytesPerRecord.toFixed(0)} bytes (key + value + headers) on ${PARTITIONS} partitions, filled in ${filled.seconds.toFixed(1)} s; load average ${loadAverage()}`,
   );
   const runs = [
     { name: "bare kafkajs consumer (eachBatch, does nothing)", spec: { mode: "bare" } },
@@ -133,27 +215,8 @@ export async function kafkaBench(brokers, catalog, config, figures) {
       })),
     ),
   ];
-  // Interleaved rounds, each consumer in a fresh process, best of each: the broker's page cache warms
-  // during the first run, and noise on the machine then hits every consumer rather than one.
-  const best = new Map();
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const run of runs) {
-      const result = await runConsumer({ ...run.spec, brokers, topic, records: RECORDS });
-      const kept = best.get(run.name);
-      if (!kept || result.rate > kept.rate) best.set(run.name, result);
-    }
-  }
+  const { best, javaName } = await compareConsumers(brokers, topic, runs);
   const bareRate = best.get(runs[0].name).rate;
-  console.log("| consumer | records/s | vs bare | CPU-s per 1M records | peak RSS |");
-  console.log("| --- | ---: | ---: | ---: | ---: |");
-  for (const run of runs) {
-    const r = best.get(run.name);
-    const validations =
-      run.spec.mode === "bare" ? "" : ` (${r.validated.toLocaleString("en-US")} validations)`;
-    console.log(
-      `| ${run.name}${validations} | ${Math.round(r.rate).toLocaleString("en-US")} | ${(r.rate / bareRate).toFixed(2)} | ${r.cpuSecondsPerMillion.toFixed(2)} | ${r.peakRssMb.toFixed(0)} MB |`,
-    );
-  }
   const of = (ratio, workers) => best.get(`schemawatch, sample ratio ${ratio}, workers ${workers}`);
   const share = (ratio, workers) => (of(ratio, workers).rate / bareRate) * 100;
   figures.add(
@@ -183,6 +246,12 @@ export async function kafkaBench(brokers, catalog, config, figures) {
   for (const rate of [10_000, 50_000])
     console.log(
       `sizing: ${rate.toLocaleString("en-US")} records/s with the default sampling (5,000 validations/s) needs about ${Math.round((rate * cpuPerRecord + 5_000 * validationCpu) * 1000)}m of CPU`,
+    );
+  if (javaName !== undefined)
+    figures.add(
+      "schemawatch at sample ratio 0.01 (workers 0), CPU-seconds per million records / the Java consumer's",
+      of(0.01, 0).cpuSecondsPerMillion / best.get(javaName).cpuSecondsPerMillion,
+      { target: 2, better: "lower" },
     );
   const memory = await monitorMemory(brokers, topic);
   figures.add(

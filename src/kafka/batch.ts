@@ -5,14 +5,13 @@ import { messageOf } from "../errors.js";
 import type { RecordSink } from "../monitor/health.js";
 import type { SourceRecord } from "../monitor/record.js";
 import { UNDECODABLE, type UndecodableBatch } from "./decode-guard.js";
+import { KafkaRecord } from "./kafka-record.js";
 import type { BatchEndHook, UndecodableHook } from "./options.js";
 
 // kafkajs only sends a heartbeat when heartbeatInterval has passed, so asking often is cheap.
 const HEARTBEAT_EVERY = 500;
 // How often the loop asks whether it should stop; kafkajs answers from state, but per record it adds up.
 const CHECK_EVERY = 64;
-
-type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 /** The offset after `offset`: what a commit of the records up to `offset` says. */
 const next = (offset: string): string => (BigInt(offset) + 1n).toString();
@@ -36,14 +35,71 @@ export function timestampOf(text: string): number {
 }
 // Stryker restore all
 
-/** Fills a record from a Kafka message, reusing the object: the sink never keeps a record it was given. */
-export function fillRecord(record: Mutable<SourceRecord>, message: KafkaMessage): SourceRecord {
-  record.offset = message.offset;
-  record.timestamp = timestampOf(message.timestamp);
-  record.key = message.key ?? null;
-  record.headers = message.headers;
-  record.value = message.value;
-  return record;
+/**
+ * The record the sink is handed, one object per batch refilled per message: at a few hundred thousand
+ * records a second an object per message is measurable garbage. Its key, headers and value are read
+ * from the message only when the sink asks, at most once each: a message of schemawatch's decoder
+ * (kafka-record.ts) makes them on demand, and most records need neither their key nor a copy of
+ * their headers twice.
+ */
+export class BatchRecord implements SourceRecord {
+  readonly topic: string;
+  readonly partition: number;
+  offset = "";
+  timestamp = 0;
+  declare readonly key: Buffer | null;
+  declare readonly headers: SourceRecord["headers"];
+  declare readonly value: Buffer | null;
+  #message: KafkaMessage | undefined;
+  #key: Buffer | null | undefined;
+  /** null: not read yet for this message (a message's headers are an object or undefined). */
+  #headers: SourceRecord["headers"] | null = null;
+  #value: Buffer | null | undefined;
+
+  /**
+   * The key, headers and value as getters of the object itself, as a plain record's fields would be
+   * (`{ ...record }` copies them); the same functions for every instance, so V8 sees one shape.
+   */
+  static readonly #parts: PropertyDescriptorMap = {
+    key: {
+      enumerable: true,
+      get(this: BatchRecord) {
+        if (this.#key === undefined) this.#key = this.#message?.key ?? null;
+        return this.#key;
+      },
+    },
+    headers: {
+      enumerable: true,
+      get(this: BatchRecord) {
+        if (this.#headers === null) this.#headers = this.#message?.headers;
+        return this.#headers;
+      },
+    },
+    value: {
+      enumerable: true,
+      get(this: BatchRecord) {
+        if (this.#value === undefined) this.#value = this.#message?.value ?? null;
+        return this.#value;
+      },
+    },
+  };
+
+  constructor(topic: string, partition: number) {
+    this.topic = topic;
+    this.partition = partition;
+    Object.defineProperties(this, BatchRecord.#parts);
+  }
+
+  /** Makes this the record of `message`; the sink never keeps a record it was given. */
+  fill(message: KafkaMessage): this {
+    this.#message = message;
+    this.offset = message.offset;
+    this.timestamp = message instanceof KafkaRecord ? message.timestampMs : timestampOf(message.timestamp);
+    this.#key = undefined;
+    this.#headers = null;
+    this.#value = undefined;
+    return this;
+  }
 }
 
 /**
@@ -91,18 +147,7 @@ export function batchHandler(
 
   return async ({ batch, resolveOffset, heartbeat, commitOffsetsIfNecessary, isRunning, isStale }) => {
     const { topic, partition } = batch;
-    // One record object per batch, refilled per message: at a few hundred thousand records a second
-    // an object per message is measurable garbage.
-    const record: Mutable<SourceRecord> = {
-      topic,
-      partition,
-      // Stryker disable next-line StringLiteral: fillRecord sets the offset before the sink sees it
-      offset: "",
-      timestamp: 0,
-      key: null,
-      headers: undefined,
-      value: null,
-    };
+    const record = new BatchRecord(topic, partition);
     let first: string | undefined;
     let last: string | undefined;
     let count = 0;
@@ -137,7 +182,10 @@ export function batchHandler(
         }
         skipThrough = undefined;
       }
-      const undecodable = (message as { [UNDECODABLE]?: UndecodableBatch })[UNDECODABLE];
+      const undecodable =
+        message instanceof KafkaRecord
+          ? undefined
+          : (message as { [UNDECODABLE]?: UndecodableBatch })[UNDECODABLE];
       if (undecodable !== undefined) {
         // The decode guard's marker: the batch's records are lost to us, and the offsets move past them.
         endRange();
@@ -145,7 +193,7 @@ export function batchHandler(
           call("onUndecodable", () => onUndecodable(topic, partition, undecodable));
         last = message.offset;
       } else {
-        deliver(fillRecord(record, message));
+        deliver(record.fill(message));
         first ??= message.offset;
         last = message.offset;
       }

@@ -1,3 +1,13 @@
+import {
+  HeaderNames,
+  KafkaRecord,
+  type BatchFields,
+  type DecodedRecord,
+  type RecordLayout,
+} from "./kafka-record.js";
+
+export { HeaderNames, type BatchFields, type DecodedRecord } from "./kafka-record.js";
+
 /**
  * A decoder of Kafka's record batches (magic 2) that gives kafkajs exactly the batch and record
  * objects its own decoder gives, at a fraction of the cost. kafkajs 2.2's decoder builds each record's
@@ -11,34 +21,6 @@
  * inherited function into an array with it), and `__proto__` is an ordinary header name.
  */
 
-/** kafkajs's record object, as its `eachBatch` hands it over. */
-export interface DecodedRecord {
-  readonly magicByte: number;
-  readonly attributes: number;
-  readonly timestamp: string;
-  readonly offset: string;
-  readonly key: Buffer | null;
-  readonly value: Buffer | null;
-  readonly headers: Record<string, Buffer | null | Array<Buffer | null>>;
-  readonly isControlRecord: boolean;
-  readonly batchContext: BatchFields & { readonly magicByte: number };
-}
-
-/** What kafkajs's batch decoder returns besides the records, and every record's `batchContext`. */
-export interface BatchFields {
-  readonly firstOffset: string;
-  readonly firstTimestamp: string;
-  readonly partitionLeaderEpoch: number;
-  readonly inTransaction: boolean;
-  readonly isControlBatch: boolean;
-  readonly lastOffsetDelta: number;
-  readonly producerId: string;
-  readonly producerEpoch: number;
-  readonly firstSequence: number;
-  readonly maxTimestamp: string;
-  readonly timestampType: number;
-}
-
 export interface DecodedBatch extends BatchFields {
   readonly records: DecodedRecord[];
 }
@@ -47,37 +29,6 @@ export interface DecodedBatch extends BatchFields {
 export interface BatchCodec {
   decompress(buffer: Buffer): Promise<Buffer>;
 }
-
-/**
- * Header names seen lately and their strings: producers repeat a handful of names in every record,
- * and comparing a few bytes costs less than decoding them into a new string each time.
- */
-export class HeaderNames {
-  readonly #bytes: Buffer[] = [];
-  readonly #texts: string[] = [];
-  #next = 0;
-
-  name(buffer: Buffer, start: number, length: number): string {
-    const known = this.#bytes;
-    search: for (let k = 0; k < known.length; k++) {
-      const candidate = known[k]!;
-      if (candidate.length !== length) continue;
-      for (let i = 0; i < length; i++) if (candidate[i] !== buffer[start + i]) continue search;
-      return this.#texts[k]!;
-    }
-    const text = buffer.toString("utf8", start, start + length);
-    if (length <= MAX_CACHED_NAME) {
-      // A copy: the fetch response's memory is not ours to keep.
-      this.#bytes[this.#next] = Buffer.from(buffer.subarray(start, start + length));
-      this.#texts[this.#next] = text;
-      this.#next = (this.#next + 1) % CACHED_NAMES;
-    }
-    return text;
-  }
-}
-
-const CACHED_NAMES = 16;
-const MAX_CACHED_NAME = 64;
 
 /** The parts of kafkajs this decoder leans on, looked up once by the caller. */
 export interface BatchDecoderDeps {
@@ -159,16 +110,25 @@ const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** Reads the records of one batch; offsets and timestamps relative to the batch's bases. */
 class RecordReader {
-  readonly #context: DecodedRecord["batchContext"];
-  readonly #isControl: boolean;
-  readonly #magic: number;
+  /** What every record of the batch shares. */
+  readonly #batch: { readonly context: DecodedRecord["batchContext"]; readonly names: HeaderNames };
   /** The bases as numbers when every offset and timestamp of the batch stays exact in one. */
   readonly #baseOffset: number | undefined;
   readonly #baseOffsetBig: bigint;
   readonly #firstTimestamp: number | undefined;
   readonly #firstTimestampBig: bigint;
   readonly #appendTime: string | undefined;
-  readonly #names: HeaderNames;
+  /** Filled per record and copied by the record: one object for the whole batch. */
+  readonly #layout: RecordLayout = {
+    key: -1,
+    keyLength: 0,
+    value: -1,
+    valueLength: 0,
+    headers: 0,
+    headerCount: 0,
+  };
+  /** The length of the field `#bytes` last read. */
+  #length = 0;
   #pos = 0;
   #buffer: Buffer = Buffer.alloc(0);
 
@@ -178,10 +138,7 @@ class RecordReader {
     firstTimestamp: bigint,
     names: HeaderNames,
   ) {
-    this.#context = context;
-    this.#names = names;
-    this.#isControl = context.isControlBatch;
-    this.#magic = context.magicByte;
+    this.#batch = { context, names };
     this.#baseOffsetBig = baseOffset;
     // An int32 delta added to a number below 2^53 - 2^31 stays exact.
     this.#baseOffset = baseOffset >= 0n && baseOffset < SAFE - 0x80000000n ? Number(baseOffset) : undefined;
@@ -217,43 +174,24 @@ class RecordReader {
       this.#baseOffset !== undefined
         ? String(this.#baseOffset + offsetDelta)
         : (this.#baseOffsetBig + BigInt(offsetDelta)).toString();
-    const key = this.#bytes(end);
-    const value = this.#bytes(end);
-    const headers: DecodedRecord["headers"] = {};
-    const headerCount = this.#varint();
-    for (let i = 0; i < headerCount; i++) {
-      const name = this.#string(end);
-      const headerValue = this.#bytes(end);
-      const existing = Object.hasOwn(headers, name) ? headers[name] : undefined;
-      const next =
-        existing === undefined
-          ? headerValue
-          : Array.isArray(existing)
-            ? [...existing, headerValue]
-            : [existing, headerValue];
-      if (name === "__proto__")
-        Object.defineProperty(headers, name, {
-          value: next,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-      else headers[name] = next;
+    // Only checked here: the parts are made when read (kafka-record.ts).
+    const layout = this.#layout;
+    layout.key = this.#bytes(end);
+    layout.keyLength = this.#length;
+    layout.value = this.#bytes(end);
+    layout.valueLength = this.#length;
+    layout.headerCount = this.#varint();
+    layout.headers = this.#pos;
+    for (let i = 0; i < layout.headerCount; i++) {
+      // kafkajs reads a header without a name (length -1) as the name "null".
+      this.#bytes(end, "a header name");
+      this.#bytes(end);
     }
-    return {
-      magicByte: this.#magic,
-      attributes,
-      timestamp,
-      offset,
-      key,
-      value,
-      headers,
-      isControlRecord: this.#isControl,
-      batchContext: this.#context,
-    };
+    return new KafkaRecord(this.#batch, buffer, attributes, offset, timestamp, layout);
   }
 
-  #timestamp(): string {
+  /** The record's timestamp: a number where it is exact, else its decimal text. */
+  #timestamp(): number | string {
     const buffer = this.#buffer;
     // A zigzag varlong: up to 7 bytes (49 bits) add up exactly in a number; longer ones in BigInt.
     let value = 0;
@@ -277,7 +215,7 @@ class RecordReader {
     }
     if (this.#appendTime !== undefined) return this.#appendTime;
     if (typeof delta === "number" && this.#firstTimestamp !== undefined && Math.abs(delta) < 2 ** 50)
-      return String(this.#firstTimestamp + delta);
+      return this.#firstTimestamp + delta;
     return (this.#firstTimestampBig + BigInt(delta)).toString();
   }
 
@@ -313,22 +251,17 @@ class RecordReader {
     return (result >>> 1) ^ -(result & 1);
   }
 
-  #bytes(end: number): Buffer | null {
+  /**
+   * Checks a length-prefixed field and moves past it: its start, or -1 for null (its length in
+   * `#length`).
+   */
+  #bytes(end: number, what = "a field"): number {
     const length = this.#varint();
-    if (length === -1) return null;
-    if (length < -1 || this.#pos + length > end) throw new RangeError("a field runs past its record");
-    const bytes = this.#buffer.subarray(this.#pos, this.#pos + length);
+    this.#length = length;
+    if (length === -1) return -1;
+    if (length < -1 || this.#pos + length > end) throw new RangeError(`${what} runs past its record`);
+    const start = this.#pos;
     this.#pos += length;
-    return bytes;
-  }
-
-  #string(end: number): string {
-    const length = this.#varint();
-    // kafkajs reads a header without a name (length -1) as the name "null".
-    if (length === -1) return "null";
-    if (length < -1 || this.#pos + length > end) throw new RangeError("a header name runs past its record");
-    const text = this.#names.name(this.#buffer, this.#pos, length);
-    this.#pos += length;
-    return text;
+    return start;
   }
 }

@@ -1,7 +1,8 @@
 // The kafkajs eachBatch handler on a batch given as a plain object: which offsets reach the sink,
 // which are resolved, and what the coverage hears, without a broker.
 import { describe, expect, it } from "vitest";
-import { batchHandler, timestampOf } from "../../src/kafka/batch.js";
+import type { KafkaMessage } from "kafkajs";
+import { BatchRecord, batchHandler, timestampOf } from "../../src/kafka/batch.js";
 import { UNDECODABLE, type UndecodableBatch } from "../../src/kafka/decode-guard.js";
 import { log, message, offsets, payload, sink, type Message } from "./batch-payload.js";
 
@@ -166,5 +167,56 @@ describe("timestampOf", () => {
     expect(timestampOf("-1")).toBe(-1);
     expect(timestampOf("12a")).toBeNaN();
     expect(timestampOf("1234567890123456")).toBe(1234567890123456);
+  });
+});
+
+describe("the record a batch hands the sink", () => {
+  it("reads each part of a message once, when asked, and copies like a plain record", () => {
+    const reads: string[] = [];
+    const read = <T>(name: string, value: T): T => {
+      reads.push(name);
+      return value;
+    };
+    const message = {
+      offset: "7",
+      timestamp: "1796112000123",
+      get key() {
+        return read("key", Buffer.from("k"));
+      },
+      get headers() {
+        return read("headers", { producer: Buffer.from("web") });
+      },
+      get value() {
+        return read("value", Buffer.from("{}"));
+      },
+    } as unknown as KafkaMessage;
+    const record = new BatchRecord("t", 3).fill(message);
+    expect(reads).toEqual([]);
+    expect(record.value).toEqual(Buffer.from("{}"));
+    expect(record.value).toEqual(Buffer.from("{}"));
+    expect(record.headers).toEqual({ producer: Buffer.from("web") });
+    expect(record.headers).toEqual({ producer: Buffer.from("web") });
+    expect(reads).toEqual(["value", "headers"]);
+    expect({ ...record }).toEqual({
+      topic: "t",
+      partition: 3,
+      offset: "7",
+      timestamp: 1796112000123,
+      key: Buffer.from("k"),
+      headers: { producer: Buffer.from("web") },
+      value: Buffer.from("{}"),
+    });
+    expect(reads).toEqual(["value", "headers", "key"]);
+    // Refilled, it reads the next message's parts afresh.
+    record.fill({ offset: "8", timestamp: "5", key: null, headers: undefined, value: null } as KafkaMessage);
+    expect({ ...record }).toEqual({
+      topic: "t",
+      partition: 3,
+      offset: "8",
+      timestamp: 5,
+      key: null,
+      headers: undefined,
+      value: null,
+    });
   });
 });

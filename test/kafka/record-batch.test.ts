@@ -1,9 +1,11 @@
 // schemawatch's record batch decoder against kafkajs's own, on the same bytes: batches that kafkajs's
 // encoder writes (every field varied at random, compressed and not) and batches the Java client's codecs
-// compressed. Both must give deeply equal batch and record objects.
+// compressed. Both must give deeply equal batch and record objects (ours read field by field: its
+// records make their key, value and headers when read).
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { registerCodecs } from "../../src/kafka/codecs/index.js";
+import { plainRecord } from "../../src/kafka/kafka-record.js";
 import { HeaderNames, decodeRecordBatch, type BatchDecoderDeps } from "../../src/kafka/record-batch.js";
 import { fixture, manifest } from "./codecs/fixtures.js";
 
@@ -100,7 +102,7 @@ async function randomBatch(rand: () => number, compressionType: number): Promise
 async function both(batch: Buffer): Promise<[unknown, unknown]> {
   const ours = await decodeRecordBatch(new Decoder(batch), deps);
   const theirs = await kafkajsDecode(new Decoder(batch));
-  return [ours, theirs];
+  return [{ ...ours, records: ours.records.map(plainRecord) }, theirs];
 }
 
 describe("the record batch decoder", () => {
@@ -160,5 +162,27 @@ describe("the record batch decoder", () => {
       toString: Buffer.from("a"),
       constructor: [Buffer.from("b"), Buffer.from("c")],
     });
+  });
+
+  it("gives every record one Buffer for a short header value that repeats, and slices for long ones", async () => {
+    const trace = "0123456789abcdef0123456789abcdef0"; // 33 bytes: longer than any value looked for
+    const records = [0, 1].map((i) =>
+      encodeRecord({
+        offsetDelta: i,
+        key: null,
+        value: Buffer.from("v"),
+        headers: { producer: "web", trace },
+      }),
+    );
+    const { buffer } = await RecordBatch({ firstOffset: Long.fromString("0"), records });
+    const ours = await decodeRecordBatch(new Decoder(buffer), { ...deps, names: new HeaderNames() });
+    const [a, b] = ours.records.map((r) => r.headers);
+    expect(a).toEqual({ producer: Buffer.from("web"), trace: Buffer.from(trace) });
+    expect(b).toEqual(a);
+    expect(b!.producer).toBe(a!.producer);
+    expect(b!.trace).not.toBe(a!.trace);
+    // The shared one is a copy: it does not change with the fetch response's bytes.
+    buffer.fill(0);
+    expect(a!.producer).toEqual(Buffer.from("web"));
   });
 });
