@@ -138,7 +138,7 @@ while (Date.now() - runStart < MINUTES * 60_000 - 1000) {
   const slot = kills.length % REPLICAS;
   const victim = monitors[slot];
   // The victim's own count, read just before the kill: Prometheus's last scrape is up to 2 s older.
-  const before = total(await scrape(victim.url), "schemawatch_records_total", { topic });
+  const before = total(await scrape(victim.url).catch(() => []), "schemawatch_records_total", { topic });
   const rss = await rssMb(victim.child.pid);
   victim.child.kill("SIGKILL");
   const killedAt = Date.now();
