@@ -77,8 +77,10 @@ await waitReady(monitor);
 const started = Date.now();
 const minute = () => Math.floor((Date.now() - started) / 60_000);
 // Producer ids of the current minute: a fresh set every minute, never seen before.
+const ids = new Set();
 const producer = await steadyProducer(kafka, topic, RATE, (i) => {
   const id = `svc-${minute()}-${i % PRODUCERS_PER_MINUTE}`;
+  ids.add(id);
   const v11 = i % 4 !== 0;
   return {
     key: String(i),
@@ -144,7 +146,7 @@ console.log(
   `| records produced / counted by the monitor | ${producer.state.produced} / ${counted} (${producer.state.failed} sends failed) |`,
 );
 console.log(
-  `| producer ids used / label cap | ${(minute() + 1) * PRODUCERS_PER_MINUTE} / ${MAX_PRODUCERS} (${samples.at(-1)?.overflow ?? 0} records as \`other\`) |`,
+  `| producer ids used / label cap | ${ids.size} / ${MAX_PRODUCERS} (${samples.at(-1)?.overflow ?? 0} records as \`other\`) |`,
 );
 console.log(
   `| RSS after warm-up: first / last / max | ${mb(after[0].rssMb)} / ${mb(after.at(-1).rssMb)} / ${mb(Math.max(...after.map((s) => s.rssMb)))} MB |`,
