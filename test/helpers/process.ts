@@ -17,11 +17,12 @@ export interface CliProcess {
   logged(msg: string): Record<string, unknown>[];
 }
 
-/** Spawns `node bin/schemawatch.js ARGS`; needs dist/ (`npm run build`). */
-export function spawnCli(args: readonly string[]): CliProcess {
+/** Spawns `node bin/schemawatch.js ARGS` (with `env` added); needs dist/ (`npm run build`). */
+export function spawnCli(args: readonly string[], env: Readonly<Record<string, string>> = {}): CliProcess {
   if (!existsSync("dist/cli/main.js")) throw new Error("dist/ is missing: run `npm run build` first");
   const child = spawn(process.execPath, ["bin/schemawatch.js", ...args], {
     stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...env },
   });
   const lines: OutputLine[] = [];
   for (const stream of [child.stdout, child.stderr]) {

@@ -46,6 +46,11 @@ export interface Sample {
   readonly value: number;
 }
 
+export interface RawSeries {
+  readonly metric: Readonly<Record<string, string>>;
+  readonly values: ReadonlyArray<readonly [number, string]>;
+}
+
 export interface Alert {
   readonly labels: Readonly<Record<string, string>>;
   readonly annotations: Readonly<Record<string, string>>;
@@ -87,6 +92,8 @@ export interface RunningPrometheus {
    * Throws on a query error.
    */
   query(promql: string, at?: number): Promise<Sample[]>;
+  /** The raw samples a range selector (`metric{…}[5m]`) picks, each series with its [time, value]s. */
+  raw(selector: string): Promise<RawSeries[]>;
   /** Pending and firing alerts. */
   alerts(): Promise<Alert[]>;
   targets(): Promise<Target[]>;
@@ -193,6 +200,13 @@ export async function startPrometheus(options: PrometheusOptions): Promise<Runni
         metric: s.metric,
         value: Number(s.value[1]),
       }));
+    },
+    async raw(selector) {
+      const data = await api<{ resultType: string; result: RawSeries[] }>(
+        `/api/v1/query?query=${encodeURIComponent(selector)}`,
+      );
+      if (data.resultType !== "matrix") throw new Error(`not a range selector: ${selector}`);
+      return data.result;
     },
     async alerts() {
       return (await api<{ alerts: Alert[] }>("/api/v1/alerts")).alerts;
