@@ -17,6 +17,8 @@ const WITHOUT_CANDIDATE = eventConfigYaml().replace(
   '"2.0.0": { status: retired }',
 );
 
+const V1 = { id: 1, event: "view" };
+
 async function catalogOf(yaml: string) {
   const config = parseConfig(yaml, resolve("test/config.yaml"));
   return { config, catalog: await loadCatalog(config) };
@@ -128,8 +130,6 @@ describe("a bug in the pipeline", () => {
 });
 
 describe("the pipeline with a job runner", () => {
-  const V1 = { id: 1, event: "view" };
-
   /** The event pipeline with a runner that validates with the workers' code, seeing every job. */
   async function withRunner(answer?: (job: SampleJob, id: number) => Promise<ResultMessage>) {
     const { config, catalog } = await catalogOf(eventConfigYaml());
@@ -161,11 +161,15 @@ describe("the pipeline with a job runner", () => {
   it("does not reuse a job whose worker died with it", async () => {
     let calls = 0;
     const { pipeline, jobs } = await withRunner(() => Promise.reject(new Error(`worker exit ${++calls}`)));
+    // A worker that exits is not a bug of the pipeline: counted, not reported as one.
+    const errors: unknown[] = [];
+    pipeline.onInternalError = (error) => errors.push(error);
     for (let flush = 0; flush < 3; flush++) {
       pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
       await pipeline.flush();
     }
     expect(new Set(jobs).size).toBe(3);
+    expect(errors).toEqual([]);
     expect(decodeCounts(pipeline)).toEqual(["events internal_error=3"]);
   });
 
@@ -218,5 +222,38 @@ describe("the pipeline with a job runner", () => {
     );
     expect(pipeline.catalogSubjects().map((s) => s?.name)).toEqual([undefined, "event"]);
     expect(pipeline.catalogSubjects()).toHaveLength(2);
+  });
+});
+
+describe("the pipeline without hooks", () => {
+  it("counts a bug, an undecodable batch, a skipped record and lost jobs with no hook set, and never throws", async () => {
+    const { config, catalog } = await catalogOf(eventConfigYaml("    sampling:\n      ratio: 0.5\n"));
+    const pipeline = new Pipeline(catalog, config);
+    // Undeclared records: the second is skipped by the sampler, while 1.0.0 is deprecated.
+    pipeline.process(record(V1, { producer: "legacy" }));
+    pipeline.process(record(V1, { producer: "legacy" }));
+    pipeline.undecodableBatch("events", 1, 2);
+    pipeline.onValidated = () => {
+      throw new TypeError("a bug");
+    };
+    // One of the two is sampled, validated, and breaks in the hook.
+    pipeline.process(record(V1, { producer: "legacy" }));
+    pipeline.process(record(V1, { producer: "legacy" }));
+    expect(decodeCounts(pipeline)).toEqual(["events internal_error=1", "events undecodable_batch=2"]);
+
+    pipeline.onValidated = undefined;
+    let answers = 0;
+    pipeline.useWorkers({
+      validate: async () => {
+        if (answers++ === 0) throw new Error("the worker exited");
+        return {} as ResultMessage;
+      },
+    });
+    for (let flush = 0; flush < 2; flush++) {
+      pipeline.process(record(V1, { producer: "legacy" }));
+      pipeline.process(record(V1, { producer: "legacy" }));
+      await pipeline.flush();
+    }
+    expect(decodeCounts(pipeline)).toEqual(["events internal_error=3", "events undecodable_batch=2"]);
   });
 });
