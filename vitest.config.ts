@@ -3,7 +3,7 @@ import { defineConfig } from "vitest/config";
 // Tests that need a real broker, a real registry, a real Prometheus or a real browser (Debian's
 // Chromium, for the status page: test/e2e/status-page.test.ts); everything else is a unit test.
 const INTEGRATION = [
-  "test/kafka/!(batch|batch-edges|offsets|connection|decode-guard|record-batch|commits|request-queue).test.ts",
+  "test/kafka/!(batch|batch-edges|offsets|connection|decode-guard|record-batch|record-batch-bytes|commits|request-queue).test.ts",
   "test/registry/!(secrets|versions|references|http|catalog|limiter|states|tls-probe|poller-round).test.ts",
   "test/cli/registry.test.ts",
   "test/cli/diff-registry.test.ts",

@@ -169,7 +169,9 @@ class RecordReader {
     if (this.#pos >= end) throw new RangeError("a record ends before its attributes");
     const attributes = buffer.readInt8(this.#pos++);
     const timestamp = this.#timestamp();
+    this.#within(end, "a timestamp delta");
     const offsetDelta = this.#varint();
+    this.#within(end, "an offset delta");
     const offset =
       this.#baseOffset !== undefined
         ? String(this.#baseOffset + offsetDelta)
@@ -181,6 +183,7 @@ class RecordReader {
     layout.value = this.#bytes(end);
     layout.valueLength = this.#length;
     layout.headerCount = this.#varint();
+    this.#within(end, "a header count");
     layout.headers = this.#pos;
     for (let i = 0; i < layout.headerCount; i++) {
       // kafkajs reads a header without a name (length -1) as the name "null".
@@ -235,6 +238,15 @@ class RecordReader {
     return BigInt.asIntN(64, (value >> 1n) ^ -(value & 1n));
   }
 
+  /**
+   * Refuses a field whose length or value was read from bytes past its record's end: they belong to
+   * the next record, or lie outside the batch's records, and a length of -1 read there would pass for
+   * a null field.
+   */
+  #within(end: number, what: string): void {
+    if (this.#pos > end) throw new RangeError(`${what} runs past its record`);
+  }
+
   /** A zigzag varint, as kafkajs reads it. */
   #varint(): number {
     const buffer = this.#buffer;
@@ -257,6 +269,7 @@ class RecordReader {
    */
   #bytes(end: number, what = "a field"): number {
     const length = this.#varint();
+    this.#within(end, what);
     this.#length = length;
     if (length === -1) return -1;
     if (length < -1 || this.#pos + length > end) throw new RangeError(`${what} runs past its record`);
