@@ -1,4 +1,5 @@
 import { firstFailure, type Validator } from "../catalog/compiler.js";
+import { isDeferred } from "../catalog/deferred.js";
 import { backtrackingPatterns } from "../catalog/regexp.js";
 import { DEFAULT_VALIDATION_TIMEOUT_MS, ValidationBudget } from "../engine/budget.js";
 import { SchemawatchError } from "../errors.js";
@@ -39,6 +40,9 @@ export class DocumentBudget {
 
   /** Each document against its schema, in order; throws VALIDATION_TIMEOUT for the first past the budget. */
   judge(pairs: ReadonlyArray<readonly [BudgetSchema, BudgetDocument]>): Judged[] {
+    // A schema compiled on its first use compiles here, outside the budget: the budget times
+    // validations, and a compilation stopped by it would read as the document's timeout.
+    for (const [schema] of pairs) if (isDeferred(schema.validate)) schema.validate.compile();
     const out = new Array<Judged>(pairs.length);
     this.#budget.run(
       pairs.length,
