@@ -14,9 +14,13 @@ import { Kafka, Partitioners, logLevel } from "kafkajs";
 import type { Admin, IHeaders, KafkaConfig, Message, RecordMetadata, CompressionTypes } from "kafkajs";
 import type { StartedKafkaContainer } from "@testcontainers/kafka";
 import { installDecodeGuard } from "../../src/kafka/decode-guard.js";
+import { installRequestQueueFix } from "../../src/kafka/request-queue.js";
 
-// The monitor's kafkajs clients need the guard in place before any consumer of this process fetches.
+// The monitor's kafkajs clients need the guard in place before any consumer of this process fetches;
+// the tests' own producers get the monitor's request-queue fix too, without which Node 24 prints a
+// TimeoutNegativeWarning into the test output (the monitor installs it when it starts).
 installDecodeGuard();
+installRequestQueueFix();
 
 /** One record for produce(). */
 export interface TestMessage {
