@@ -226,6 +226,49 @@ describe("the record batch decoder, byte by byte", () => {
     expect(Object.getOwnPropertyDescriptor(single.headers, "__proto__")?.value).toEqual(Buffer.from("a"));
   });
 
+  it("reads each header after a null or empty one from where that one ends", async () => {
+    const r = await one(
+      batch(
+        framed(
+          body({
+            headers: [
+              [...text("a"), ...zz(-1)],
+              [...text("b"), ...zz(0)],
+              [...zz(-1), ...text("c")],
+              [...text("d"), ...text("e")],
+            ],
+          }),
+        ),
+      ),
+    );
+    expect(r.headers).toEqual({ a: null, b: Buffer.alloc(0), null: Buffer.from("c"), d: Buffer.from("e") });
+  });
+
+  it("reads a length written in more bytes than it needs (a continuation byte of 0x80)", async () => {
+    // Zigzag 0 as [0x80, 0x00] and 1 (zigzag 2) as [0x82, 0x00]: a name of no bytes, a value of one.
+    const r = await one(batch(framed(body({ headers: [[0x80, 0x00, 0x82, 0x00, 0x76]] }))));
+    expect(r.headers).toEqual({ "": Buffer.from("v") });
+  });
+
+  it("shares header values up to 32 bytes, the 16 seen last, and slices longer ones", async () => {
+    const names = new HeaderNames();
+    const value = (v: string) => ({
+      buffer: Buffer.from(`..${v}..`),
+      start: 2,
+      length: Buffer.byteLength(v),
+    });
+    const read = (v: string) => {
+      const { buffer, start, length } = value(v);
+      return names.value(buffer, start, length);
+    };
+    for (const length of [32, 33]) {
+      const first = read("v".repeat(length));
+      expect(read("v".repeat(length)) === first, `${length} bytes`).toBe(length <= 32);
+    }
+    const kept = Array.from({ length: 16 }, (_, i) => read(`value-${i}`));
+    for (let i = 0; i < 16; i++) expect(read(`value-${i}`), `value-${i}`).toBe(kept[i]);
+  });
+
   it("reads an uncompressed batch of count -1, and a compressed one of count 0 or -1, as no records", async () => {
     expect((await decode(batch([], { count: -1 }))).records).toEqual([]);
     const codec = { decompress: () => Promise.reject(new Error("nothing to decompress")) };
