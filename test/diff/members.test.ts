@@ -72,6 +72,19 @@ describe("minProperties and maxProperties against what the rest of the object im
   });
 });
 
+describe("minProperties and maxProperties settled by the values of an enum", () => {
+  it("counts each object's keys; non-objects never fail", () => {
+    const two = [{ a: 1 }, { a: 1, b: 2 }, 3];
+    expect(changes(values(two), values(two, { maxProperties: 1 }))).toEqual([
+      "max-properties-added /maxProperties breaks/ok: maxProperties none -> 1: a tighter limit rejects some documents OLD accepted",
+    ]);
+    const one = [{ a: 1 }, { b: 2 }, 3];
+    expect(changes(values(one), values(one, { maxProperties: 1 }))).toEqual([
+      "max-properties-added /maxProperties ok/ok: maxProperties none -> 1: a tighter limit rejects some documents OLD accepted",
+    ]);
+  });
+});
+
 describe("dependentRequired", () => {
   it("names every required name, and breaks the direction whose source lacks them", () => {
     expect(changes(object(), object({ dependentRequired: { a: ["b", "c"] } }))).toEqual([
@@ -129,6 +142,17 @@ describe("dependentSchemas", () => {
     ]);
     expect(changes(object({ ...closed, ...rule }), object(closed))).toEqual([
       'dependent-schema-removed /dependentSchemas/a ok/ok: NEW no longer applies OLD\'s schema to documents that have "a"',
+    ]);
+  });
+
+  it("reports the changes inside two dependent schemas when none of them breaks", () => {
+    expect(
+      changes(
+        object({ dependentSchemas: { a: { required: ["b"] } } }),
+        object({ dependentSchemas: { a: { required: ["b"], minProperties: 1 } } }),
+      ),
+    ).toEqual([
+      "min-properties-added /dependentSchemas/a/minProperties ok/ok: minProperties none -> 1: OLD's other keywords already keep every document within it",
     ]);
   });
 
