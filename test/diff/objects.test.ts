@@ -115,6 +115,64 @@ describe("a property added or removed where the other side validated the key wit
   });
 });
 
+describe("a property a branch adds, against the enclosing object", () => {
+  it("was validated by the enclosing object's property: producers send it, under lenient too", () => {
+    const rest = { unevaluatedProperties: false };
+    const reason =
+      'OLD validated "a" with the enclosing object\'s properties; NEW declares it (under lenient no OLD producer sends it yet)';
+    const old = { properties: { a: string }, allOf: [{ properties: { x: {} } }], ...rest };
+    const next = { properties: { a: string }, allOf: [{ properties: { x: {}, a: short } }], ...rest };
+    expect(strict(old, next)).toEqual([
+      `property-added-partially-open /allOf/0/properties/a breaks/ok: ${reason}`,
+    ]);
+    expect(lenient(old, next)).toEqual([
+      `property-added-partially-open /allOf/0/properties/a breaks/ok: ${reason}`,
+    ]);
+  });
+
+  it("was validated by the enclosing object's patterns or rest: under lenient nobody sends it yet", () => {
+    const patterns = { patternProperties: { "^a": string }, unevaluatedProperties: false };
+    const old = { ...patterns, allOf: [{ properties: { x: {} } }] };
+    const next = { ...patterns, allOf: [{ properties: { x: {}, ab: short } }] };
+    const byPattern =
+      'OLD validated "ab" with the enclosing object\'s patternProperties; NEW declares it (under lenient no OLD producer sends it yet)';
+    expect(strict(old, next)).toEqual([
+      `property-added-partially-open /allOf/0/properties/ab breaks/ok: ${byPattern}`,
+    ]);
+    expect(lenient(old, next)).toEqual([
+      `property-added-partially-open /allOf/0/properties/ab ok/ok: ${byPattern}`,
+    ]);
+    const rest = { unevaluatedProperties: string };
+    const byRest =
+      'OLD validated "ab" with the enclosing object\'s additional or unevaluated properties; NEW declares it (under lenient no OLD producer sends it yet)';
+    expect(
+      strict(
+        { ...rest, allOf: [{ properties: { x: {} } }] },
+        { ...rest, allOf: [{ properties: { x: {}, ab: short } }] },
+      ),
+    ).toEqual([`property-added-partially-open /allOf/0/properties/ab breaks/ok: ${byRest}`]);
+    const closed = { unevaluatedProperties: false };
+    expect(
+      strict(
+        { ...closed, allOf: [{ properties: { x: {} } }] },
+        { ...closed, allOf: [{ properties: { x: {}, ab: string } }] },
+      ),
+    ).toEqual([
+      'property-added-closed /allOf/0/properties/ab ok/breaks: OLD rejected "ab" (the enclosing object\'s additional or unevaluated properties), so no OLD document has it; documents with it fail OLD',
+    ]);
+  });
+
+  it("declared in one anyOf branch may be evaluated by it or by none: the rest decides too", () => {
+    const branches = {
+      anyOf: [{ properties: { a: string } }, { properties: { b: {} } }],
+      unevaluatedProperties: false,
+    };
+    expect(lenient(branches, { ...branches, properties: { a: short } })).toEqual([
+      'property-added-partially-open /properties/a breaks/undecided: OLD validated "a" with a branch\'s properties; NEW declares it (under lenient no OLD producer sends it yet); no witness found (no generated document breaks forward)',
+    ]);
+  });
+});
+
 describe("patternProperties added or removed", () => {
   it("against an open object breaks the direction whose source accepted anything under those keys", () => {
     expect(strict({}, { patternProperties: { "^x": string } })).toEqual([
@@ -133,6 +191,16 @@ describe("patternProperties added or removed", () => {
     const y = { ...rest, patternProperties: { "^y": { type: "number" } } };
     expect(strict(y, { ...rest, patternProperties: { "^x": string, "^y": { type: "number" } } })).toEqual([
       "pattern-property-added /patternProperties/^x ok/ok: NEW validates keys matching /^x/ with their own schema",
+    ]);
+  });
+
+  it("unevaluatedProperties without branches is the rest a pattern is compared with", () => {
+    const rest = { unevaluatedProperties: string };
+    expect(strict(rest, { ...rest, patternProperties: { "^x": string } })).toEqual([
+      "pattern-property-added /patternProperties/^x ok/ok: NEW validates keys matching /^x/ with their own schema",
+    ]);
+    expect(strict({ ...rest, patternProperties: { "^x": string } }, rest)).toEqual([
+      "pattern-property-removed /patternProperties/^x ok/ok: NEW no longer gives keys matching /^x/ their own schema",
     ]);
   });
 
@@ -168,6 +236,25 @@ describe("the rest of the keys", () => {
       strict({ ...branch, unevaluatedProperties: false }, { ...branch, unevaluatedProperties: string }),
     ).toEqual([
       "unevaluated-properties-opened /unevaluatedProperties ok/breaks: NEW accepts keys no branch evaluated; OLD rejected them",
+    ]);
+  });
+
+  it("names the keyword that holds the rest", () => {
+    expect(strict({ additionalProperties: false }, {})).toEqual([
+      "additional-properties-opened /additionalProperties ok/breaks: NEW accepts keys no property or pattern names; OLD rejected them",
+    ]);
+    expect(strict({ unevaluatedProperties: false }, {})).toEqual([
+      "unevaluated-properties-opened /unevaluatedProperties ok/breaks: NEW accepts keys no property or pattern names; OLD rejected them",
+    ]);
+    const branch = { allOf: [{ properties: { b: {} } }] };
+    expect(
+      strict(
+        { ...branch, additionalProperties: string, unevaluatedProperties: false },
+        { ...branch, unevaluatedProperties: false },
+      ),
+    ).toEqual([
+      "additional-properties-extended /additionalProperties ok/breaks: NEW accepts anything for keys no property or pattern names; OLD constrained them",
+      "unevaluated-properties-closed /unevaluatedProperties undecided/ok: NEW rejects keys no branch evaluated; OLD accepted some; no witness found (no generated document that breaks is rejected because of this change)",
     ]);
   });
 
