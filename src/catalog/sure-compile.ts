@@ -1,7 +1,7 @@
 import type { Engine } from "./dialect.js";
 import { EMPTY_ENUM } from "./engine.js";
 import { schemaRegExp } from "./regexp.js";
-import { escapePointer } from "./walk.js";
+import { DATA_KEYWORDS, MAPS, escapePointer } from "./walk.js";
 
 /** A document as ajv receives it: registered under `uri` (the compiler sets its root id to it). */
 export interface Compilable {
@@ -169,7 +169,7 @@ function walk(json: unknown, engine: Engine, keywords: KeywordRules): Walked | u
       if (key === "pattern" && typeof value === "string" && !schemaRegExp(value)) return undefined;
       if (key === "enum" && engine === "draft-04" && Array.isArray(value) && value.length === 0)
         return undefined;
-      if (DATA.has(key) || typeof value !== "object" || value === null) continue;
+      if (DATA_KEYWORDS.has(key) || typeof value !== "object" || value === null) continue;
       const at = `${pointer}/${escapePointer(key)}`;
       if (MAPS.has(key) && !Array.isArray(value)) {
         for (const [name, child] of Object.entries(value)) {
@@ -199,30 +199,6 @@ function valueFits(key: string, value: unknown, node: Record<string, unknown>, k
     type === "array" ? Array.isArray(value) : type === "object" ? isRecord(value) : typeof value === type,
   );
 }
-
-/** Keywords whose values are data, never subschemas (as `walkSchemas` reads them). */
-const DATA = new Set([
-  "const",
-  "enum",
-  "default",
-  "examples",
-  "required",
-  "type",
-  "dependentRequired",
-  "$vocabulary",
-  "$comment",
-  "title",
-  "description",
-]);
-
-const MAPS = new Set([
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);

@@ -28,7 +28,8 @@ export function walkSchemas(
   walk(root, "");
 }
 
-const DATA_KEYWORDS = new Set([
+/** Keywords whose values are data, never subschemas. */
+export const DATA_KEYWORDS: ReadonlySet<string> = new Set([
   "const",
   "enum",
   "default",
@@ -42,7 +43,8 @@ const DATA_KEYWORDS = new Set([
   "description",
 ]);
 
-const MAPS = new Set([
+/** Keywords whose values map names to subschemas. */
+export const MAPS: ReadonlySet<string> = new Set([
   "properties",
   "patternProperties",
   "$defs",
