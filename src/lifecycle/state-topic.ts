@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { Kafka, type Consumer, type KafkaMessage, type Message, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import type { KafkaConfig } from "../config/types.js";
@@ -19,12 +20,21 @@ import {
   stateKey,
 } from "./state-records.js";
 
+/** Errors that trying again does not change: wrong credentials or missing ACLs. */
+function refused(error: unknown): boolean {
+  const { name, type } = (error ?? {}) as { name?: unknown; type?: unknown };
+  return (
+    name === "KafkaJSSASLAuthenticationError" ||
+    (typeof type === "string" && type.endsWith("AUTHORIZATION_FAILED"))
+  );
+}
+
 export interface StateTopicOptions {
   readonly kafka: KafkaConfig;
   readonly env: Env;
   readonly logger: Logger;
   readonly topic: string;
-  /** How long the first read of the topic to its end may take, ms. */
+  /** How long opening the topic (created if missing) and its first read to the end may take, ms. */
   readonly loadTimeoutMs?: number;
 }
 
@@ -53,6 +63,8 @@ export class StateTopic {
   #lifecycle: Lifecycle | undefined;
   #onProblem: (problem: string) => void = () => {};
   #loading = true;
+  /** Set by stop(): a start still trying to open the topic gives up. */
+  #stopped = false;
   #pending: Promise<void> = Promise.resolve();
   /** What was last published of each version's evidence, to send only what changed in between. */
   readonly #sentVersions = new Map<string, string>();
@@ -77,29 +89,9 @@ export class StateTopic {
       mergeUnreadable([own, ...(this.#unreadable.get(subject)?.values() ?? [])]);
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
-    const admin = kafka.admin();
-    let high = 0n;
-    try {
-      await admin.connect();
-      if (!(await admin.listTopics()).includes(topic)) {
-        // Only the state topic is ever created; the monitored topics never are.
-        await admin.createTopics({
-          topics: [
-            { topic, numPartitions: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] },
-          ],
-          waitForLeaders: true,
-        });
-        this.#log.info({ topic }, "state topic created");
-      }
-      const offsets = await admin.fetchTopicOffsets(topic);
-      high = BigInt(offsets.find((o) => o.partition === 0)?.high ?? "0");
-    } catch (error) {
-      throw new SchemawatchError("STATE_INVALID", `state topic ${topic}: ${messageOf(error)}`, {
-        cause: error,
-      });
-    } finally {
-      await admin.disconnect().catch(() => undefined);
-    }
+    const timeout = this.#options.loadTimeoutMs ?? 30_000;
+    const deadline = Date.now() + timeout;
+    const high = await this.#open(kafka, deadline);
     this.#producer = kafka.producer({ allowAutoTopicCreation: false });
     // A throwaway group: every start reads the topic whole; nothing is committed.
     const consumer = kafka.consumer({
@@ -124,7 +116,6 @@ export class StateTopic {
         if (BigInt(message.offset) + 1n >= high) caughtUp();
       },
     });
-    const timeout = this.#options.loadTimeoutMs ?? 30_000;
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
@@ -138,7 +129,7 @@ export class StateTopic {
                   `state topic ${topic}: not read to its end in ${timeout} ms`,
                 ),
               ),
-            timeout,
+            Math.max(0, deadline - Date.now()),
           );
         }),
       ]);
@@ -147,6 +138,48 @@ export class StateTopic {
       this.#loading = false;
     }
     return read;
+  }
+
+  /**
+   * Creates the topic if missing and reads its end offset. Replicas started together race to create
+   * it, and for a moment after its creation a broker may answer that it does not host it: every
+   * failure is tried again (250 ms doubling to 2 s) until the deadline, except a refused
+   * authentication or authorization, which no retry changes. Without this a replica that lost the
+   * race never opened its producer and shared nothing until it restarted.
+   */
+  async #open(kafka: Kafka, deadline: number): Promise<bigint> {
+    const { topic } = this.#options;
+    for (let attempt = 1; ; attempt++) {
+      const admin = kafka.admin();
+      try {
+        await admin.connect();
+        if (!(await admin.listTopics()).includes(topic)) {
+          // Only the state topic is ever created; the monitored topics never are.
+          const created = await admin.createTopics({
+            topics: [
+              { topic, numPartitions: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] },
+            ],
+            waitForLeaders: true,
+          });
+          if (created) this.#log.info({ topic }, "state topic created");
+        }
+        const offsets = await admin.fetchTopicOffsets(topic);
+        return BigInt(offsets.find((o) => o.partition === 0)?.high ?? "0");
+      } catch (error) {
+        const wait = Math.min(250 * 2 ** (attempt - 1), 2_000);
+        if (this.#stopped || refused(error) || Date.now() + wait >= deadline)
+          throw new SchemawatchError("STATE_INVALID", `state topic ${topic}: ${messageOf(error)}`, {
+            cause: error,
+          });
+        this.#log.warn(
+          { topic, attempt, problem: messageOf(error) },
+          "state topic not open yet: trying again",
+        );
+        await sleep(wait);
+      } finally {
+        await admin.disconnect().catch(() => undefined);
+      }
+    }
   }
 
   #problem(key: string, what: string, partitions: ReadonlyArray<[string, number]> | "all"): void {
@@ -328,6 +361,7 @@ export class StateTopic {
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     await this.#pending;
     await this.#consumer?.disconnect().catch(() => undefined);
     await this.#producer?.disconnect().catch(() => undefined);
