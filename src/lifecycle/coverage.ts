@@ -35,6 +35,19 @@ export interface PartitionCoverage {
 
 const key = (topic: string, partition: number) => `${topic}\u0000${partition}`;
 
+/** Another replica's published coverage of a partition, as far as judging it needs. */
+interface SharedEntry {
+  /** The entry's observedUntil as published. */
+  readonly published: number;
+  /** The replica that published it. */
+  readonly owner: string;
+  /**
+   * The owner reads the partition up to now: false when it published its last word on giving it up
+   * (revocation), or while it still catches up on a backlog.
+   */
+  readonly live: boolean;
+}
+
 /**
  * Per-partition coverage: offset continuity and the times it held. Downtime that the monitor caught up
  * on from committed offsets leaves the offsets contiguous, so it is no gap; a record lost to
@@ -55,13 +68,22 @@ export class Coverage {
   readonly #batched = new Set<string>();
   /** Transactions found open by the lag measurements, until they are read past. */
   readonly #transactions = new OpenTransactions();
-  /** Entries another replica owns, learned from the shared state topic: its last published observedUntil. */
-  readonly #shared = new Map<string, number>();
+  /** Entries another replica owns, learned from the shared state topic: who published them, and when. */
+  readonly #shared = new Map<string, SharedEntry>();
+  /** When each other replica was last heard from (its heartbeat in the state topic), ms. */
+  readonly #heard = new Map<string, number>();
   /**
    * How long another replica's published entry counts as observed after its last publish (it publishes
    * every judge interval). Past it, the owner is presumed gone and "not observed since" applies.
    */
   sharedSlackMs = 25_000;
+  /**
+   * How long after its last heartbeat (sent every second) another replica counts as alive, so that
+   * the partitions it owns count as observed up to now. A replica killed without a word stops
+   * counting within this, not after `sharedSlackMs`: records sent meanwhile to its partitions are read
+   * by nobody, and must never pass for absent.
+   */
+  aliveSlackMs = 5_000;
   /**
    * Live from Kafka: how old the last measurement of a topic's partition ends may be for its
    * partitions to count as free of open transactions. Undefined for a capture, which has none.
@@ -148,8 +170,9 @@ export class Coverage {
    * Another replica's published coverage of a partition. A gap this member noticed is kept (coveredSince
    * only moves forward). For a partition just assigned here, a previous owner's last publish may arrive
    * after the handover: until the first batch here, a later offset from it is still the better history.
+   * Not `live` (the owner gave the partition up, or still catches up): observed only up to its time.
    */
-  shared(entry: PartitionCoverage, now: number): void {
+  shared(entry: PartitionCoverage, now: number, owner: string, live = true): void {
     const k = key(entry.topic, entry.partition);
     const existing = this.#partitions.get(k);
     if (this.#assigned.has(k)) {
@@ -166,7 +189,12 @@ export class Coverage {
       lastOffset: entry.lastOffset,
       observedUntil: Math.min(entry.observedUntil, now),
     });
-    this.#shared.set(k, entry.observedUntil);
+    this.#shared.set(k, { published: entry.observedUntil, owner, live });
+  }
+
+  /** Another replica's heartbeat arrived: it is alive now. */
+  heard(replica: string, now: number): void {
+    this.#heard.set(replica, now);
   }
 
   /** A partition whose state could not be read (a corrupt record in the state topic) restarts its window. */
@@ -181,14 +209,18 @@ export class Coverage {
 
   /**
    * Until when a partition counts as observed: now while this member reads it, or while another
-   * replica that owns it keeps publishing (within `sharedSlackMs`); otherwise its last observation.
+   * replica owns it, keeps publishing (within `sharedSlackMs`) and is heard from (within
+   * `aliveSlackMs`); otherwise its last observation. A partition its owner gave up, or still catches
+   * up on, counts only up to its last observation, until the owner says it reads it up to now.
    */
   observedThrough(entry: PartitionCoverage, now: number): number {
     const k = key(entry.topic, entry.partition);
     if (this.#assigned.has(k)) return this.#catchingUp.has(k) ? entry.observedUntil : now;
-    const published = this.#shared.get(k);
-    if (published !== undefined && now - published <= this.sharedSlackMs) return now;
-    return entry.observedUntil;
+    const shared = this.#shared.get(k);
+    if (shared === undefined || !shared.live || now - shared.published > this.sharedSlackMs)
+      return entry.observedUntil;
+    const heard = this.#heard.get(shared.owner);
+    return heard !== undefined && now - heard <= this.aliveSlackMs ? now : entry.observedUntil;
   }
 
   /** The partitions of a topic this coverage knows of, beside those the brokers report. */

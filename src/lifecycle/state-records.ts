@@ -26,11 +26,14 @@ export function readCoverageRecord(
   value: unknown,
   topic: string,
   partition: number,
-): { owner: string; coverage: PartitionCoverage } | undefined {
+): { owner: string; live: boolean; coverage: PartitionCoverage } | undefined {
   if (!obj(value) || !str(value["owner"]) || !isCoverageEntry(value["coverage"])) return undefined;
+  // Both absent from a record of a version before them: the owner read the partition up to now.
+  const { released = false, catchingUp = false } = value;
+  if (typeof released !== "boolean" || typeof catchingUp !== "boolean") return undefined;
   const entry = value["coverage"];
   const readable = entry.topic === topic && entry.partition === partition;
-  return readable ? { owner: value["owner"], coverage: entry } : undefined;
+  return readable ? { owner: value["owner"], live: !released && !catchingUp, coverage: entry } : undefined;
 }
 
 /** One partition's coverage, as saved in the state file and the state topic. */

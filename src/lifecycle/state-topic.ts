@@ -228,7 +228,7 @@ export class StateTopic {
       if (!record) return this.#problem(key, "is unreadable: treated as a coverage gap", [[a, Number(b)]]);
       // Our own publish coming back tells nothing new, except on start (a previous run of this replica).
       if (record.owner === this.replica && !this.#loading) return;
-      lifecycle.coverage.shared(record.coverage, lifecycle.now());
+      lifecycle.coverage.shared(record.coverage, lifecycle.now(), record.owner, record.live);
       return;
     }
     if ((kind === "version" && parts.length === 3) || (kind === "candidate" && parts.length === 4)) {
@@ -273,14 +273,22 @@ export class StateTopic {
       perReplica.set(b, value);
       return;
     }
-    if (kind === "meta") return;
+    if (kind === "meta") {
+      // Another replica's heartbeat, as it arrives. Not those read on start: they tell of the past. Not
+      // our own: a previous run of this replica is not this one, and its partitions are read by nobody.
+      if (a === "alive" && parts.length === 3 && b && b !== this.replica && !this.#loading)
+        lifecycle.coverage.heard(b, lifecycle.now());
+      return;
+    }
     this.#problem(key || "(no key)", "has a key this version does not know: every window restarts", "all");
   }
 
   /** This replica's evidence: coverage of the partitions it owns, its version view and its candidates. */
   async publish(lifecycle: Lifecycle, owned: readonly PartitionCoverage[]): Promise<void> {
     const state = lifecycle.toState();
-    const messages: Message[] = this.#coverageMessages(owned);
+    const messages: Message[] = this.#coverageMessages(owned, (entry) =>
+      lifecycle.coverage.isCatchingUp(entry.topic, entry.partition) ? { catchingUp: true } : {},
+    );
     messages.push(...this.#versionMessages(state.versions, false));
     for (const [subject, candidates] of Object.entries(state.candidates))
       for (const [version, evidence] of Object.entries(candidates))
@@ -293,18 +301,26 @@ export class StateTopic {
       key: stateKey("meta", "started", this.replica),
       value: JSON.stringify({ startedAt: state.startedAt }),
     });
+    messages.push(this.#heartbeat(lifecycle));
     await this.#send(messages);
   }
 
+  /** This replica is alive: the partitions it owns count as observed by the others (`aliveSlackMs`). */
+  #heartbeat(lifecycle: Lifecycle): Message {
+    return { key: stateKey("meta", "alive", this.replica), value: JSON.stringify({ at: lifecycle.now() }) };
+  }
+
   /**
-   * Between full publishes: the versions whose evidence changed, so that a record one replica saw keeps
-   * the version in use on every replica within about a second, not only after the next full publish.
+   * Between full publishes (every second): the heartbeat, and the versions whose evidence changed, so
+   * that a record one replica saw keeps the version in use on every replica within about a second,
+   * not only after the next full publish.
    */
   publishVersions(lifecycle: Lifecycle): Promise<void> {
     const state = lifecycle.toState();
     return this.#send([
       ...this.#versionMessages(state.versions, true),
       ...this.#unreadableMessages(state.unreadable ?? {}, true),
+      this.#heartbeat(lifecycle),
     ]);
   }
 
@@ -336,15 +352,25 @@ export class StateTopic {
     return messages;
   }
 
-  /** On revocation: the last word on the partitions this replica gives up, for the next owner. */
+  /**
+   * On revocation: the last word on the partitions this replica gives up, for the next owner. Marked
+   * released: the others count them observed only up to its time, until the next owner publishes.
+   */
   publishCoverage(owned: readonly PartitionCoverage[]): Promise<void> {
-    return this.#send(this.#coverageMessages(owned));
+    return this.#send(this.#coverageMessages(owned, () => ({ released: true })));
   }
 
-  #coverageMessages(owned: readonly PartitionCoverage[]): Message[] {
+  /**
+   * Each owned partition's coverage. `flags`: `released` (given up) or `catchingUp` (a backlog not yet
+   * read), either of which tells the others the partition is observed only up to `observedUntil`.
+   */
+  #coverageMessages(
+    owned: readonly PartitionCoverage[],
+    flags: (entry: PartitionCoverage) => { released?: true; catchingUp?: true },
+  ): Message[] {
     return owned.map((entry) => ({
       key: stateKey("coverage", entry.topic, entry.partition),
-      value: JSON.stringify({ owner: this.replica, coverage: { ...entry } }),
+      value: JSON.stringify({ owner: this.replica, ...flags(entry), coverage: { ...entry } }),
     }));
   }
 

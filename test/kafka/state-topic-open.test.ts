@@ -85,7 +85,7 @@ describe("opening the state topic", () => {
     await admin.connect();
     cleanups.push(() => admin.disconnect());
     const records = await readStateTopic(kafka, admin, topic);
-    expect([...records.keys()]).toEqual(["meta/started/late"]);
+    expect([...records.keys()].sort()).toEqual(["meta/alive/late", "meta/started/late"]);
   }, 120_000);
 
   it("three replicas started together on a topic that does not exist yet: each opens it and publishes", async () => {
@@ -104,6 +104,13 @@ describe("opening the state topic", () => {
     await admin.connect();
     cleanups.push(() => admin.disconnect());
     const records = await readStateTopic(kafka, admin, topic);
-    expect([...records.keys()].sort()).toEqual(["meta/started/r0", "meta/started/r1", "meta/started/r2"]);
+    expect([...records.keys()].sort()).toEqual([
+      "meta/alive/r0",
+      "meta/alive/r1",
+      "meta/alive/r2",
+      "meta/started/r0",
+      "meta/started/r1",
+      "meta/started/r2",
+    ]);
   }, 120_000);
 });

@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../src/monitor/assemble.js";
 import { countedRecords, startLiveMonitor } from "../helpers/live.js";
 import { writeTree } from "../helpers/files.js";
+import { freePort } from "../helpers/ports.js";
+import { spawnCli, type CliProcess } from "../helpers/process.js";
 import {
   createTopic,
   damageFirstBatch,
@@ -19,6 +21,11 @@ import {
 // Windows of a few seconds stand in for the default 7 days. Replicas publish every 10 s (the judge
 // interval), so learning another replica's evidence takes up to that long.
 const topics: string[] = [];
+const children: CliProcess[] = [];
+
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGKILL");
+});
 
 afterEach(async () => {
   const brokers = await kafkaBrokers();
@@ -125,6 +132,49 @@ describe("the shared state topic", () => {
     expect(gaps).toEqual([]);
     expect(a.lifecycle.lifecycle.coverage.isShared(topic, theirs)).toBe(false);
   }, 180_000);
+
+  it("a replica killed without a word: its partition stops counting as observed within 5 s of its last heartbeat, so a record sent there never stands behind a drained verdict", async () => {
+    const { brokers, topic, configPath } = await setup(2);
+    const a = await start(configPath, "replica-a");
+    // The victim runs in its own process (a SIGKILL), with the product's timings: its partition stays
+    // unread until its 30 s session expires.
+    const b = spawnCli(["run", "--config", configPath, "--port", String(await freePort())], {
+      SCHEMAWATCH_REPLICA_ID: "replica-b",
+    });
+    children.push(b);
+    await waitFor(() => a.health.assignedPartitions === 1, "one partition each", 120_000);
+    const theirs = 1 - mine(a, topic);
+    await produce(brokers, topic, [message("1.1", 0), message("1.1", 1)]);
+    // b's partition counts for a through b's published coverage (not through a's own past reading).
+    await waitFor(
+      () => a.lifecycle.lifecycle.coverage.isShared(topic, theirs) && drained(a).yes,
+      "a to call 1.0.0 drained, b's published partition included",
+      120_000,
+    );
+
+    b.kill("SIGKILL");
+    const killedAt = Date.now();
+    await produce(brokers, topic, [message("1.0", theirs, "batch-job")]);
+    const seen: Array<{ after: number; yes: boolean; reasons: string[] }> = [];
+    await waitFor(
+      () => {
+        const verdict = drained(a);
+        seen.push({ after: Date.now() - killedAt, yes: verdict.yes, reasons: verdict.reasons });
+        return verdict.reasons.some((r) => r.endsWith("from producer batch-job"));
+      },
+      "a to take b's partition over and read the 1.0 record",
+      120_000,
+      100,
+    );
+    // Up to 5 s (aliveSlackMs) after b's last heartbeat, a second earlier at most, b's partition still
+    // counts as observed: past that, until a has read the record, never drained.
+    const late = seen.filter((s) => s.after >= 6_000);
+    expect(late.length).toBeGreaterThan(20);
+    expect(late.filter((s) => s.yes)).toEqual([]);
+    expect(late[0]!.reasons).toEqual([
+      expect.stringMatching(new RegExp(`^partition ${topic}/${theirs} not observed since `)),
+    ]);
+  }, 240_000);
 
   it("a state batch that cannot be decoded is reported and restarts every window, never reads as tombstones", async () => {
     const { brokers, topic, stateTopic, configPath } = await setup(1, "2s");

@@ -146,11 +146,38 @@ describe("until when a partition counts as observed", () => {
   it("another replica's partition: now while it publishes within the slack, to the millisecond, then its last word", () => {
     const coverage = new Coverage();
     coverage.sharedSlackMs = 25_000;
-    coverage.shared(entry(2, { observedUntil: s(100) }), s(101));
+    coverage.shared(entry(2, { observedUntil: s(100) }), s(101), "r2");
+    coverage.heard("r2", s(124));
     const e = coverage.get("events", 2)!;
     expect(coverage.isShared("events", 2)).toBe(true);
     expect(coverage.observedThrough(e, s(125))).toBe(s(125));
     expect(coverage.observedThrough(e, s(125.001))).toBe(s(100));
+  });
+
+  it("another replica's partition: now only while its owner was heard within aliveSlackMs, to the millisecond", () => {
+    const coverage = new Coverage();
+    expect(coverage.aliveSlackMs).toBe(5_000);
+    coverage.shared(entry(2, { observedUntil: s(100) }), s(101), "r2");
+    const e = coverage.get("events", 2)!;
+    // never heard from (a replica killed before its first heartbeat, or heartbeats read only on start)
+    expect(coverage.observedThrough(e, s(102))).toBe(s(100));
+    coverage.heard("r1", s(102));
+    expect(coverage.observedThrough(e, s(102))).toBe(s(100));
+    coverage.heard("r2", s(103));
+    expect(coverage.observedThrough(e, s(108))).toBe(s(108));
+    // killed at 103: what is sent to its partitions from then on is read by nobody
+    expect(coverage.observedThrough(e, s(108.001))).toBe(s(100));
+  });
+
+  it("a partition its owner gave up, or still catches up on, counts only up to its observation, even while the owner is heard", () => {
+    const coverage = new Coverage();
+    coverage.heard("r2", s(101));
+    coverage.shared(entry(2, { observedUntil: s(100) }), s(101), "r2", false);
+    expect(coverage.observedThrough(coverage.get("events", 2)!, s(101))).toBe(s(100));
+    // the owner's next publish reads it up to now
+    coverage.shared(entry(2, { observedUntil: s(110) }), s(111), "r2", true);
+    coverage.heard("r2", s(111));
+    expect(coverage.observedThrough(coverage.get("events", 2)!, s(112))).toBe(s(112));
   });
 });
 
@@ -158,9 +185,9 @@ describe("another replica's published entry", () => {
   it("takes the later start of coverage, and an observation no later than now", () => {
     const coverage = new Coverage();
     coverage.restore([entry(0, { coveredSince: s(50) })]);
-    coverage.shared(entry(0, { coveredSince: s(20), observedUntil: s(200) }), s(100));
+    coverage.shared(entry(0, { coveredSince: s(20), observedUntil: s(200) }), s(100), "r2");
     expect(coverage.get("events", 0)).toEqual(entry(0, { coveredSince: s(50), observedUntil: s(100) }));
-    coverage.shared(entry(1, { coveredSince: s(20), observedUntil: s(90) }), s(100));
+    coverage.shared(entry(1, { coveredSince: s(20), observedUntil: s(90) }), s(100), "r2");
     expect(coverage.get("events", 1)).toEqual(entry(1, { coveredSince: s(20), observedUntil: s(90) }));
   });
 
@@ -168,30 +195,30 @@ describe("another replica's published entry", () => {
     const coverage = new Coverage();
     coverage.restore([entry(0, { lastOffset: "9", coveredSince: s(0) })]);
     coverage.assigned(events([0]), s(10));
-    coverage.shared(entry(0, { lastOffset: "9", coveredSince: s(5) }), s(11));
+    coverage.shared(entry(0, { lastOffset: "9", coveredSince: s(5) }), s(11), "r2");
     expect(coverage.get("events", 0)).toMatchObject({ lastOffset: "9", coveredSince: s(0) });
-    coverage.shared(entry(0, { lastOffset: null, coveredSince: s(5) }), s(11));
+    coverage.shared(entry(0, { lastOffset: null, coveredSince: s(5) }), s(11), "r2");
     expect(coverage.get("events", 0)).toMatchObject({ lastOffset: "9" });
-    coverage.shared(entry(0, { lastOffset: "15", coveredSince: s(5) }), s(12));
+    coverage.shared(entry(0, { lastOffset: "15", coveredSince: s(5) }), s(12), "r2");
     expect(coverage.get("events", 0)).toMatchObject({ lastOffset: "15", coveredSince: s(5) });
     expect(coverage.isShared("events", 0)).toBe(false);
     // the next batch continues from it: no gap
     coverage.processed("events", 0, "16", "20", s(13));
     expect(coverage.gaps).toEqual([]);
     // after a batch here, this member's own history wins
-    coverage.shared(entry(0, { lastOffset: "99", coveredSince: s(6) }), s(14));
+    coverage.shared(entry(0, { lastOffset: "99", coveredSince: s(6) }), s(14), "r2");
     expect(coverage.get("events", 0)).toMatchObject({ lastOffset: "20", coveredSince: s(5) });
   });
 
   it("for a partition assigned here and never read before, the previous owner's offset is taken, its window kept", () => {
     const coverage = new Coverage();
     coverage.assigned(events([0]), s(10));
-    coverage.shared(entry(0, { lastOffset: "15", coveredSince: s(0) }), s(11));
+    coverage.shared(entry(0, { lastOffset: "15", coveredSince: s(0) }), s(11), "r2");
     expect(coverage.get("events", 0)).toEqual(
       entry(0, { lastOffset: "15", coveredSince: s(10), observedUntil: s(10) }),
     );
     // the shared entry of a partition not assigned here is taken whole
-    coverage.shared(entry(1, { lastOffset: "3" }), s(11));
+    coverage.shared(entry(1, { lastOffset: "3" }), s(11), "r2");
     expect(coverage.get("events", 1)).toEqual(entry(1, { lastOffset: "3" }));
   });
 });
@@ -209,7 +236,7 @@ describe("the partitions of a topic", () => {
 describe("assignments, revocations and what they forget", () => {
   it("a new assignment replaces the old one; a partition assigned here is no longer another replica's", () => {
     const coverage = new Coverage();
-    coverage.shared(entry(1, { observedUntil: s(0) }), s(1));
+    coverage.shared(entry(1, { observedUntil: s(0) }), s(1), "r2");
     expect(coverage.isShared("events", 1)).toBe(true);
     coverage.assigned(events([0, 1]), s(2), false);
     expect(coverage.isShared("events", 1)).toBe(false);
@@ -227,7 +254,7 @@ describe("assignments, revocations and what they forget", () => {
     coverage.assigned(events([0]), s(13), false);
     expect(coverage.isCatchingUp("events", 0)).toBe(false);
     // no batch since this assignment: the previous owner's later offset is still the better history
-    coverage.shared(entry(0, { lastOffset: "30" }), s(14));
+    coverage.shared(entry(0, { lastOffset: "30" }), s(14), "r2");
     expect(coverage.get("events", 0)!.lastOffset).toBe("30");
   });
 
@@ -236,7 +263,7 @@ describe("assignments, revocations and what they forget", () => {
     coverage.restore([entry(0, { lastOffset: "9" })]);
     coverage.assigned(events([0]), s(10));
     coverage.undecodable("events", 0, "10", "19", s(11), "bad");
-    coverage.shared(entry(0, { lastOffset: "30" }), s(12));
+    coverage.shared(entry(0, { lastOffset: "30" }), s(12), "r2");
     expect(coverage.get("events", 0)!.lastOffset).toBe("19");
   });
 

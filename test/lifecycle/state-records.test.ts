@@ -25,7 +25,11 @@ describe("record keys", () => {
 
 describe("readable values", () => {
   it("a coverage record is read only for its own key and with an owner", () => {
-    expect(readCoverageRecord({ owner: "r1", coverage }, "a/b", 3)).toEqual({ owner: "r1", coverage });
+    expect(readCoverageRecord({ owner: "r1", coverage }, "a/b", 3)).toEqual({
+      owner: "r1",
+      live: true,
+      coverage,
+    });
     expect(readCoverageRecord({ owner: "r1", coverage }, "a/b", 4)).toBeUndefined();
     expect(readCoverageRecord({ owner: "r1", coverage }, "a", 3)).toBeUndefined();
     expect(readCoverageRecord({ owner: 1, coverage }, "a/b", 3)).toBeUndefined();
@@ -33,6 +37,17 @@ describe("readable values", () => {
       readCoverageRecord({ owner: "r1", coverage: { ...coverage, lastOffset: "x" } }, "a/b", 3),
     ).toBeUndefined();
     expect(readCoverageRecord(null, "a/b", 3)).toBeUndefined();
+  });
+
+  it("a coverage record given up (released) or still catching up is not live; either flag must be a boolean", () => {
+    const read = (flags: Record<string, unknown>) =>
+      readCoverageRecord({ owner: "r1", ...flags, coverage }, "a/b", 3);
+    expect(read({ released: true })).toEqual({ owner: "r1", live: false, coverage });
+    expect(read({ catchingUp: true })).toEqual({ owner: "r1", live: false, coverage });
+    expect(read({ released: false, catchingUp: false })).toEqual({ owner: "r1", live: true, coverage });
+    expect(read({ released: "true" })).toBeUndefined();
+    expect(read({ catchingUp: 1 })).toBeUndefined();
+    expect(read({ released: null })).toBeUndefined();
   });
 
   it.each([
