@@ -5,19 +5,11 @@ import type { Logger } from "pino";
 import type { KafkaConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
-import { UNDECODABLE } from "../kafka/decode-guard.js";
 import type { PartitionCoverage } from "./coverage.js";
 import { mergeUnreadable, type CandidateEvidence, type UnreadableEvidence } from "./evidence.js";
-import type { Lifecycle, LifecycleState } from "./lifecycle.js";
-import {
-  isCandidateEvidence,
-  isUnreadableList,
-  isVersionEvidence,
-  mergeCandidates,
-  mergeVersionEvidence,
-  readCoverageRecord,
-  stateKey,
-} from "./state-records.js";
+import type { Lifecycle } from "./lifecycle.js";
+import { SerialSender, StateMessages } from "./state-messages.js";
+import { mergeCandidates } from "./state-records.js";
 
 export interface StateTopicOptions {
   readonly kafka: KafkaConfig;
@@ -45,22 +37,26 @@ export class StateTopic {
   readonly replica: string;
   readonly #options: StateTopicOptions;
   readonly #log: Logger;
-  readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
-  /** Other replicas' unreadable records, per subject and replica. */
-  readonly #unreadable = new Map<string, Map<string, UnreadableEvidence[]>>();
+  /** What the records mean and which to publish (state-messages.ts); this class does the I/O. */
+  readonly #messages: StateMessages;
+  readonly #candidates: Map<string, Map<string, CandidateEvidence>>;
+  readonly #unreadable: Map<string, Map<string, UnreadableEvidence[]>>;
+  readonly #sender = new SerialSender((messages) =>
+    this.#producer!.send({ topic: this.#options.topic, messages, acks: -1 }),
+  );
   #producer: Producer | undefined;
   #consumer: Consumer | undefined;
   #lifecycle: Lifecycle | undefined;
   #onProblem: (problem: string) => void = () => {};
   #loading = true;
-  #pending: Promise<void> = Promise.resolve();
-  /** What was last published of each version's evidence, to send only what changed in between. */
-  readonly #sentVersions = new Map<string, string>();
 
   constructor(options: StateTopicOptions) {
     this.#options = options;
     this.#log = options.logger;
     this.replica = replicaId(options.env);
+    this.#messages = new StateMessages(this.replica, options.topic);
+    this.#candidates = this.#messages.candidates;
+    this.#unreadable = this.#messages.unreadable;
   }
 
   get topic(): string {
@@ -149,118 +145,14 @@ export class StateTopic {
     return read;
   }
 
-  #problem(key: string, what: string, partitions: ReadonlyArray<[string, number]> | "all"): void {
-    const lifecycle = this.#lifecycle!;
-    const problem = `state topic ${this.#options.topic}: record ${key} ${what}`;
-    this.#onProblem(problem);
-    const now = lifecycle.now();
-    if (partitions === "all") {
-      const topics = [...lifecycle.subjects].flatMap((s) => [...s.subject.topics]);
-      lifecycle.coverage.invalidateAll(now, problem, topics);
-      return;
-    }
-    for (const [topic, partition] of partitions)
-      lifecycle.coverage.unreadable(topic, partition, now, problem);
-  }
-
-  /** One record of the topic. Never logs values: they may name producers, and they are not ours to echo. */
+  /** One record of the topic, read by the consumer. */
   #apply(message: KafkaMessage): void {
-    const lifecycle = this.#lifecycle!;
-    if ((message as { [UNDECODABLE]?: unknown })[UNDECODABLE] !== undefined) {
-      // The decode guard's marker for a batch it could not decode: not a tombstone, lost evidence.
-      return this.#problem(
-        `batch ending at offset ${message.offset}`,
-        "cannot be decoded: every window restarts",
-        "all",
-      );
-    }
-    const key = message.key?.toString("utf8") ?? "";
-    if (message.value === null) return; // a tombstone
-    const parts = key.split("/").map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return "\u0000";
-      }
-    });
-    let value: unknown;
-    try {
-      value = JSON.parse(message.value.toString("utf8"));
-    } catch {
-      value = undefined;
-    }
-    const [kind, a, b, c] = parts;
-    if (kind === "coverage" && parts.length === 3 && a && b !== undefined && /^\d+$/.test(b)) {
-      const record = readCoverageRecord(value, a, Number(b));
-      if (!record) return this.#problem(key, "is unreadable: treated as a coverage gap", [[a, Number(b)]]);
-      // Our own publish coming back tells nothing new, except on start (a previous run of this replica).
-      if (record.owner === this.replica && !this.#loading) return;
-      lifecycle.coverage.shared(record.coverage, lifecycle.now());
-      return;
-    }
-    if ((kind === "version" && parts.length === 3) || (kind === "candidate" && parts.length === 4)) {
-      const subject = [...lifecycle.subjects].find((s) => s.subject.name === a);
-      if (!subject || !b) return; // a subject this monitor does not watch
-      const topics = subject.subject.topics.flatMap((t): Array<[string, number]> =>
-        lifecycle.coverage.partitionsOf(t, lifecycle.knownPartitions.get(t)).map((p) => [t, p]),
-      );
-      if (kind === "version") {
-        if (!isVersionEvidence(value))
-          return this.#problem(
-            key,
-            "is unreadable: treated as a coverage gap",
-            topics.length ? topics : "all",
-          );
-        mergeVersionEvidence(lifecycle.version(a!, b), value);
-        return;
-      }
-      if (!isCandidateEvidence(value) || !c)
-        return this.#problem(key, "is unreadable: treated as a coverage gap", topics.length ? topics : "all");
-      if (c === this.replica) {
-        if (this.#loading) Object.assign(lifecycle.candidate(a!, b), structuredClone(value));
-        return;
-      }
-      const id = `${a!}\u0000${b}`;
-      let perReplica = this.#candidates.get(id);
-      if (!perReplica) this.#candidates.set(id, (perReplica = new Map()));
-      perReplica.set(c, value);
-      return;
-    }
-    if (kind === "unreadable" && parts.length === 3 && a && b) {
-      if (!lifecycle.hasSubject(a)) return;
-      if (!isUnreadableList(value))
-        return this.#problem(key, "is unreadable: treated as a coverage gap", "all");
-      if (b === this.replica) {
-        // A previous run of this replica: its records still count, as its own.
-        if (this.#loading) lifecycle.restoreUnreadable(a, value);
-        return;
-      }
-      let perReplica = this.#unreadable.get(a);
-      if (!perReplica) this.#unreadable.set(a, (perReplica = new Map()));
-      perReplica.set(b, value);
-      return;
-    }
-    if (kind === "meta") return;
-    this.#problem(key || "(no key)", "has a key this version does not know: every window restarts", "all");
+    this.#messages.apply(this.#lifecycle!, message, this.#loading, this.#onProblem);
   }
 
   /** This replica's evidence: coverage of the partitions it owns, its version view and its candidates. */
   async publish(lifecycle: Lifecycle, owned: readonly PartitionCoverage[]): Promise<void> {
-    const state = lifecycle.toState();
-    const messages: Message[] = this.#coverageMessages(owned);
-    messages.push(...this.#versionMessages(state.versions, false));
-    for (const [subject, candidates] of Object.entries(state.candidates))
-      for (const [version, evidence] of Object.entries(candidates))
-        messages.push({
-          key: stateKey("candidate", subject, version, this.replica),
-          value: JSON.stringify(evidence),
-        });
-    messages.push(...this.#unreadableMessages(state.unreadable ?? {}, false));
-    messages.push({
-      key: stateKey("meta", "started", this.replica),
-      value: JSON.stringify({ startedAt: state.startedAt }),
-    });
-    await this.#send(messages);
+    await this.#send(this.#messages.publishMessages(lifecycle, owned));
   }
 
   /**
@@ -268,67 +160,23 @@ export class StateTopic {
    * the version in use on every replica within about a second, not only after the next full publish.
    */
   publishVersions(lifecycle: Lifecycle): Promise<void> {
-    const state = lifecycle.toState();
-    return this.#send([
-      ...this.#versionMessages(state.versions, true),
-      ...this.#unreadableMessages(state.unreadable ?? {}, true),
-    ]);
-  }
-
-  #unreadableMessages(
-    unreadable: NonNullable<LifecycleState["unreadable"]>,
-    changedOnly: boolean,
-  ): Message[] {
-    const messages: Message[] = [];
-    for (const [subject, entries] of Object.entries(unreadable)) {
-      const key = stateKey("unreadable", subject, this.replica);
-      const value = JSON.stringify(entries);
-      if (changedOnly && this.#sentVersions.get(key) === value) continue;
-      this.#sentVersions.set(key, value);
-      messages.push({ key, value });
-    }
-    return messages;
-  }
-
-  #versionMessages(versions: LifecycleState["versions"], changedOnly: boolean): Message[] {
-    const messages: Message[] = [];
-    for (const [subject, map] of Object.entries(versions))
-      for (const [version, evidence] of Object.entries(map)) {
-        const key = stateKey("version", subject, version);
-        const value = JSON.stringify(evidence);
-        if (changedOnly && this.#sentVersions.get(key) === value) continue;
-        this.#sentVersions.set(key, value);
-        messages.push({ key, value });
-      }
-    return messages;
+    return this.#send(this.#messages.changedMessages(lifecycle));
   }
 
   /** On revocation: the last word on the partitions this replica gives up, for the next owner. */
   publishCoverage(owned: readonly PartitionCoverage[]): Promise<void> {
-    return this.#send(this.#coverageMessages(owned));
+    return this.#send(this.#messages.coverageMessages(owned));
   }
 
-  #coverageMessages(owned: readonly PartitionCoverage[]): Message[] {
-    return owned.map((entry) => ({
-      key: stateKey("coverage", entry.topic, entry.partition),
-      value: JSON.stringify({ owner: this.replica, coverage: { ...entry } }),
-    }));
-  }
-
+  /** One send after the other, each with every in-sync replica's acknowledgement. */
   #send(messages: Message[]): Promise<void> {
-    const producer = this.#producer;
-    if (!producer)
+    if (!this.#producer)
       return Promise.reject(new SchemawatchError("STATE_INVALID", "the state topic was never opened"));
-    const topic = this.#options.topic;
-    const sent = this.#pending.then(async () => {
-      if (messages.length > 0) await producer.send({ topic, messages, acks: -1 });
-    });
-    this.#pending = sent.catch(() => undefined);
-    return sent;
+    return this.#sender.enqueue(messages);
   }
 
   async stop(): Promise<void> {
-    await this.#pending;
+    await this.#sender.settled();
     await this.#consumer?.disconnect().catch(() => undefined);
     await this.#producer?.disconnect().catch(() => undefined);
   }

@@ -42,7 +42,6 @@ export class OpenTransactions {
   measured(topic: string, partition: number, ends: MeasuredEnds, lag: number, measuredAt: number): void {
     const k = key(topic, partition);
     const measured = this.#measuredAt.get(topic);
-    // Stryker disable next-line EqualityOperator: an equal time sets the same value
     if (measured === undefined || measuredAt > measured) this.#measuredAt.set(topic, measuredAt);
     const open = this.#open.get(k);
     if (open !== undefined && ends.stable - BigInt(lag) >= open.until) this.#open.delete(k);
