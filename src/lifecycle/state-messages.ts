@@ -72,10 +72,11 @@ export class StateMessages {
     try {
       value = JSON.parse(message.value.toString("utf8"));
     } catch {
-      value = undefined;
+      // not JSON: value stays undefined, which no kind of record reads
     }
     const [kind, a, b, c] = parts;
-    if (kind === "coverage" && parts.length === 3 && a && b !== undefined && /^\d+$/.test(b)) {
+    // Three parts: b is there.
+    if (kind === "coverage" && parts.length === 3 && a && /^\d+$/.test(b!)) {
       const record = readCoverageRecord(value, a, Number(b));
       if (!record) return problem(key, UNREADABLE, [[a, Number(b)]]);
       // Our own publish coming back tells nothing new, except on start (a previous run of this replica).

@@ -53,7 +53,6 @@ export class OpenTransactions {
       return;
     }
     still.records = records;
-    // Stryker disable next-line EqualityOperator: an equal end sets the same value
     if (ends.logEnd > still.until) still.until = ends.logEnd;
   }
 

@@ -115,6 +115,9 @@ describe("version records", () => {
       lastUndeclaredAt: 0,
     });
     apply([rec("version/event/1.0.0", version(T0, "batch"))]);
+    // a version named by digits alone is no partition: only coverage keys name partitions
+    apply([rec("version/event/7", version(T0 + 3, "batch"))]);
+    expect(lifecycle.version("event", "7")).toEqual(version(T0 + 3, "batch"));
     expect(lifecycle.version("event", "1.0.0")).toMatchObject({
       lastDeclaredAt: T0 + 9_000,
       lastDeclaredBy: "web",
@@ -224,6 +227,14 @@ describe("candidate records", () => {
       ["events/0", "state-unreadable", problem("candidate/event/2.0.0/", UNREADABLE)],
     ]);
     expect(messages.candidates).toEqual(new Map());
+  });
+
+  it("an unreadable one while no partition of the subject is known restarts every window", async () => {
+    const { lifecycle, apply, gaps } = await stateOf();
+    lifecycle.coverage.restore([coverage("other", 0, T0 - 60_000, "3")]);
+    apply([rec("candidate/event/2.0.0/replica-b", "{")]);
+    const detail = problem("candidate/event/2.0.0/replica-b", UNREADABLE);
+    expect(gaps()).toEqual([["other/0", "state-unreadable", T0, detail]]);
   });
 });
 
