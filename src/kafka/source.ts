@@ -49,6 +49,8 @@ export class KafkaSource {
   #reconnectTimer: NodeJS.Timeout | undefined;
   #lagTimer: NodeJS.Timeout | undefined;
   #failures = 0;
+  /** Connects under way (#connect from its first step to its last). */
+  #connecting = 0;
   #cancelStart = false;
   #pendingStarts: PartitionOffsets = new Map();
   /** The topics the current consumer is subscribed to: those of the monitored topics that exist. */
@@ -199,13 +201,17 @@ export class KafkaSource {
         )
       : undefined;
     this.#listen(session, consumer);
-    // After every await: a stop() during it has already disconnected, so undo what the await opened.
+    // After every await: a stop() during it has already disconnected, and a topic watch may have
+    // replaced this consumer; either way undo what the await opened, or the group gets a member that
+    // reads partitions this source never hears of.
     const abandoned = async (): Promise<boolean> => {
-      if (session.closing) await consumer.disconnect().catch(() => undefined);
-      return session.closing;
+      const gone = session.closing || consumer !== this.#consumer;
+      if (gone) await consumer.disconnect().catch(() => undefined);
+      return gone;
     };
     // Names the step in health.lastError: "subscribing to events: This server does not host ...".
     let step = `connecting to ${this.#options.kafka.brokers.join(", ")}`;
+    this.#connecting++;
     try {
       await consumer.connect();
       if (await abandoned()) return;
@@ -257,6 +263,8 @@ export class KafkaSource {
       this.#down(error, step);
       await consumer.disconnect().catch(() => undefined);
       this.#reconnectLater(session, consumer);
+    } finally {
+      this.#connecting--;
     }
   }
 
@@ -427,7 +435,8 @@ export class KafkaSource {
     try {
       const present = await this.#presentTopics(session);
       const consumer = this.#consumer;
-      const waiting = this.#reconnectTimer !== undefined;
+      // While a connect is under way nothing is subscribed yet: that is no change of topics.
+      const waiting = this.#reconnectTimer !== undefined || this.#connecting > 0;
       if (!session.closing && !waiting && !sameTopics(present, this.#subscribed)) {
         this.#log.info(
           { topics: present, before: this.#subscribed },
