@@ -119,3 +119,58 @@ describe("recursive schemas", () => {
     ]);
   });
 });
+
+describe("the context a nested comparison runs in", () => {
+  it("keeps the policy: lenient inside a property or an item as at the root", () => {
+    const open = { type: "object", properties: { a: { type: "string" } } };
+    const more = { ...open, properties: { a: { type: "string" }, b: { type: "integer" } } };
+    const lenient = (old: object, next: object) =>
+      diffSchemas(
+        { $schema: D, ...old },
+        { $schema: D, ...next },
+        { witnesses: false, policy: "lenient" },
+      ).changes.map((c) => `${c.kind} ${c.path} ${c.backward}/${c.forward}`);
+    expect(lenient(open, more)).toEqual(["property-added-open /properties/b ok/ok"]);
+    expect(lenient({ properties: { o: open } }, { properties: { o: more } })).toEqual([
+      "property-added-open /properties/o/properties/b ok/ok",
+    ]);
+    expect(lenient({ items: open }, { items: more })).toEqual([
+      "property-added-open /items/properties/b ok/ok",
+    ]);
+  });
+});
+
+describe("a tighter keyword against the other side's instances", () => {
+  it("is ok when the other side has no instance of its type", () => {
+    expect(changes(I, { ...I, pattern: "^a" })).toEqual([
+      "pattern-added /pattern ok/ok: NEW requires strings to match /^a/",
+    ]);
+  });
+
+  it("is settled by a finite set of values: ok when all pass, breaks when one fails", () => {
+    const all = { enum: ["ab", "ac", 1] };
+    expect(changes(all, { ...all, pattern: "^a" })).toEqual([
+      "pattern-added /pattern ok/ok: NEW requires strings to match /^a/",
+    ]);
+    const some = { enum: ["ab", "bc"] };
+    expect(changes(some, { ...some, pattern: "^a" })).toEqual([
+      "pattern-added /pattern breaks/ok: NEW requires strings to match /^a/",
+    ]);
+    const changed = "pattern /^a/ -> /b$/: regular expressions are not compared for inclusion";
+    expect(changes({ enum: ["ab"], pattern: "^a" }, { enum: ["ab"], pattern: "b$" })).toEqual([
+      `pattern-changed /pattern ok/ok: ${changed}`,
+    ]);
+    expect(changes({ enum: ["ab", "ac"], pattern: "^a" }, { enum: ["ab", "ac"], pattern: "b$" })).toEqual([
+      `pattern-changed /pattern breaks/ok: ${changed}`,
+    ]);
+  });
+
+  it("falls back to the family's verdict for any string", () => {
+    expect(changes(S, { ...S, pattern: "^a" })).toEqual([
+      "pattern-added /pattern breaks/ok: NEW requires strings to match /^a/",
+    ]);
+    expect(changes({ ...S, pattern: "^a" }, { ...S, pattern: "^b" })).toEqual([
+      "pattern-changed /pattern undecided/undecided: pattern /^a/ -> /^b/: regular expressions are not compared for inclusion",
+    ]);
+  });
+});
