@@ -40,6 +40,15 @@ describe("not", () => {
     ]);
   });
 
+  it("a value it forbids is certainly valid under a side that is `true`", () => {
+    const list = (old: unknown, next: unknown) =>
+      diffSchemas(old, next, { witnesses: false }).changes.map(
+        (c) => `${c.kind} ${c.path} ${c.backward}/${c.forward}`,
+      );
+    expect(list(true, { not: { const: "a" } })).toEqual(["not-added /not breaks/ok"]);
+    expect(list({ not: { const: "a" } }, true)).toEqual(["not-removed /not ok/breaks"]);
+  });
+
   it("an added not that matches everything breaks", () => {
     expect(changes(S, { ...S, not: {} })).toEqual([notAdded("breaks")]);
   });
@@ -154,6 +163,15 @@ describe("then and else under an unchanged condition", () => {
       "else-added /else breaks/ok: NEW adds a `else` constraint",
     ]);
     expect(changes(obj({ ...ifA, else: { required: ["b"] } }), obj(ifA))).toEqual([
+      "else-removed /else ok/breaks: NEW drops OLD's `else` constraint",
+    ]);
+  });
+
+  it("else is not read with if: an else that repeats the condition rejects every document it binds", () => {
+    expect(changes(obj(ifA), obj({ ...ifA, else: { required: ["a"] } }))).toEqual([
+      "else-added /else breaks/ok: NEW adds a `else` constraint",
+    ]);
+    expect(changes(obj({ ...ifA, else: { required: ["a"] } }), obj(ifA))).toEqual([
       "else-removed /else ok/breaks: NEW drops OLD's `else` constraint",
     ]);
   });
