@@ -156,6 +156,13 @@ describe("anyOf and oneOf branches compared", () => {
     ]);
   });
 
+  it("an anyOf branch added beside an OLD branch it overlaps is still ok backward", () => {
+    expect(changes({ anyOf: [S, I] }, { anyOf: [str({ maxLength: 3 }), I, str({ minLength: 5 })] })).toEqual([
+      "max-length-added /anyOf/0/maxLength undecided/ok: maxLength none -> 3: a tighter limit rejects some documents OLD accepted",
+      "any-of-branch-added /anyOf/2 ok/ok: NEW adds branch 2",
+    ]);
+  });
+
   it("a dropped branch breaks backward when no other branch takes its documents", () => {
     expect(changes({ anyOf: [S, I, N] }, { anyOf: [N, S] })).toEqual([
       "any-of-branch-removed /anyOf/1 breaks/ok: NEW drops branch 1",
@@ -207,6 +214,14 @@ describe("allOf, and a $ref beside other keywords, as conjuncts", () => {
     const flat = { allOf: [S, { maxLength: 3 }] };
     expect(changes({ allOf: [{ allOf: [S, { maxLength: 3 }] }] }, flat)).toEqual([SAME]);
     expect(changes({ allOf: [{ description: "x", allOf: [S, { maxLength: 3 }] }] }, flat)).toEqual([SAME]);
+  });
+
+  it("nine levels of pure allOf are flattened", () => {
+    const nest = (depth: number): object =>
+      depth === 0 ? { allOf: [S, { maxLength: 3 }] } : { allOf: [nest(depth - 1)] };
+    expect(changes(nest(9), { allOf: [S, { maxLength: 2 }] })).toEqual([
+      "max-length-decreased /allOf/1/maxLength breaks/ok: maxLength 3 -> 2: a tighter limit rejects some documents OLD accepted",
+    ]);
   });
 
   it("a nested allOf beside a keyword of its own stays one branch", () => {
