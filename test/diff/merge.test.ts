@@ -156,3 +156,24 @@ describe("keywords that read each other come from one side", () => {
     ]);
   });
 });
+
+describe("the node's applicators stay on the node", () => {
+  it("unevaluatedProperties is not merged into a branch, where it would not see the node's properties", () => {
+    // {"a":1} is valid under OLD (a is evaluated by OLD's properties) and fails NEW's closed branch.
+    const old = {
+      type: "object",
+      properties: { a: {} },
+      unevaluatedProperties: false,
+      ...anyOf({ properties: { b: {} } }),
+    };
+    expect(
+      changes(old, anyOf({ type: "object", properties: { b: {} }, additionalProperties: false })),
+    ).toEqual([
+      "type-removed /type ok/ok: type object -> any type",
+      'property-removed-open /properties/a ok/ok: NEW is open for "a": under strict a NEW producer may send it with a value OLD rejects; under lenient NEW producers send only the properties NEW declares',
+      "unevaluated-properties-opened /unevaluatedProperties ok/breaks: NEW accepts keys no branch evaluated; OLD rejected them",
+      "type-added /anyOf/0/type breaks/ok: type any type -> object; OLD documents of type null, boolean, array, string, number fail NEW",
+      "additional-properties-closed /anyOf/0/additionalProperties breaks/ok: NEW rejects keys no property or pattern names; OLD accepted some",
+    ]);
+  });
+});
