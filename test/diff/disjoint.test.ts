@@ -97,6 +97,12 @@ describe("objects: a discriminator, or a required key the other side cannot have
       obj({ required: ["x"] }),
       true,
     ],
+    [
+      "a required key proves nothing while both sides also take strings",
+      { type: ["string", "object"], required: ["x"] },
+      { type: ["string", "object"], properties: { y: {} }, additionalProperties: false },
+      false,
+    ],
   ]);
 
   const nested = (depth: number, value: string): object =>
