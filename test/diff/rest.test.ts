@@ -38,6 +38,19 @@ describe("additionalProperties", () => {
     ]);
   });
 
+  it("points into NEW for what NEW has, into OLD for what only OLD had", () => {
+    const at = (name: string, more: object) => ({
+      $defs: { [name]: { ...O, ...more } },
+      $ref: `#/$defs/${name}`,
+    });
+    expect(changes(at("a", { additionalProperties: false }), at("b", {}))).toEqual([
+      `additional-properties-opened /$defs/a/additionalProperties ok/breaks: NEW accepts ${KEYS}; OLD rejected them`,
+    ]);
+    expect(changes(at("a", {}), at("b", { additionalProperties: false }))).toEqual([
+      `additional-properties-closed /$defs/b/additionalProperties breaks/ok: NEW rejects ${KEYS}; OLD accepted some`,
+    ]);
+  });
+
   it("two schemas are compared where they are", () => {
     expect(
       changes({ ...O, additionalProperties: str }, { ...O, additionalProperties: { ...str, maxLength: 3 } }),
