@@ -231,3 +231,45 @@ describe("then and else under an unchanged condition", () => {
     ]);
   });
 });
+
+describe("conditionals: annotations, one trivial side, else, and not without a finite set", () => {
+  const ifA = { if: { required: ["a"] } };
+  const then = { then: { required: ["b"] } };
+  it("an annotation edited in if or then is that change alone", () => {
+    expect(changes(obj({ ...ifA, ...then }), obj({ if: { required: ["a"], title: "t" }, ...then }))).toEqual([
+      "title-changed /if/title ok/ok: title added; annotations do not affect validation",
+    ]);
+    expect(changes(obj({ ...ifA, ...then }), obj({ ...ifA, then: { required: ["b"], title: "t" } }))).toEqual(
+      ["title-changed /then/title ok/ok: title added; annotations do not affect validation"],
+    );
+  });
+
+  it("a changed condition is ok by triviality only when both sides' branches are trivial", () => {
+    const other = { if: { required: ["c"] }, ...then };
+    expect(changes(obj({ ...ifA, then: true }), obj(other))).toEqual([
+      "if-changed /if undecided/ok: the `if` condition changed, so documents move between `then` and `else`",
+    ]);
+    expect(changes(obj(other), obj({ ...ifA, then: true }))).toEqual([
+      "if-changed /if ok/undecided: the `if` condition changed, so documents move between `then` and `else`",
+    ]);
+  });
+
+  it("an else binds the documents that fail if", () => {
+    expect(changes(obj(), obj({ ...ifA, else: { required: ["b"] } }))).toEqual([
+      "if-added /if undecided/ok: NEW adds an if/then/else condition",
+    ]);
+    expect(changes(obj({ ...ifA, else: { required: ["b"] } }), obj())).toEqual([
+      "if-removed /if ok/undecided: NEW drops OLD's if/then/else condition",
+    ]);
+  });
+
+  it("asserted formats change nothing for a not without format or content", () => {
+    const asserting = { compiler: new SchemaCompiler({ assertFormats: true }) };
+    expect(changes(S, { ...S, not: { enum: ["a"] } }, asserting, D7)).toEqual([notAdded("breaks")]);
+  });
+
+  it("a not without a finite set of values is undecided unless disjoint (a witness settles it)", () => {
+    const both = { type: ["string", "integer"] };
+    expect(changes(both, { ...both, not: S })).toEqual([notAdded("undecided")]);
+  });
+});
