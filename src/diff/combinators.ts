@@ -20,6 +20,7 @@ function pairBranches(before: readonly Loc[], after: readonly Loc[]): Pairing {
   const freeNew = new Set(after.keys());
   for (const j of after.keys()) {
     for (const i of freeOld) {
+      // Stryker disable next-line OptionalChaining: i and j are keys of before and after
       if (deepEqual(before[i]?.node, after[j]?.node)) {
         pairs.push([i, j]);
         freeOld.delete(i);
@@ -157,7 +158,9 @@ function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "on
     covered === "ok" || verdict === "ok" ? "ok" : covered === "undecided" ? "undecided" : verdict;
   for (const [i, j] of pairs) {
     for (const change of engine.compare(before[i] as Loc, after[j] as Loc, ctx)) {
+      // Stryker disable next-line OptionalChaining,StringLiteral: backward has one entry per OLD branch
       const b = cap(change.backward, backward[i]?.verdict ?? "undecided");
+      // Stryker disable next-line OptionalChaining,StringLiteral: forward has one entry per NEW branch
       const f = cap(change.forward, forward[j]?.verdict ?? "undecided");
       emitted.push({ ...change, backward: b, forward: f });
     }
@@ -168,12 +171,14 @@ function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "on
       exclusive && before.some((branch) => !disjoint(engine.model, branch, after[j] as Loc))
         ? overallBack
         : "ok";
+    // Stryker disable next-line OptionalChaining,StringLiteral: forward has one entry per NEW branch
     const f = forward[j]?.verdict ?? "undecided";
     emitted.push(
       mk(`${base}-branch-added` as ChangeKind, at(n.loc, keyword, String(j)), b, f, `NEW adds branch ${j}`),
     );
   }
   for (const i of removed) {
+    // Stryker disable next-line OptionalChaining,StringLiteral: backward has one entry per OLD branch
     const b = backward[i]?.verdict ?? "undecided";
     emitted.push(
       mk(
@@ -192,6 +197,7 @@ function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "on
   const haveF = worst(emitted.map((c) => c.forward));
   if (worst([wantB, haveB]) !== haveB || worst([wantF, haveF]) !== haveF) {
     const failed = [...backward, ...forward].find((r) => r.verdict !== "ok");
+    // Stryker disable next-line OptionalChaining: a direction worse than its changes is not ok, so some cover failed
     const reason = `${keyword} branches changed: ${failed?.reason ?? "coverage not proven"}`;
     emitted.push(mk(`${base}-changed` as ChangeKind, at(n.loc, keyword), wantB, wantF, reason));
   }

@@ -242,14 +242,6 @@ export class Engine {
     };
   }
 
-  falseAt(loc: Loc, ...segments: string[]): Loc {
-    return {
-      node: false,
-      ptr: `${loc.ptr}${segments.map((s) => `/${escapePointer(s)}`).join("")}`,
-      doc: loc.doc,
-    };
-  }
-
   private side(loc: Loc): Side {
     return { loc, view: this.model.view(loc), types: this.model.types(loc), values: this.model.values(loc) };
   }
