@@ -2,6 +2,7 @@
 // every view of the scope, near its own edges and the other version's, in a fixed order of interest
 // (the other version's edges first). Both are deterministic: each case lists the exact candidates.
 import { describe, expect, it } from "vitest";
+import { SchemaCompiler } from "../../../src/catalog/compiler.js";
 import { FRACTION, INTEGER, NUMBER } from "../../../src/diff/typeset.js";
 import { numbers, strings } from "../../../src/diff/witness/scalars.js";
 import { assertingViews, views } from "./load.js";
@@ -189,6 +190,41 @@ describe("strings", () => {
       "-",
       "a b",
     ]);
+  });
+
+  it("each format ajv-formats knows has an example the engine accepts, tried right after the empty string", () => {
+    const examples: Record<string, string> = {
+      date: "2020-01-01",
+      time: "12:00:00Z",
+      "date-time": "2020-01-01T12:00:00Z",
+      "iso-time": "12:00:00Z",
+      "iso-date-time": "2020-01-01T12:00:00Z",
+      duration: "P1D",
+      uri: "https://example.com/a",
+      "uri-reference": "a/b",
+      "uri-template": "https://example.com/{id}",
+      url: "https://example.com/a",
+      email: "a@example.com",
+      "idn-email": "a@example.com",
+      hostname: "example.com",
+      "idn-hostname": "example.com",
+      ipv4: "127.0.0.1",
+      ipv6: "::1",
+      regex: "^a",
+      uuid: "123e4567-e89b-12d3-a456-426614174000",
+      "json-pointer": "/a",
+      "json-pointer-uri-fragment": "#/a",
+      "relative-json-pointer": "0/a",
+      byte: "YQ==",
+      password: "secret",
+    };
+    const compiler = new SchemaCompiler({ assertFormats: true });
+    for (const [format, example] of Object.entries(examples)) {
+      expect(strings(views({}), views({ format })).slice(0, 3), format).toEqual(["", example, "a"]);
+      const json = { $schema: D7, type: "string", format };
+      const valid = compiler.compileVersion({ uri: "https://schemawatch.invalid/f", json, name: format });
+      expect(valid(example), `${format}: ${example}`).toBe(true);
+    }
   });
 
   it("content either side names gives encoded JSON, plain JSON and strings that are neither", () => {

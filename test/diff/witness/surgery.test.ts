@@ -87,6 +87,61 @@ describe("the keyword at the change's place is set back to the accepting version
     ).toEqual([{ type: "integer" }]);
   });
 
+  it("each group of keywords that read each other goes back whole", () => {
+    const back = (old: object, next: object, path: string) =>
+      undone(old, next, { path, direction: "backward" }).compiled;
+    expect(back({ minimum: 1, exclusiveMinimum: 0 }, { minimum: 2, maximum: 9 }, "/minimum")).toEqual([
+      { maximum: 9, minimum: 1, exclusiveMinimum: 0 },
+    ]);
+    expect(back({ prefixItems: [{}], items: false }, { items: { type: "string" } }, "/items")).toEqual([
+      { items: false, prefixItems: [{}] },
+    ]);
+    expect(
+      back(
+        { contains: { const: 1 }, minContains: 2 },
+        { contains: { const: 1 }, maxContains: 3 },
+        "/minContains",
+      ),
+    ).toEqual([{ contains: { const: 1 }, minContains: 2 }]);
+    const content = {
+      contentEncoding: "base64",
+      contentMediaType: "application/json",
+      contentSchema: { type: "object" },
+    };
+    expect(back(content, { contentEncoding: "base16", maxLength: 4 }, "/contentEncoding")).toEqual([
+      { maxLength: 4, ...content },
+    ]);
+  });
+
+  it("an entry of patternProperties, dependencies or dependentSchemas is one entry of a map", () => {
+    const back = (old: object, next: object, path: string) =>
+      undone(old, next, { path, direction: "backward" }).compiled;
+    expect(
+      back(
+        { patternProperties: { "^a": { type: "string" } } },
+        { patternProperties: { "^a": false, "^b": {} } },
+        "/patternProperties/^a",
+      ),
+    ).toEqual([{ patternProperties: { "^a": { type: "string" }, "^b": {} } }]);
+    expect(
+      back(
+        { dependentSchemas: { a: { required: ["b"] } } },
+        { dependentSchemas: { a: false, c: {} } },
+        "/dependentSchemas/a",
+      ),
+    ).toEqual([{ dependentSchemas: { a: { required: ["b"] }, c: {} } }]);
+    const d7 = "http://json-schema.org/draft-07/schema#";
+    const loaded = undone(
+      { $schema: d7, dependencies: { a: ["b"] } },
+      { $schema: d7, dependencies: { a: ["c"], d: {} } },
+      {
+        path: "/dependencies/a",
+        direction: "backward",
+      },
+    );
+    expect(loaded.compiled).toEqual([{ dependencies: { a: ["b"], d: {} } }]);
+  });
+
   it("below the root: only the site's node changes, the rest of the document stays", () => {
     const how = { path: "/properties/a/type", direction: "backward" as const, old: ["properties", "a"] };
     const old = { properties: { a: { type: "string" } }, required: ["a"] };
