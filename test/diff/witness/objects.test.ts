@@ -100,24 +100,32 @@ describe("the base object and the keys varied one at a time", () => {
 
 describe("names the other version gives", () => {
   it("its properties, required keys and dependents' keys, each with this version's values", () => {
-    expect(
-      objects(zero, {
-        properties: { c: {} },
-        required: ["d"],
-        dependentRequired: { p: ["q"] },
-        dependentSchemas: { r: {} },
-      }),
-    ).toEqual([
+    const other = {
+      properties: { c: {} },
+      required: ["d"],
+      dependentRequired: { p: ["q"] },
+      dependentSchemas: { r: {} },
+    };
+    // With a key that has dependents present, the other keys vary against it.
+    expect(objects(zero, other)).toEqual([
       {},
       { c: 0 },
       { d: 0 },
       { p: 0 },
       { r: 0 },
       { x: 0 },
+      { p: 0, c: 0 },
+      { r: 0, c: 0 },
+      { p: 0, d: 0 },
+      { r: 0, d: 0 },
       { p: 0, r: 0 },
       { r: 0, p: 0 },
       { p: 0, x: 0 },
       { r: 0, x: 0 },
+      { p: 0, r: 0, c: 0 },
+      { r: 0, p: 0, c: 0 },
+      { p: 0, r: 0, d: 0 },
+      { r: 0, p: 0, d: 0 },
       { p: 0, r: 0, x: 0 },
       { r: 0, p: 0, x: 0 },
     ]);
