@@ -35,6 +35,8 @@ describe("the values of each type a place allows", () => {
     expect(documents({ type: "string", allOf: [{ type: "integer" }] })).toEqual([]);
     expect(documents({ type: "string", not: {} })).toEqual([]);
     expect(documents(false)).toEqual([]);
+    // Even listed values: nothing passes `not: {}`.
+    expect(documents({ enum: [1], not: {} })).toEqual([]);
   });
 
   it("everything, in type order: null, booleans, numbers, strings, objects, arrays", () => {
@@ -134,6 +136,24 @@ describe("steered toward what the other version tests on purpose", () => {
     expect(documents({ type: "integer" }, { oneOf: [{ multipleOf: 7 }, { multipleOf: 11 }] })).toEqual([
       0, 1, 7, 14, 21, -7, 11, 22, 33, -11, 77, 231, -1, 2, 10, 100,
     ]);
+  });
+
+  it("each way through a steer is tried, three at most", () => {
+    const forbidden = {
+      not: { anyOf: [{ const: 1001 }, { const: 1002 }, { const: 1003 }, { const: 1004 }] },
+    };
+    expect(documents({ type: "integer" }, forbidden)).toEqual([...INTEGERS, 1001, 1002, 1003]);
+  });
+
+  it("each way through this version's schema gives its values", () => {
+    expect(
+      documents({
+        anyOf: [
+          { type: "integer", maximum: -5 },
+          { type: "string", maxLength: 0 },
+        ],
+      }),
+    ).toEqual([-5, -6, -7, -100, ""]);
   });
 
   it("only near the top of a document: from depth 4 on, no steering", () => {

@@ -100,6 +100,16 @@ describe("characters", () => {
 
   it("an escape that is not a code point is its letter", () => {
     expect(patternSamples("^\\x4$")).toEqual(["x4"]);
+    expect(patternSamples("^\\uZZZZ$")).toEqual(["uZZZZ"]);
+    expect(patternSamples("^\\xZZ$")).toEqual(["xZZ"]);
+    expect(patternSamples("^\\u{61}$")).toEqual(["a"]);
+    expect(patternSamples("^\\$\\^$")).toEqual(["$^"]);
+    expect(patternSamples("^[\\u0041-\\u0043]$")).toEqual(["A"]);
+  });
+
+  it("a class that starts with `]` holds it: `[^]` is any character, `]` first", () => {
+    expect(patternSamples("[^]")).toEqual(["]", "a", "Z", "0", "_", "-"]);
+    expect(patternSamples("^[]$")).toEqual([]);
   });
 });
 
@@ -130,6 +140,12 @@ describe("what gives no samples: never a string the pattern rejects", () => {
   it("back-references render empty, so their samples fail the pattern", () => {
     expect(patternSamples("(a)\\1")).toEqual([]);
     expect(patternSamples("^(?<n>a)\\k<n>$")).toEqual([]);
+  });
+
+  it("many groups one after the other are not nesting", () => {
+    expect(patternSamples(`^${"(a)".repeat(45)}$`)).toEqual(["a".repeat(45)]);
+    expect(patternSamples("^(a|)b$")).toEqual(["ab", "b"]);
+    expect(patternSamples("^(?:)$")).toEqual([""]);
   });
 
   it("nesting deeper than 40 groups", () => {
