@@ -3,6 +3,7 @@
 // engine's own regular expression accepts. The sampler is deterministic: each case lists the exact
 // samples, in the order the search tries them.
 import { describe, expect, it } from "vitest";
+import { diffSchemas } from "../../../src/diff/index.js";
 import { patternSamples } from "../../../src/diff/witness/regex.js";
 
 describe("what a pattern gives, at most `count` distinct samples (6 unless told)", () => {
@@ -88,6 +89,19 @@ describe("characters", () => {
     expect(patternSamples("^\\p{L}$")).toEqual(["é", "Ω", "a", "Z", "x", "A"]);
     expect(patternSamples("^\\p{Lu}$")).toEqual(["Ω", "Z", "A"]);
     expect(patternSamples("^\\P{L}$")).toEqual(["0", "_", "-", " ", ".", "9"]);
+  });
+
+  it("`\\p` or `\\P` without braces is the letter, as the engine's older syntax reads it (it hung the diff)", () => {
+    expect(patternSamples("^\\p$")).toEqual(["p"]);
+    expect(patternSamples("a\\Pb")).toEqual(["aPb"]);
+    expect(patternSamples("^\\p{L")).toEqual(["p{L"]);
+    const changes = diffSchemas(
+      { type: "string", pattern: "^\\p$" },
+      { type: "string", pattern: "^\\p+$" },
+    ).changes;
+    expect(changes.map((c) => [c.kind, c.backward, c.forward, c.witness])).toEqual([
+      ["pattern-changed", "undecided", "breaks", { forward: "pp" }],
+    ]);
   });
 
   it("control escapes and code points give the character they name", () => {
