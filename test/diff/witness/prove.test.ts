@@ -144,6 +144,52 @@ describe("prove, called with the changes of its own choosing", () => {
     ]);
   });
 
+  it("takes the smallest breaking document, not the first generated", () => {
+    // Pretend NEW rejects -1, 2 and 10 (generated in that order); undone, it accepts all three.
+    const pretend = {
+      ...context,
+      new: { ...context.new, validate: (d: unknown) => ![-1, 2, 10].includes(d as number) },
+    };
+    expect(prove([lowered], pretend)).toEqual([{ ...lowered, witness: { backward: 2 } }]);
+  });
+
+  it("stops at the first variant that finds a witness: the property undone alone, before its rest", () => {
+    const open = sides(
+      { properties: { c: {} }, additionalProperties: { type: "string" } },
+      { properties: { b: { type: "integer" } } },
+    );
+    // Pretend NEW rejects every document with "c". Undone alone (no "b"), NEW accepts them all; undone
+    // with OLD's rest as well, it rejects a "c" that is not a string.
+    const withC = (d: unknown) => typeof d === "object" && d !== null && "c" in d;
+    const pretend = { ...open, new: { ...open.new, validate: (d: unknown) => !withC(d) } };
+    const added: Change = {
+      kind: "property-added-open",
+      path: "/properties/b",
+      backward: "breaks",
+      forward: "ok",
+      reason: "r",
+      site: { old: open.old.root, new: open.new.root },
+    };
+    expect(prove([added], pretend)).toEqual([{ ...added, witness: { backward: { c: 0 } } }]);
+  });
+
+  it("tries the property undone with its rest when undone alone finds no witness", () => {
+    const closed = sides({}, { properties: { b: { type: "integer" } }, additionalProperties: false });
+    // Pretend NEW rejects only documents with "x": undone alone, NEW still closes "x" out; with OLD's
+    // (absent) rest put back, it takes "x".
+    const withX = (d: unknown) => typeof d === "object" && d !== null && "x" in d;
+    const pretend = { ...closed, new: { ...closed.new, validate: (d: unknown) => !withX(d) } };
+    const added: Change = {
+      kind: "property-added-open",
+      path: "/properties/b",
+      backward: "breaks",
+      forward: "ok",
+      reason: "r",
+      site: { old: closed.old.root, new: closed.new.root },
+    };
+    expect(prove([added], pretend)).toEqual([{ ...added, witness: { backward: { x: 0 } } }]);
+  });
+
   it("counts a validator that throws as rejecting the document", () => {
     const throwing = (): boolean => {
       throw new Error("engine failure");

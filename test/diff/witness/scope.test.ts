@@ -106,6 +106,15 @@ describe("expand: one scope per way through the choices", () => {
       ...[1, 2, 3, 4, 5].map((i) => `/allOf/0/anyOf/0 /allOf/1/anyOf/${i}`),
     ]);
   });
+  it("the twelfth scope is the first way through a branch that has several", () => {
+    const plain = Array.from({ length: 11 }, (_, i) => ({ const: i }));
+    const last = { anyOf: [{ const: 12 }, { const: 13 }, { const: 14 }] };
+    const found = scopes({ anyOf: [...plain, last] });
+    expect(found).toEqual([
+      ...plain.map((_, i) => ["", `/anyOf/${i}`]),
+      ["", "/anyOf/11", "/anyOf/11/anyOf/0"],
+    ]);
+  });
 });
 
 describe("hintsOf: every view through any branch, and the schemas worth satisfying on purpose", () => {
@@ -144,6 +153,22 @@ describe("hintsOf: every view through any branch, and the schemas worth satisfyi
       [o(2), o(3)],
       [o(2), o(4)],
       [o(2), o(5)],
+    ]);
+    // Seven branches: the twelfth pair is in the middle of a row.
+    const seven = hints({ oneOf: Array.from({ length: 7 }, (_, i) => ({ const: i })) }).steers;
+    expect(seven.map((pair) => pair.map((p) => Number(p.slice(7))))).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [0, 4],
+      [0, 5],
+      [0, 6],
+      [1, 2],
+      [1, 3],
+      [1, 4],
+      [1, 5],
+      [1, 6],
+      [2, 3],
     ]);
     expect(hints({ oneOf: [{ a: 1 }, { b: 1 }, { c: 1 }] }).steers).toEqual([
       [o(0), o(1)],
