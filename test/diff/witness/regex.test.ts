@@ -72,6 +72,10 @@ describe("characters", () => {
     expect(patternSamples("^[\\]x]$")).toEqual(["]", "x"]);
   });
 
+  it("the far end of a range comes right after its start, before a literal `-`", () => {
+    expect(patternSamples("^[a-c-]$")).toEqual(["a", "c", "-", "b"]);
+  });
+
   it("a negated class gives characters from the pool it does not exclude", () => {
     expect(patternSamples("^[^a]$")).toEqual(["Z", "0", "_", "-", " ", "."]);
   });
@@ -137,6 +141,8 @@ describe("groups and assertions", () => {
     expect(patternSamples("(?<!z)q")).toEqual(["q"]);
     expect(patternSamples("^(?!b)[ab]$")).toEqual(["a"]);
     expect(patternSamples("^(?<=)a$")).toEqual(["a"]);
+    // An empty lookahead: what follows it is still read.
+    expect(patternSamples("(?=)a")).toEqual(["a"]);
   });
 
   it("word boundaries render nothing: a sample that breaks one is dropped", () => {

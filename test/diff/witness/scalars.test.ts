@@ -55,6 +55,8 @@ describe("numbers", () => {
     expect(numbers(views({ multipleOf: 3 }), [], NUMBER)).toEqual([0, 3, 6, 9, -3]);
     expect(numbers(views({ multipleOf: 3, maximum: 0 }), [], NUMBER)).toEqual([0, -3]);
     expect(numbers(views({ multipleOf: 0.5 }), [], FRACTION)).toEqual([0.5, 1.5, -0.5]);
+    // 55 and its neighbours, rounded to a multiple: 60 (the multiples k × 10 are all below 55).
+    expect(numbers(views({ multipleOf: 10, minimum: 55 }), [], INTEGER)).toEqual([60, 100]);
     expect(numbers(views({ multipleOf: 4, minimum: 7 }), [], INTEGER)).toEqual([
       8, 12, 100, 2147483648, 9007199254740992,
     ]);
@@ -93,6 +95,26 @@ describe("strings", () => {
       "aaaa",
       "ab",
       "abc",
+      "a b",
+    ]);
+  });
+
+  it("several views: the largest minLength and the smallest maxLength hold", () => {
+    expect(strings(views({ minLength: 2 }, { minLength: 4, maxLength: 6 }), [])).toEqual([
+      "aaaa",
+      "aaaaa",
+      "aaaaaa",
+    ]);
+    expect(strings(views({ maxLength: 5 }, { maxLength: 3, minLength: 1 }), [])).toEqual([
+      "a",
+      "aa",
+      "aaa",
+      "ab",
+      "abc",
+      "A",
+      "0",
+      " ",
+      "-",
       "a b",
     ]);
   });

@@ -113,6 +113,59 @@ describe("the keyword at the change's place is set back to the accepting version
     ]);
   });
 
+  it("the rest of each group: additionalItems, contains and else", () => {
+    const back = (old: object, next: object, path: string) =>
+      undone(old, next, { path, direction: "backward" }).compiled;
+    const d7 = "http://json-schema.org/draft-07/schema#";
+    expect(
+      back({ $schema: d7, items: [{}], additionalItems: false }, { $schema: d7, items: [{}, {}] }, "/items"),
+    ).toEqual([{ items: [{}], additionalItems: false }]);
+    expect(
+      back(
+        { contains: { const: 1 }, minContains: 2 },
+        { contains: { const: 2 }, minContains: 2 },
+        "/minContains",
+      ),
+    ).toEqual([{ contains: { const: 1 }, minContains: 2 }]);
+    expect(
+      back({ if: { minimum: 1 }, else: { maximum: 0 } }, { if: { minimum: 1 }, else: { maximum: 5 } }, "/if"),
+    ).toEqual([{ if: { minimum: 1 }, else: { maximum: 0 } }]);
+  });
+
+  it("the whole node at the site, when the change is the node itself", () => {
+    const how = { path: "/properties/a", direction: "backward" as const, old: ["properties", "a"] };
+    expect(
+      undone({ properties: { a: { type: "string" } } }, { properties: { a: { type: "integer" } } }, how)
+        .compiled,
+    ).toEqual([{ properties: { a: { type: "string" } } }]);
+  });
+
+  it("a site deeper down: only its node is replaced", () => {
+    const at = ["properties", "a", "properties", "b"];
+    const how = { path: "/properties/a/properties/b/type", direction: "backward" as const, old: at };
+    const old = { properties: { a: { properties: { b: { type: "string" } } } } };
+    const next = { properties: { a: { properties: { b: { type: "integer" } }, required: ["b"] } } };
+    expect(undone(old, next, how).compiled).toEqual([
+      { properties: { a: { properties: { b: { type: "string" } }, required: ["b"] } } },
+    ]);
+  });
+
+  it("a map entry whose name needs escaping in the path", () => {
+    const old = { properties: { "a/b~c": { type: "string" } } };
+    const next = { properties: { "a/b~c": { type: "integer" }, d: {} } };
+    expect(undone(old, next, { path: "/properties/a~1b~0c", direction: "backward" }).compiled).toEqual([
+      { properties: { "a/b~c": { type: "string" }, d: {} } },
+      { properties: { "a/b~c": { type: "string" }, d: {} } },
+    ]);
+  });
+
+  it("`required` as a whole goes back whole", () => {
+    expect(
+      undone({ required: ["a"] }, { required: ["a", "b"] }, { path: "/required", direction: "backward" })
+        .compiled,
+    ).toEqual([{ required: ["a"] }]);
+  });
+
   it("an entry of patternProperties, dependencies or dependentSchemas is one entry of a map", () => {
     const back = (old: object, next: object, path: string) =>
       undone(old, next, { path, direction: "backward" }).compiled;
