@@ -62,6 +62,8 @@ describe("lengths and positions", () => {
   it("unique items: each position takes a value not used yet, or the length is skipped", () => {
     expect(arrays({ items: digits, uniqueItems: true })).toEqual([[], [1], [1, 2], [2], [3]]);
     expect(arrays({ items: { enum: [1, 2] }, uniqueItems: true, minItems: 3 })).toEqual([]);
+    // Any view that wants unique items makes the scope's arrays unique.
+    expect(arrays({ items: digits, allOf: [{ uniqueItems: true }] })).toEqual([[], [1], [1, 2], [2], [3]]);
   });
 });
 
@@ -202,6 +204,9 @@ describe("contains", () => {
       [3, 1],
     ]);
     expect(arrays({ items: { type: "integer" }, contains: { const: 3 }, maxItems: 1 })).toEqual([[3], []]);
+    const two = { items: { enum: [1, 2, 3, 4] }, contains: { enum: [3, 4] }, uniqueItems: true };
+    // Two matching items, distinct: [3, 4], then one more item.
+    expect(arrays(two)).toEqual([[3], [], [3, 1], [4], [3, 4], [3, 4, 2]]);
   });
 });
 
@@ -211,6 +216,14 @@ describe("where the other version wants unique items", () => {
     expect(arrays(tuple, { uniqueItems: true })).toEqual([[], [1], [1, 2], [2], [1, 1]]);
     expect(arrays(tuple)).toEqual([[], [1], [1, 2], [2]]);
     expect(arrays({ ...tuple, maxItems: 1 }, { uniqueItems: true })).toEqual([[], [1], [2]]);
+    // Any branch of the other version that wants unique items.
+    expect(arrays(tuple, { anyOf: [{ uniqueItems: true }, { minItems: 0 }] })).toEqual([
+      [],
+      [1],
+      [1, 2],
+      [2],
+      [1, 1],
+    ]);
     const three = { prefixItems: [{ enum: [1, 2] }, { const: 2 }, { const: 2 }], items: false, minItems: 3 };
     expect(arrays(three, { uniqueItems: true })).toEqual([
       [1, 2, 2],
