@@ -6,10 +6,12 @@ import type { Scope } from "./scope.js";
 
 /** The schemas that apply to item `index`: a tuple's own, else the rest (`items`, `additionalItems`). */
 function itemSchemas(views: readonly View[], index: number): Loc[] {
+  // Stryker disable next-line ArrayDeclaration: a non-schema among the item schemas is skipped
   const out: Loc[] = [];
   for (const view of views) {
     if (index < view.prefix.length) out.push(view.prefix[index] as Loc);
     else if (view.rest) out.push(view.rest);
+    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: `rest` is unevaluatedItems already where no items keyword is, so this is not reached
     else if (view.unevaluatedItems && view.prefix.length === 0) out.push(view.unevaluatedItems);
   }
   return out;
@@ -28,6 +30,7 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
   const tuple = Math.min(4, Math.max(0, ...[...views, ...hints].map((v) => v.prefix.length)));
   // The first position an item matching `contains` can take: a tuple's positions may exclude it.
   let containsAt = 0;
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: without contains every position fits, so the loop stops at 0
   if (contains.length > 0) {
     const limit = Math.max(0, ...views.map((v) => v.prefix.length));
     const fits = (i: number) => generator.values([...itemSchemas(views, i), ...contains], [], depth + 1, 1);
@@ -36,14 +39,18 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
   const cache = new Map<number, unknown[]>();
   const valuesAt = (i: number): unknown[] => {
     let values = cache.get(i);
+    // Stryker disable next-line ConditionalExpression: the generator memoises the same question anyway
     if (!values) {
+      // Stryker disable next-line ArrayDeclaration: a non-schema among the item schemas is skipped
       const mine = [...itemSchemas(views, i), ...(i === containsAt ? contains : [])];
       values = generator.values(mine, itemSchemas(hints, i), depth + 1, depth < 2 ? 32 : 12);
+      // Stryker disable next-line CallExpression: the generator memoises the same question anyway
       cache.set(i, values);
     }
     return values;
   };
   const build = (length: number, at?: number, value?: unknown): unknown[] | undefined => {
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: generate keeps only arrays within the scope's minItems and maxItems
     if (length < min || length > max || length > MAX_LENGTH) return undefined;
     const items: unknown[] = [];
     for (let i = 0; i < length; i++) {
@@ -68,7 +75,9 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
   const lengths = new Set([0, 1, 2, shortest + 1, tuple, tuple + 1, max]);
   for (const view of hints)
     for (const n of [view.minItems, view.maxItems])
+      // Stryker disable next-line ConditionalExpression: a NaN length builds the empty array, tried first anyway
       if (n !== undefined) [n - 1, n, n + 1].forEach((m) => lengths.add(m));
+  // Stryker disable next-line ConditionalExpression,EqualityOperator: build() gives nothing below minItems, and minItems is at least 0
   for (const length of lengths) if (length >= 0) push(build(length));
   const positions = Math.max(1, shortest, tuple);
   for (let i = 0; i < positions; i++) {
@@ -80,6 +89,7 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
     const counts = new Set<number>([2]);
     for (const view of [...views, ...hints]) {
       for (const n of [view.minContains, view.maxContains])
+        // Stryker disable next-line ConditionalExpression: a NaN count adds no item
         if (n !== undefined) [n - 1, n, n + 1].forEach((m) => counts.add(m));
     }
     const matching = (i: number): unknown[] =>

@@ -50,6 +50,7 @@ export class Generator {
     const node = this.model.deref(loc).node;
     if (typeof node !== "object" || node === null) return String(node);
     let id = this.#ids.get(node);
+    // Stryker disable next-line UpdateOperator: counting down gives distinct ids just as well
     if (id === undefined) this.#ids.set(node, (id = this.#nextId++));
     return String(id);
   }
@@ -61,6 +62,7 @@ export class Generator {
     limit: number,
     plain: boolean,
   ): unknown[] {
+    // Stryker disable next-line ArrayDeclaration: hintsOf skips whatever is not a schema
     const hints = hintsOf(this.model, plain ? [] : reject);
     const out = new Values(limit);
     for (const scope of expand(this.model, accept)) this.scope(scope, hints.views, depth, out);
@@ -86,12 +88,14 @@ export class Generator {
     const finite = views.map(declaredValues).filter((v): v is readonly unknown[] => v !== undefined);
     if (finite.length > 0) {
       const [first, ...rest] = finite;
+      // Stryker disable next-line ArrayDeclaration: `finite` is not empty here, so `first` is defined
       for (const value of first ?? [])
         if (rest.every((set) => includesValue(set, value)) && fits(value)) out.add(value);
       return;
     }
     if (mask & NULL) out.add(null);
     if (mask & BOOLEAN) out.add(false).add(true);
+    // Stryker disable next-line ConditionalExpression: numbers() keeps only the kinds of number in the mask
     if (mask & NUMBER) for (const n of numbers(views, hints, mask).slice(0, 16)) out.add(n);
     if (mask & STRING) for (const s of strings(views, hints).slice(0, 16)) out.add(s);
     if (mask & OBJECT) for (const o of objects(this, scope, hints, depth)) if (fits(o)) out.add(o);

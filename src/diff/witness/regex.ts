@@ -12,6 +12,7 @@ export function patternSamples(pattern: string, count = 6): string[] {
   try {
     const parser = new Parser(pattern);
     tree = parser.alternatives();
+    // Stryker disable next-line ConditionalExpression,ArrayDeclaration: only an unmatched ")" stops the parser early, and no engine compiles that
     if (parser.at < pattern.length) return [];
   } catch {
     return [];
@@ -143,8 +144,9 @@ class Parser {
     if ("dDwWsS".includes(c)) return { kind: "chars", chars: classChars(`\\${c}`, []) };
     if (c === "b" || c === "B") return { kind: "empty" };
     if (/[1-9]/.test(c) || c === "k") return { kind: "unknown" };
-    if (c === "p" || c === "P") {
-      const end = this.text.indexOf("}", this.at);
+    // Without its braces (`\p` is a plain "p" in the engine's older syntax) it is a letter like any other.
+    const end = this.text.indexOf("}", this.at);
+    if ((c === "p" || c === "P") && this.text[this.at] === "{" && end !== -1) {
       const source = `\\${c}${this.text.slice(this.at, end + 1)}`;
       this.at = end + 1;
       return { kind: "chars", chars: classChars(source, ["é", "Ω"]) };

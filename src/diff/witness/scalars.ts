@@ -17,7 +17,9 @@ export function numbers(views: readonly View[], hints: readonly View[], mask: nu
         if (!bound) continue;
         for (const delta of [0, 1, -1, 0.5, -0.5, 2, -2]) seeds.push(bound.value + delta);
       }
+      // Stryker disable next-line ArrayDeclaration,ConditionalExpression: fits() drops whatever is not a finite number
       for (const value of view.enumValues ?? []) if (typeof value === "number") seeds.push(value);
+      // Stryker disable next-line ConditionalExpression: fits() drops whatever is not a finite number
       if (typeof view.constValue === "number") seeds.push(view.constValue);
     }
   };
@@ -30,6 +32,7 @@ export function numbers(views: readonly View[], hints: readonly View[], mask: nu
     for (const anchor of anchors)
       seeds.push(Math.round(anchor / step) * step, Math.floor(anchor / step) * step);
   }
+  // Stryker disable next-line EqualityOperator: one step's product and three times it are already seeds (k = 1, 3)
   if (steps.length > 1) {
     const product = steps.reduce((a, b) => a * b, 1);
     seeds.push(product, product * 3);
@@ -40,8 +43,10 @@ export function numbers(views: readonly View[], hints: readonly View[], mask: nu
     Number.isFinite(n) &&
     (mask & kind(n)) !== 0 &&
     views.every(
+      // Stryker disable next-line ConditionalExpression: passesNumber checks multipleOf as well
       (view) => passesNumber(view, n) && (view.multipleOf === undefined || isMultiple(n, view.multipleOf)),
     );
+  // Stryker disable next-line UnaryOperator: 0 is the first seed, so the Set keeps 0 for -0 either way
   return [...new Set(seeds.map((n) => (Object.is(n, -0) ? 0 : n)))].filter(fits);
 }
 
@@ -70,6 +75,7 @@ const FORMAT_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "relative-json-pointer": ["0/a"],
   byte: ["YQ=="],
   password: ["secret"],
+  // Stryker disable next-line StringLiteral,ArrayDeclaration: "a" is among the strings tried next anyway
   binary: ["a"],
 };
 
@@ -84,8 +90,10 @@ export function strings(views: readonly View[], hints: readonly View[]): string[
     min = Math.max(min, view.minLength ?? 0);
     max = Math.min(max, view.maxLength ?? Infinity);
   }
+  // Stryker disable next-line MethodExpression,ConditionalExpression: an absent pattern gives no samples
   const patterns = views.map((v) => v.pattern).filter((p): p is string => p !== undefined);
   const samples = patterns.flatMap((p) => patternSamples(p, 8));
+  // Stryker disable next-line StringLiteral: an empty base is filled with "a" all the same
   const bases = samples.length > 0 ? samples.slice(0, 3) : ["a"];
   // A string of a given length: a sample's last character (or a letter) repeated, or the sample cut.
   const sized = (length: number): string[] =>
@@ -94,6 +102,7 @@ export function strings(views: readonly View[], hints: readonly View[]): string[
       : bases.map((base) => {
           const chars = [...base];
           const fill = chars[chars.length - 1] ?? "a";
+          // Stryker disable next-line EqualityOperator: at equal length both branches give the base itself
           return chars.length >= length
             ? chars.slice(0, length).join("")
             : base + fill.repeat(length - chars.length);
@@ -108,6 +117,7 @@ export function strings(views: readonly View[], hints: readonly View[]): string[
       if (typeof value === "string") seeds.push(value);
     }
     if (view.format) seeds.push(...(FORMAT_EXAMPLES[view.format] ?? []), "a", "2020-13-45");
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: this scope's own samples are seeds already, and come first
     if (view.pattern && !patterns.includes(view.pattern)) seeds.push(...patternSamples(view.pattern, 4));
     const raw = view.raw;
     if (typeof raw["contentEncoding"] === "string" || typeof raw["contentMediaType"] === "string") {
@@ -115,6 +125,7 @@ export function strings(views: readonly View[], hints: readonly View[]): string[
     }
   }
   seeds.push(...samples, ...sized(min + 1));
+  // Stryker disable next-line ConditionalExpression,ArithmeticOperator: each view's maxLength and one less are seeds already; past 256 sized() gives nothing
   if (Number.isFinite(max)) seeds.push(...sized(max), ...sized(max - 1));
   seeds.push("a", "ab", "abc", "A", "0", " ", "-", "a b");
   const fits = (s: string): boolean =>

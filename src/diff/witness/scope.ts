@@ -37,16 +37,22 @@ export function expand(model: Model, roots: readonly Loc[], depth = 0, picks: Pi
     const view = model.view(loc);
     views.push(view);
     locs.push(loc);
+    // Stryker disable next-line ArrayDeclaration: a queued non-schema is skipped like an absent one
     queue.push(...view.allOf, ...(view.ref ? [view.ref] : []));
+    // Stryker disable next-line ArrayDeclaration: a bogus entry is one more choice with one option that queues no schema
     const options: Array<[string, (readonly Loc[])[]]> = [];
+    // Stryker disable next-line StringLiteral: the keyword only tells a view's choices apart; any distinct name does
     if (view.anyOf) options.push(["anyOf", view.anyOf.map((b) => [b])]);
+    // Stryker disable next-line StringLiteral: the keyword only tells a view's choices apart; any distinct name does
     if (view.oneOf) options.push(["oneOf", view.oneOf.map((b) => [b])]);
     if (view.if) {
       const then = view.then ? [view.if, view.then] : [view.if];
+      // Stryker disable next-line StringLiteral,ArrayDeclaration: a distinct name does as well; a bogus else branch queues no schema
       options.push(["if", [then, view.else ? [view.else] : []]]);
     }
     for (const [keyword, list] of options) {
       const pick = picks.get(view.raw)?.get(keyword);
+      // Stryker disable next-line ArrayDeclaration: a pick is always one of the choice's options
       if (pick !== undefined) queue.push(...(list[pick] ?? []));
       else choices.push({ owner: view.raw, keyword, options: list });
     }
@@ -62,6 +68,7 @@ export function expand(model: Model, roots: readonly Loc[], depth = 0, picks: Pi
   }
   const out: Scope[] = [];
   for (const combo of combos) {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: the slice below adds nothing once 12 are found; this only stops early
     if (out.length >= MAX_SCOPES) break;
     out.push(...expand(model, roots, depth + 1, combo).slice(0, MAX_SCOPES - out.length));
   }
@@ -93,11 +100,14 @@ export function hintsOf(model: Model, roots: readonly Loc[]): { views: View[]; s
     seen.add(loc.node);
     const view = model.view(loc);
     views.push(view);
+    // Stryker disable next-line ArrayDeclaration: a queued non-schema is skipped like an absent one
     queue.push(...view.allOf, ...(view.ref ? [view.ref] : []), ...(view.anyOf ?? []), ...(view.oneOf ?? []));
     for (const branch of [view.then, view.else]) if (branch) queue.push(branch);
     if (view.not) steers.push([view.not]);
     if (view.if) steers.push([view.if]);
+    // Stryker disable next-line ArrayDeclaration: one branch makes no pair
     const branches = view.oneOf ?? [];
+    // Stryker disable next-line EqualityOperator,ConditionalExpression: the inner loop stops at 12 too and pairs nothing past the last branch
     for (let i = 0; i < branches.length && steers.length < 12; i++) {
       for (let j = i + 1; j < branches.length && steers.length < 12; j++) {
         steers.push([branches[i] as Loc, branches[j] as Loc]);
