@@ -55,9 +55,10 @@ export const strings: Family = (_engine, pair, out) => {
   // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers: only where the
   // engine asserts formats at all (drafts 04 to 07 with --assert-formats); elsewhere an annotation.
   const family = STRING | NUMBER;
-  if (o.format === n.format) return;
   const f = o.loc.doc.assertsFormats ? o.format : undefined;
   const g = n.loc.doc.assertsFormats ? n.format : undefined;
+  // Each side is read under its own dialect: the same format asserted on one side only is a change.
+  if (o.format === n.format && f === g) return;
   if (f === g) {
     const kind =
       o.format === undefined ? "format-added" : n.format === undefined ? "format-removed" : "format-changed";
