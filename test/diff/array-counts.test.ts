@@ -168,6 +168,8 @@ describe("uniqueItems", () => {
     expect(unique([[{ a: null }, { b: null }]])).toEqual(ok);
     expect(unique([[1, "1"]])).toEqual(ok);
     expect(unique([[[1], { "0": 1 }]])).toEqual(ok);
+    expect(unique([[{ "0": 1 }, [1]]])).toEqual(ok);
+    expect(unique([[[], { length: 0 }]])).toEqual(ok);
     expect(unique([[null, {}]])).toEqual(ok);
     expect(unique([[{}, null]])).toEqual(ok);
     const removed = (list: unknown[]) => rules(values(list, { uniqueItems: true }), values(list));
