@@ -33,7 +33,7 @@ function meets(spec: LimitSpec, implied: number | undefined, limit: number): boo
 function within(spec: LimitSpec, limit: number | undefined, value: unknown): boolean {
   const size = spec.measure(value);
   if (size === undefined) return true;
-  // Stryker disable next-line ConditionalExpression: only the stricter side's limit is checked, and a side without one (no limit, the neutral minimum) is never the stricter: views keep finite counts only
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: only the stricter side's limit is checked, and a side without one (no limit, the neutral minimum) is never the stricter: views keep finite counts only
   if (limit === undefined) return true;
   return spec.isMin ? size >= limit : size <= limit;
 }

@@ -34,16 +34,20 @@ export const strings: Family = (_engine, pair, out) => {
   const a = o.pattern;
   const b = n.pattern;
   if (a !== b) {
+    // a and b differ here, so each branch's second test (and the last branch's whole test) always holds.
+    // Stryker disable next-line ConditionalExpression: b is set wherever a is not (see above)
     if (a === undefined && b !== undefined) {
       const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b));
       out.push(
         mk("pattern-added", at(n.loc, "pattern"), backward, "ok", `NEW requires strings to match /${b}/`),
       );
+      // Stryker disable next-line ConditionalExpression: a is set on this branch (see above)
     } else if (a !== undefined && b === undefined) {
       const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a));
       out.push(
         mk("pattern-removed", at(o.loc, "pattern"), "ok", forward, `OLD required strings to match /${a}/`),
       );
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: both are set on this branch (see above)
     } else if (a !== undefined && b !== undefined) {
       const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
       const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");

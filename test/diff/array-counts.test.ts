@@ -257,6 +257,13 @@ describe("contains", () => {
     expect(rules(array({ contains: S }), array({ contains: S, minContains: 1 }))).toEqual([
       "equivalent-rewrite  ok/ok: the documents differ but accept the same instances",
     ]);
+    // minContains 0 lets arrays without a match through; its absence means 1.
+    expect(rules(array({ contains: S, minContains: 0 }), array({ contains: S }))).toEqual([
+      "min-contains-removed /minContains breaks/ok: minContains 0 -> none: a tighter limit rejects some documents OLD accepted",
+    ]);
+    expect(rules(array({ contains: S }), array({ contains: S, minContains: 0 }))).toEqual([
+      "min-contains-added /minContains ok/breaks: minContains none -> 0: a looser limit accepts documents OLD rejected",
+    ]);
     expect(rules(array({ contains: S }), array({ contains: S, maxContains: 2 }))).toEqual([
       "max-contains-added /maxContains breaks/ok: maxContains none -> 2: a tighter limit rejects some documents OLD accepted",
     ]);
