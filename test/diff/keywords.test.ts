@@ -96,7 +96,7 @@ describe("keywords ajv evaluates", () => {
     expect(extensions(none, { ...none, ...inner }, D7)).toEqual([]);
   });
 
-  it("nor is one of if, then, else, $recursiveRef or $dynamicRef", () => {
+  it("nor is one of if, then, else, $ref, $recursiveRef or $dynamicRef", () => {
     const conditional = (then: object) => ({ if: { type: "string" }, then, else: { type: "integer" } });
     expect(extensions(conditional({ minLength: 1 }), conditional({ minLength: 2 }), D7)).toEqual([]);
     expect(
@@ -105,16 +105,26 @@ describe("keywords ajv evaluates", () => {
     expect(
       extensions({ if: { minLength: 1 }, else: false }, { if: { minLength: 1 }, else: true }, D7),
     ).toEqual([]);
+    // A reference beside another keyword stays in its node (the engine applies both): it is a branch.
+    const changes = (old: object, next: object, dialect: string) =>
+      run(old, next, dialect).map((c) => `${c.kind} ${c.path} ${c.backward}/${c.forward}: ${c.reason}`);
+    const defs = { $defs: { a: { minLength: 1 } } };
+    expect(changes({ type: "string", ...defs }, { type: "string", $ref: "#/$defs/a", ...defs }, D)).toEqual([
+      "all-of-branch-added /$ref breaks/ok: NEW adds a schema every document must also pass",
+    ]);
+    const node = (more: object) => ({ type: "object", properties: { n: { type: "object", ...more } } });
+    const recursive = { $recursiveAnchor: true };
     expect(
-      extensions(
-        { $recursiveAnchor: true },
-        { $recursiveAnchor: true, items: { $recursiveRef: "#" } },
-        D2019,
-      ),
-    ).toEqual([]);
+      changes({ ...recursive, ...node({}) }, { ...recursive, ...node({ $recursiveRef: "#" }) }, D2019),
+    ).toEqual([
+      "all-of-branch-added /properties/n/$ref breaks/ok: NEW adds a schema every document must also pass",
+    ]);
+    const dynamic = { $dynamicAnchor: "node" };
     expect(
-      extensions({ $dynamicAnchor: "a" }, { $dynamicAnchor: "a", items: { $dynamicRef: "#a" } }, D),
-    ).toEqual([]);
+      changes({ ...dynamic, ...node({}) }, { ...dynamic, ...node({ $dynamicRef: "#node" }) }, D),
+    ).toEqual([
+      "all-of-branch-added /properties/n/$ref breaks/ok: NEW adds a schema every document must also pass",
+    ]);
   });
 
   it.each(Object.entries(MODERN))("%s added is an extension in draft-07 only", (key, inner) => {
