@@ -41,14 +41,21 @@ export const strings: Family = (_engine, pair, out) => {
       out.push(
         mk("pattern-added", at(n.loc, "pattern"), backward, "ok", `NEW requires strings to match /${b}/`),
       );
+    } else if (
       // Stryker disable next-line ConditionalExpression: a is set on this branch (see above)
-    } else if (a !== undefined && b === undefined) {
+      a !== undefined &&
+      b === undefined
+    ) {
       const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a));
       out.push(
         mk("pattern-removed", at(o.loc, "pattern"), "ok", forward, `OLD required strings to match /${a}/`),
       );
+    } else if (
       // Stryker disable next-line ConditionalExpression,LogicalOperator: both are set on this branch (see above)
-    } else if (a !== undefined && b !== undefined) {
+      a !== undefined &&
+      // Stryker disable next-line ConditionalExpression: both are set on this branch (see above)
+      b !== undefined
+    ) {
       const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
       const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
       const reason = `pattern /${a}/ -> /${b}/: regular expressions are not compared for inclusion`;

@@ -37,6 +37,12 @@ describe("minLength and maxLength", () => {
     expect(changes(values(["ab", "abc", 1]), values(["ab", "abc", 1], { maxLength: 2 }))).toEqual([
       "max-length-added /maxLength breaks/ok: maxLength none -> 2: a tighter limit rejects some documents OLD accepted",
     ]);
+    expect(changes(values(["ab", 1], { maxLength: 2 }), values(["ab", 1]))).toEqual([
+      "max-length-removed /maxLength ok/ok: maxLength 2 -> none: a looser limit accepts documents OLD rejected",
+    ]);
+    expect(changes(values(["ab", "abc"], { minLength: 3 }), values(["ab", "abc"]))).toEqual([
+      "min-length-removed /minLength ok/breaks: minLength 3 -> none: a looser limit accepts documents OLD rejected",
+    ]);
     // Two astral characters are four UTF-16 units but two code points, as ajv counts them.
     expect(changes(values(["ab", "😀😀", 1]), values(["ab", "😀😀", 1], { maxLength: 2 }))).toEqual([
       "max-length-added /maxLength ok/ok: maxLength none -> 2: a tighter limit rejects some documents OLD accepted",
