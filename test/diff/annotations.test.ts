@@ -167,6 +167,16 @@ describe("content keywords asserted (draft-07, --assert-formats)", () => {
     ]);
   });
 
+  it("a content keyword kept as it was is no change, asserted on both sides or on neither", () => {
+    const kept = string({ contentEncoding: "base64", contentMediaType: "application/json" });
+    expect(asserted({ ...kept, title: "a" }, { ...kept, title: "b" })).toEqual([
+      "title-changed /title ok/ok: title changed; annotations do not affect validation",
+    ]);
+    expect(changes({ ...kept, title: "a" }, { ...kept, title: "b" })).toEqual([
+      "title-changed /title ok/ok: title changed; annotations do not affect validation",
+    ]);
+  });
+
   it("contentSchema stays an annotation", () => {
     expect(
       asserted(string({ contentSchema: { type: "string" } }), string({ contentSchema: { type: "integer" } })),
