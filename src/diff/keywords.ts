@@ -93,5 +93,8 @@ const ASSERTABLE = new Set(["format", "contentEncoding", "contentMediaType"]);
 export function isInert(key: string, view: View | Loc): boolean {
   const doc = "dialect" in view ? view.loc.doc : view.doc;
   if (ASSERTABLE.has(key)) return !doc.assertsFormats;
+  // No annotation or identification keyword is a validation keyword: the first two tests only name
+  // what the last one already says.
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: the first two tests repeat the last (see above)
   return key in ANNOTATION_KEYWORDS || STRUCTURAL_KEYWORDS.has(key) || !isValidationKeyword(key, doc.dialect);
 }

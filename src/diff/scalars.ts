@@ -26,13 +26,19 @@ export const annotations: Family = (_engine, pair, out) => {
     if (!kind) continue;
     const inOld = Object.hasOwn(o.raw, key);
     const inNew = Object.hasOwn(n.raw, key);
-    if (inOld && inNew && deepEqual(o.raw[key], n.raw[key])) continue;
+    const content = key === "contentEncoding" || key === "contentMediaType";
+    const json = (view: View): boolean => view.loc.doc.assertsFormats && checksMediaType(view.raw[key]);
+    // Each side is read under its own dialect: the same content keyword asserted on one side only
+    // (a dialect change under --assert-formats) is a change.
+    const sameCheck =
+      !content ||
+      (key === "contentMediaType"
+        ? json(o) === json(n)
+        : o.loc.doc.assertsFormats === n.loc.doc.assertsFormats);
+    const same = inOld && inNew && deepEqual(o.raw[key], n.raw[key]);
+    if (same && sameCheck) continue;
     const what = !inOld ? "added" : !inNew ? "removed" : "changed";
-    if (
-      (key === "contentEncoding" || key === "contentMediaType") &&
-      (o.loc.doc.assertsFormats || n.loc.doc.assertsFormats)
-    ) {
-      const json = (view: View): boolean => view.loc.doc.assertsFormats && checksMediaType(view.raw[key]);
+    if (content && (o.loc.doc.assertsFormats || n.loc.doc.assertsFormats)) {
       if (key === "contentMediaType" && json(o) === json(n)) {
         // The engine checks only whether content is JSON (passesContent in src/catalog/engine.ts): two
         // media types it treats alike accept the same strings, whatever their names.
@@ -48,7 +54,9 @@ export const annotations: Family = (_engine, pair, out) => {
         present && (media ? json(view) : view.loc.doc.assertsFormats);
       const backward = asserts(n, inNew) ? tighter(pair.old, STRING, () => undefined) : "ok";
       const forward = asserts(o, inOld) ? tighter(pair.new, STRING, () => undefined) : "ok";
-      const reason = `${key} ${what}; asserted in this dialect (--assert-formats)`;
+      const reason = same
+        ? `${key} kept; asserted in ${o.loc.doc.assertsFormats ? "OLD" : "NEW"}'s dialect only (--assert-formats)`
+        : `${key} ${what}; asserted in this dialect (--assert-formats)`;
       out.push(mk(kind, inNew ? at(n.loc, key) : at(o.loc, key), backward, forward, reason));
       continue;
     }

@@ -34,17 +34,28 @@ export const strings: Family = (_engine, pair, out) => {
   const a = o.pattern;
   const b = n.pattern;
   if (a !== b) {
+    // a and b differ here, so each branch's second test (and the last branch's whole test) always holds.
+    // Stryker disable next-line ConditionalExpression: b is set wherever a is not (see above)
     if (a === undefined && b !== undefined) {
       const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b));
       out.push(
         mk("pattern-added", at(n.loc, "pattern"), backward, "ok", `NEW requires strings to match /${b}/`),
       );
-    } else if (a !== undefined && b === undefined) {
+    } else if (
+      // Stryker disable next-line ConditionalExpression: a is set on this branch (see above)
+      a !== undefined &&
+      b === undefined
+    ) {
       const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a));
       out.push(
         mk("pattern-removed", at(o.loc, "pattern"), "ok", forward, `OLD required strings to match /${a}/`),
       );
-    } else if (a !== undefined && b !== undefined) {
+    } else if (
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: both are set on this branch (see above)
+      a !== undefined &&
+      // Stryker disable next-line ConditionalExpression: both are set on this branch (see above)
+      b !== undefined
+    ) {
       const backward = matchesEverything(b) ? "ok" : tighter(pair.old, STRING, matches(b), "undecided");
       const forward = matchesEverything(a) ? "ok" : tighter(pair.new, STRING, matches(a), "undecided");
       const reason = `pattern /${a}/ -> /${b}/: regular expressions are not compared for inclusion`;
@@ -55,9 +66,10 @@ export const strings: Family = (_engine, pair, out) => {
   // ajv-formats asserts formats on strings, and int32/int64/float/double on numbers: only where the
   // engine asserts formats at all (drafts 04 to 07 with --assert-formats); elsewhere an annotation.
   const family = STRING | NUMBER;
-  if (o.format === n.format) return;
   const f = o.loc.doc.assertsFormats ? o.format : undefined;
   const g = n.loc.doc.assertsFormats ? n.format : undefined;
+  // Each side is read under its own dialect: the same format asserted on one side only is a change.
+  if (o.format === n.format && f === g) return;
   if (f === g) {
     const kind =
       o.format === undefined ? "format-added" : n.format === undefined ? "format-removed" : "format-changed";

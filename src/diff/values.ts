@@ -51,10 +51,15 @@ export function passesNumber(view: View, value: unknown): boolean {
   return multipleOf === undefined || isMultiple(value, multipleOf);
 }
 
+/**
+ * The engine's own test (ajv without `multipleOfPrecision`): the quotient must be an integer as
+ * `parseInt` reads it, with no tolerance. So 0.3 is no multiple of 0.1 (0.3 / 0.1 is
+ * 2.9999999999999996), and no quotient from 1e21 up is one.
+ */
 export function isMultiple(value: number, divisor: number): boolean {
   if (divisor <= 0) return true;
   const ratio = value / divisor;
-  return Math.abs(ratio - Math.round(ratio)) < 1e-9;
+  return ratio === Number.parseInt(String(ratio), 10);
 }
 
 export function stringLength(value: string): number {
