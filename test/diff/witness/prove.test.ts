@@ -14,6 +14,19 @@ const changes = (old: object, next: object) =>
     (c) => `${c.kind} ${c.backward}/${c.forward} ${JSON.stringify(c.witness)}: ${c.reason}`,
   );
 
+/** "b" added to an object whose rest stays open: breaks backward, at the pair's roots. */
+const addedOpen = (pair: {
+  old: { root: NonNullable<Change["site"]>["old"] };
+  new: { root: NonNullable<Change["site"]>["new"] };
+}): Change => ({
+  kind: "property-added-open",
+  path: "/properties/b",
+  backward: "breaks",
+  forward: "ok",
+  reason: "r",
+  site: { old: pair.old.root, new: pair.new.root },
+});
+
 describe("a witness proves a break", () => {
   it("keeps `breaks` with the smallest document OLD accepts and NEW rejects, the reason unchanged", () => {
     expect(changes({ type: "integer", maximum: 10 }, { type: "integer", maximum: 5 })).toEqual([
@@ -162,14 +175,7 @@ describe("prove, called with the changes of its own choosing", () => {
     // with OLD's rest as well, it rejects a "c" that is not a string.
     const withC = (d: unknown) => typeof d === "object" && d !== null && "c" in d;
     const pretend = { ...open, new: { ...open.new, validate: (d: unknown) => !withC(d) } };
-    const added: Change = {
-      kind: "property-added-open",
-      path: "/properties/b",
-      backward: "breaks",
-      forward: "ok",
-      reason: "r",
-      site: { old: open.old.root, new: open.new.root },
-    };
+    const added = addedOpen(open);
     expect(prove([added], pretend)).toEqual([{ ...added, witness: { backward: { c: 0 } } }]);
   });
 
@@ -179,14 +185,7 @@ describe("prove, called with the changes of its own choosing", () => {
     // (absent) rest put back, it takes "x".
     const withX = (d: unknown) => typeof d === "object" && d !== null && "x" in d;
     const pretend = { ...closed, new: { ...closed.new, validate: (d: unknown) => !withX(d) } };
-    const added: Change = {
-      kind: "property-added-open",
-      path: "/properties/b",
-      backward: "breaks",
-      forward: "ok",
-      reason: "r",
-      site: { old: closed.old.root, new: closed.new.root },
-    };
+    const added = addedOpen(closed);
     expect(prove([added], pretend)).toEqual([{ ...added, witness: { backward: { x: 0 } } }]);
   });
 
