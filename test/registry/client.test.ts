@@ -148,23 +148,30 @@ describe("RegistryClient against Apicurio", () => {
   it("asks for GUIDs on a connection of their own: 1 200 lookups of a route Apicurio lacks, none unanswered", async () => {
     // With 12 callers sharing the agent's 8 kept-alive sockets, Apicurio 3.3.3 left 1 to 5 of 900
     // requests to a route it does not serve unanswered (each a 60 s hang in CI); requests to routes
-    // it serves were all answered, and so were these on connections of their own.
+    // it serves were all answered, and so were these on connections of their own. Once in CI (two
+    // cores, a full run) it closed one fresh connection without an answer instead: "socket hang up",
+    // an error at once, which the monitor's retries (2 by default) take care of. No retries here, so
+    // that every failure shows: a reset is allowed (at most 1 in 100), a wait for the timeout is not.
     const probing = testClient(url, { timeout: 15_000 });
+    const failures: string[] = [];
     const answers = await Promise.all(
       Array.from({ length: 12 }, async (_, caller) => {
         const mine: unknown[] = [];
         for (let i = 0; i < 100; i++) {
-          mine.push(
-            await probing.schemaByGuid(
-              `5e2d3a0c-4b8e-4d8f-9f1a-${String(caller * 100 + i).padStart(12, "0")}`,
-            ),
-          );
+          const guid = `5e2d3a0c-4b8e-4d8f-9f1a-${String(caller * 100 + i).padStart(12, "0")}`;
+          try {
+            mine.push(await probing.schemaByGuid(guid));
+          } catch (error) {
+            failures.push((error as Error).message);
+          }
         }
         return mine;
       }),
     );
     probing.http.close();
-    expect(answers.flat()).toEqual(Array.from({ length: 1_200 }, () => undefined));
+    expect(failures.filter((message) => !/: socket hang up \(1 attempt\)/.test(message))).toEqual([]);
+    expect(failures.length).toBeLessThanOrEqual(12);
+    expect(answers.flat()).toEqual(Array.from({ length: 1_200 - failures.length }, () => undefined));
     expect(probing.http.requests).toBe(1_200);
   }, 120_000);
 
