@@ -4,22 +4,14 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Kafka, type Consumer, type KafkaMessage, type Message, type Producer } from "kafkajs";
 import type { Logger } from "pino";
 import type { KafkaConfig } from "../config/types.js";
-import { SchemawatchError, messageOf } from "../errors.js";
+import { SchemawatchError } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
 import type { PartitionCoverage } from "./coverage.js";
 import { mergeUnreadable, type CandidateEvidence, type UnreadableEvidence } from "./evidence.js";
 import type { Lifecycle } from "./lifecycle.js";
 import { SerialSender, StateMessages } from "./state-messages.js";
+import { Load, openTopic, withRetries } from "./state-open.js";
 import { mergeCandidates } from "./state-records.js";
-
-/** Errors that trying again does not change: wrong credentials or missing ACLs. */
-function refused(error: unknown): boolean {
-  const { name, type } = (error ?? {}) as { name?: unknown; type?: unknown };
-  return (
-    name === "KafkaJSSASLAuthenticationError" ||
-    (typeof type === "string" && type.endsWith("AUTHORIZATION_FAILED"))
-  );
-}
 
 export interface StateTopicOptions {
   readonly kafka: KafkaConfig;
@@ -87,7 +79,7 @@ export class StateTopic {
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
     const timeout = this.#options.loadTimeoutMs ?? 30_000;
     const deadline = Date.now() + timeout;
-    const high = await this.#open(kafka, deadline);
+    const load = new Load(await this.#open(kafka, deadline));
     this.#producer = kafka.producer({ allowAutoTopicCreation: false });
     // A throwaway group: every start reads the topic whole; nothing is committed.
     const consumer = kafka.consumer({
@@ -97,85 +89,50 @@ export class StateTopic {
       allowAutoTopicCreation: false,
     });
     this.#consumer = consumer;
-    let read = 0;
-    let caughtUp: () => void = () => {};
-    const done = new Promise<void>((resolve) => (caughtUp = resolve));
-    if (high === 0n) caughtUp();
     await this.#producer.connect();
     await consumer.connect();
     await consumer.subscribe({ topics: [topic], fromBeginning: true });
     await consumer.run({
       autoCommit: false,
       eachMessage: async ({ message }) => {
-        read++;
+        load.record(message.offset);
         this.#apply(message);
-        if (BigInt(message.offset) + 1n >= high) caughtUp();
       },
     });
-    let timer: NodeJS.Timeout | undefined;
     try {
-      await Promise.race([
-        done,
-        new Promise((_, reject) => {
-          timer = setTimeout(
-            () =>
-              reject(
-                new SchemawatchError(
-                  "STATE_INVALID",
-                  `state topic ${topic}: not read to its end in ${timeout} ms`,
-                ),
-              ),
-            Math.max(0, deadline - Date.now()),
-          );
-        }),
-      ]);
+      await load.done(topic, deadline, timeout);
     } finally {
-      clearTimeout(timer);
       this.#loading = false;
     }
-    return read;
+    return load.read;
   }
 
   /**
-   * Creates the topic if missing and reads its end offset. Replicas started together race to create
-   * it, and for a moment after its creation a broker may answer that it does not host it: every
-   * failure is tried again (250 ms doubling to 2 s) until the deadline, except a refused
-   * authentication or authorization, which no retry changes. Without this a replica that lost the
-   * race never opened its producer and shared nothing until it restarted.
+   * Creates the topic if missing and reads its end offset, tried again until the deadline
+   * (state-open.ts says when). Without the retries a replica that lost the race to create the topic
+   * never opened its producer and shared nothing until it restarted.
    */
   async #open(kafka: Kafka, deadline: number): Promise<bigint> {
     const { topic } = this.#options;
-    for (let attempt = 1; ; attempt++) {
-      const admin = kafka.admin();
-      try {
-        await admin.connect();
-        if (!(await admin.listTopics()).includes(topic)) {
-          // Only the state topic is ever created; the monitored topics never are.
-          const created = await admin.createTopics({
-            topics: [
-              { topic, numPartitions: 1, configEntries: [{ name: "cleanup.policy", value: "compact" }] },
-            ],
-            waitForLeaders: true,
-          });
-          if (created) this.#log.info({ topic }, "state topic created");
+    return withRetries(
+      async () => {
+        const admin = kafka.admin();
+        try {
+          await admin.connect();
+          return await openTopic(admin, topic, () => this.#log.info({ topic }, "state topic created"));
+        } finally {
+          await admin.disconnect().catch(() => undefined);
         }
-        const offsets = await admin.fetchTopicOffsets(topic);
-        return BigInt(offsets.find((o) => o.partition === 0)?.high ?? "0");
-      } catch (error) {
-        const wait = Math.min(250 * 2 ** (attempt - 1), 2_000);
-        if (this.#stopped || refused(error) || Date.now() + wait >= deadline)
-          throw new SchemawatchError("STATE_INVALID", `state topic ${topic}: ${messageOf(error)}`, {
-            cause: error,
-          });
-        this.#log.warn(
-          { topic, attempt, problem: messageOf(error) },
-          "state topic not open yet: trying again",
-        );
-        await sleep(wait);
-      } finally {
-        await admin.disconnect().catch(() => undefined);
-      }
-    }
+      },
+      {
+        topic,
+        deadline,
+        stopped: () => this.#stopped,
+        sleep: (ms) => sleep(ms),
+        retrying: (attempt, problem) =>
+          this.#log.warn({ topic, attempt, problem }, "state topic not open yet: trying again"),
+      },
+    );
   }
 
   /** One record of the topic, read by the consumer. */

@@ -100,6 +100,9 @@ registries:
   main:
     url: ${proxy.url}
     pollInterval: 1h
+    # The new version's records wait for its lookup (the id, then the subject, then a compile): 5 s
+    # by default, which a registry on cores shared with two CPU-bound processes may need (CI).
+    lookupWait: 20s
     auth: { type: basic, usernameEnv: SR_KEY, passwordFile: secret.txt }
 subjects:
   - name: order
