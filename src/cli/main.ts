@@ -45,6 +45,9 @@ Documentation: README.md and docs/ in the package.
 `;
 }
 
+/** The words that ask for help, as a command or after one. */
+const HELP_WORDS: ReadonlySet<string> = new Set(["help", "-h", "--help"]);
+
 /** The command called `name`, or undefined after saying on stderr that there is none (and what is near). */
 function findCommand(name: string, stderr: CommandContext["stderr"]): Command | undefined {
   const command = COMMANDS.find((c) => c.name === name);
@@ -100,12 +103,17 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
     ...(signals.now ? { stopNowSignal: signals.now } : {}),
   };
   const [name, ...rest] = argv;
-  if (name === undefined || name === "-h" || name === "--help" || name === "help") {
+  if (name === undefined || HELP_WORDS.has(name)) {
     // `schemawatch help run` (and `--help run`): that command's help, as `schemawatch run --help`
     const topic = rest[0];
     if (topic === undefined) {
       stdout.write(topLevelHelp());
       return name === undefined ? 2 : 0;
+    }
+    // Help about help (`help help`, `help --help`) is the top-level help: that is where help is described.
+    if (HELP_WORDS.has(topic)) {
+      stdout.write(topLevelHelp());
+      return 0;
     }
     const command = findCommand(topic, stderr);
     if (!command) return 2;

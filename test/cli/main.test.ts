@@ -27,6 +27,19 @@ describe("schemawatch help COMMAND", () => {
     expect(top.stdout).toContain(
       "  help COMMAND    show a command's help, as 'schemawatch COMMAND --help' does\n",
     );
+    // help about help is the top-level help, however it is asked for
+    for (const args of [
+      ["help", "help"],
+      ["help", "--help"],
+      ["--help", "help"],
+      ["-h", "-h"],
+    ]) {
+      const asked = await runCli(args);
+      expect(asked, args.join(" ")).toEqual({ code: 0, stdout: top.stdout, stderr: "" });
+      expect(asked.stdout.split("\n")[0], args.join(" ")).toBe(
+        "schemawatch 0.1.0 — watch JSON on Kafka against every version of its JSON Schema",
+      );
+    }
     expect(await runCli(["help", "rnu"])).toEqual({
       code: 2,
       stdout: "",
