@@ -25,55 +25,96 @@ async function replay(configPath: string, capture: string) {
   }
 }
 
-const summary = (report: Report) => report.attention.map((a) => [a.level, a.kind, a.what]);
+/**
+ * What needs an operator in the bundled traffic (examples/traffic/events.ndjson), most urgent first:
+ * the report's summary and `/api/status` must both say exactly this.
+ */
+const BUNDLED_ATTENTION = [
+  {
+    level: "act",
+    kind: "forward-incompatible",
+    subject: "event",
+    what: "producer billing: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
+    action:
+      "Upgrade the consumers still on 1.0.0 before they read billing's 1.1.0 records, or keep billing on a version they accept until they are.",
+  },
+  {
+    level: "act",
+    kind: "forward-incompatible",
+    subject: "event",
+    what: "producer mobile: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
+    action:
+      "Upgrade the consumers still on 1.0.0 before they read mobile's 1.1.0 records, or keep mobile on a version they accept until they are.",
+  },
+  {
+    level: "act",
+    kind: "forward-incompatible",
+    subject: "event",
+    what: "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) would break consumers still on 1.0.0 (additionalProperties at the root)",
+    action:
+      "Upgrade the consumers still on 1.0.0 before they read partner-feed's 1.1.0 records, or keep partner-feed on a version they accept until they are.",
+  },
+  {
+    level: "act",
+    kind: "non-conformant",
+    subject: "event",
+    what: "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) fail 1.1.0 itself, the version they declare (additionalProperties at the root)",
+    action:
+      "Fix partner-feed: its records do not match the version they declare (the would-fail matrix names the keyword and the path).",
+  },
+  {
+    level: "watch",
+    kind: "unreadable",
+    subject: "event",
+    what: "2 records of event whose version could not be read (truncated_wire_prefix, unknown_schema_id), from producer billing (2)",
+    action:
+      "Make their version readable (a version header, a registered schema id, a larger maxRecordBytes): until they stop, no deprecated version can be judged removable.",
+  },
+  {
+    level: "info",
+    kind: "not-ready",
+    subject: "event",
+    what: "candidate 2.0.0 of event is not ready: producer legacy-batch: 20 of 20 samples fail 2.0.0 (required at root), last one 4s ago (and 3 more reasons)",
+    action: "Keep 2.0.0 a candidate until the producers named send what it requires.",
+  },
+  {
+    level: "info",
+    kind: "coverage-building",
+    subject: "event",
+    what: "the windows of event are still being observed; the last completes at 2026-12-08T08:00Z",
+    action: "Nothing to do: the verdicts come once the windows are observed whole.",
+  },
+];
 
 describe("the attention summary", () => {
   it("names each thing in the bundled traffic that needs an operator, most urgent first", async () => {
     const report = await replay("examples/config.yaml", "examples/traffic/events.ndjson");
-    expect(summary(report)).toEqual([
-      [
-        "act",
-        "forward-incompatible",
-        "producer billing: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
-      ],
-      [
-        "act",
-        "forward-incompatible",
-        "producer mobile: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
-      ],
-      [
-        "act",
-        "forward-incompatible",
-        "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) would break consumers still on 1.0.0 (additionalProperties at the root)",
-      ],
-      [
-        "act",
-        "non-conformant",
-        "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) fail 1.1.0 itself, the version they declare (additionalProperties at the root)",
-      ],
-      [
-        "watch",
-        "unreadable",
-        "2 records of event whose version could not be read (truncated_wire_prefix, unknown_schema_id), from producer billing (2)",
-      ],
-      [
-        "info",
-        "not-ready",
-        "candidate 2.0.0 of event is not ready: producer legacy-batch: 20 of 20 samples fail 2.0.0 (required at root), last one 4s ago (and 3 more reasons)",
-      ],
-      [
-        "info",
-        "coverage-building",
-        "the windows of event are still being observed; the last completes at 2026-12-08T08:00Z",
-      ],
-    ]);
-    expect(report.attention[3]!.action).toBe(
-      "Fix partner-feed: its records do not match the version they declare (the would-fail matrix names the keyword and the path).",
-    );
+    expect(report.attention).toEqual(BUNDLED_ATTENTION);
     expect(needsAttention(report.attention)).toBe(true);
     const text = renderReport(report, "text");
     expect(text).toContain("what needs you: 5 things");
     expect(text).toContain("5 things need you, most urgent first:");
+  });
+
+  it("is served on /api/status by the monitor that replayed the bundled traffic, the same items", async () => {
+    const monitor = await startMonitor({
+      configPath: "examples/config.yaml",
+      source: { file: "examples/traffic/events.ndjson" },
+      host: "127.0.0.1",
+      port: 0,
+      env: {},
+      version: "0.0.0-test",
+      logger: createLogger("silent"),
+    });
+    try {
+      await monitor.replayed;
+      const response = await fetch(`${monitor.address}/api/status`);
+      expect(response.status).toBe(200);
+      const status = (await response.json()) as { attention: unknown };
+      expect(status.attention).toEqual(BUNDLED_ATTENTION);
+    } finally {
+      await monitor.stop();
+    }
   });
 
   it('says "Nothing needs you" for healthy traffic, even while windows are still observed', async () => {
