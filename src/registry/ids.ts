@@ -1,3 +1,4 @@
+import { SchemawatchError, type ErrorCode } from "../errors.js";
 import type { RegistryClient, SchemaById, SubjectVersion } from "./client.js";
 import { RegistryError } from "./http.js";
 import { LookupLimiter } from "./limiter.js";
@@ -11,14 +12,16 @@ export interface IdAnswer {
 
 /**
  * The state of one lookup. `missing`: the registry answered that it does not know the id; `failed`:
- * it did not answer; `unsupported`: it serves no such lookup (GUIDs on Apicurio). `retryAt` is when a
- * new request may be sent; until then every lookup gets this answer without one. `skipped`: no request
- * was sent because the lookups in flight or per second were at their bound; nothing is remembered.
+ * it did not answer, `code` saying how (the code, not the error: kept whole, with its cause and stacks,
+ * a refused connection cost 1.8 KB an id remembered, 17 MB at the default cap, against 0.28 KB now);
+ * `unsupported`: it serves no such lookup (GUIDs on Apicurio). `retryAt` is when a new request may be sent; until then every lookup
+ * gets this answer without one. `skipped`: no request was sent because the lookups in flight or per
+ * second were at their bound; nothing is remembered.
  */
 export type IdLookup =
   | { readonly status: "found"; readonly answer: IdAnswer }
   | { readonly status: "missing"; readonly retryAt: number }
-  | { readonly status: "failed"; readonly retryAt: number; readonly error: Error }
+  | { readonly status: "failed"; readonly retryAt: number; readonly code: ErrorCode | undefined }
   | { readonly status: "unsupported" }
   | { readonly status: "skipped" };
 
@@ -203,7 +206,7 @@ export class IdResolver {
           return {
             status: "failed",
             retryAt,
-            error: error instanceof Error ? error : new Error(String(error)),
+            code: error instanceof SchemawatchError ? error.code : undefined,
           };
         },
       )

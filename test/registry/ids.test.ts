@@ -140,11 +140,7 @@ describe("IdResolver against Apicurio", () => {
     let now = 0;
     const resolver = new IdResolver({ client, initialBackoff: 500, now: () => now });
     const lookups = await Promise.all(Array.from({ length: 100 }, () => resolver.lookupId(7)));
-    expect(lookups[0]).toMatchObject({
-      status: "failed",
-      retryAt: 500,
-      error: { code: "REGISTRY_UNAVAILABLE" },
-    });
+    expect(lookups[0]).toEqual({ status: "failed", retryAt: 500, code: "REGISTRY_UNAVAILABLE" });
     expect(client.http.requests).toBe(1);
     now = 499;
     await resolver.lookupId(7);

@@ -137,6 +137,31 @@ describe("IdResolver bounds", () => {
     expect(resolver.peek(5)).toBeUndefined();
   });
 
+  it("remembers a lookup that failed by its error's code, not the error with its cause and stacks", async () => {
+    const refused = new Error("connect ECONNREFUSED 127.0.0.1:9");
+    const errors = [
+      new RegistryError("REGISTRY_UNAVAILABLE", "GET /schemas/ids/7: connect ECONNREFUSED", {
+        cause: refused,
+      }),
+      new TypeError("not a registry error"),
+    ];
+    const client = {
+      ...stubRegistry().client,
+      schemaById: () => Promise.reject(errors.shift()!),
+    };
+    const resolver = new IdResolver({ client, initialBackoff: 500, now: () => 0 });
+    expect(await resolver.lookupId(7)).toEqual({
+      status: "failed",
+      retryAt: 500,
+      code: "REGISTRY_UNAVAILABLE",
+    });
+    expect(await resolver.lookupId(8)).toEqual({ status: "failed", retryAt: 500, code: undefined });
+    // What stays until the id is forgotten: ~280 bytes an id, where the error held ~1.8 KB.
+    expect(resolver.peek(7)).toEqual({ status: "failed", retryAt: 500, code: "REGISTRY_UNAVAILABLE" });
+    expect(Object.keys(resolver.peek(8)!)).toEqual(["status", "retryAt", "code"]);
+    expect(resolver.results).toEqual({ found: 0, missing: 0, failed: 2, unsupported: 0 });
+  });
+
   it("stays within lookupCache under a flood at the default bounds, skipping what it cannot send", async () => {
     let now = 0;
     const { client, asked } = stubRegistry();
