@@ -47,7 +47,7 @@ interface Cover {
  */
 function cover(engine: Engine, source: Loc, targets: readonly Loc[], exclusive: boolean, ctx: Ctx): Cover {
   const model = engine.model;
-  if (!exclusive && model.coversAll(targets))
+  if (!exclusive && model.coversAll(targets, 0, model.types(source)))
     return { verdict: "ok", reason: "the branches accept everything" };
   let overlap = false;
   for (const [j, target] of targets.entries()) {

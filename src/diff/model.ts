@@ -6,6 +6,7 @@ import { declaredValues, deepEqual, passesLocal, passesType, testPattern } from 
 import { isInert } from "./keywords.js";
 import { mergeBranch } from "./merge.js";
 import { buildView, type View } from "./view.js";
+import { boundsCover } from "./ranges.js";
 import { SLICE_TYPES, Slicer } from "./slices.js";
 
 /** A schema an object gives a property; see `Model.declarations`. */
@@ -158,16 +159,19 @@ export class Model {
 
   /**
    * Does every document match one of `branches`? When one branch accepts everything, when every type
-   * has a branch that takes all its instances, or when one branch is the `not` of another.
+   * has a branch that takes all its instances or branches whose bounds together do (ranges.ts), or when
+   * one branch is the `not` of another. With `within`, only documents of those types need a branch
+   * (the types a source can have: `{type: integer}` is inside `anyOf: [{maximum: 5}, {minimum: 6}]`).
    */
-  coversAll(branches: readonly Loc[], depth = 0): boolean {
+  coversAll(branches: readonly Loc[], depth = 0, within = ALL): boolean {
     if (branches.some((branch) => this.acceptsAll(branch, depth + 1))) return true;
-    // Type by type, some branch takes every instance of it: `anyOf: [{type: string}, {maxLength: 3}]`.
-    const whole = SLICE_TYPES.reduce(
-      (mask, type) =>
-        branches.some((b) => this.slicer.slice(b, type, depth).kind === "all") ? mask | type : mask,
-      0,
-    );
+    // Type by type, some branch takes every instance of it (`anyOf: [{type: string}, {maxLength: 3}]`),
+    // or bounds of one measure do together (`anyOf: [{maxLength: 5}, {minLength: 3}]`).
+    const whole = SLICE_TYPES.reduce((mask, type) => {
+      if ((type & within) === 0) return mask | type;
+      const slices = branches.map((b) => this.slicer.slice(b, type, depth));
+      return boundsCover(this, slices, type, type & within) ? mask | type : mask;
+    }, 0);
     if (whole === ALL) return true;
     let mask = 0;
     const targets = branches.map((branch) => this.deref(branch));
@@ -177,7 +181,7 @@ export class Model {
         mask |= maskOfType(node["type"]) ?? ALL;
       }
     }
-    if (mask === ALL) return true;
+    if ((mask & within) === within) return true;
     return targets.some((target) => {
       const node = target.node;
       if (!isObject(node) || !Object.hasOwn(node, "not")) return false;

@@ -2,6 +2,7 @@ import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
 import type { Ctx, Engine } from "./engine.js";
 import { isInert } from "./keywords.js";
+import { boundsCover } from "./ranges.js";
 import { deepEqual } from "./values.js";
 import type { Model } from "./model.js";
 import { ARRAY, BOOLEAN, FRACTION, INTEGER, maskOfType, NULL, NUMBER, OBJECT, STRING } from "./typeset.js";
@@ -160,7 +161,7 @@ export class Slicer {
 
   #anyOf(branches: readonly Loc[], type: number, depth: number): Slice | undefined {
     const slices = branches.map((branch) => this.slice(branch, type, depth + 1));
-    if (slices.some((s) => s.kind === "all")) return ALL_SLICE;
+    if (boundsCover(this.model, slices, type)) return ALL_SLICE;
     const left = slices.filter((s) => s.kind !== "none");
     if (left.length === 0) return NONE;
     return left.length === 1 ? left[0] : undefined;

@@ -83,6 +83,16 @@ export function arrays(generator: Generator, scope: Scope, hints: readonly View[
   for (let i = 0; i < positions; i++) {
     for (const value of valuesAt(i).slice(1)) push(build(Math.max(shortest, i + 1), i, value));
   }
+  // Past a tuple, the first item the rest schema takes varies too: a rest edited after `items: [...]`
+  // (or `prefixItems`) is seen only by an array that fills the tuple and goes one item further.
+  const restAt = Math.max(0, ...[...views, ...hints].map((v) => v.prefix.length));
+  if (
+    restAt >= positions &&
+    restAt < MAX_LENGTH &&
+    [...views, ...hints].some((v) => v.prefix.length > 0 && v.rest !== undefined)
+  ) {
+    for (const value of valuesAt(restAt).slice(1)) push(build(Math.max(shortest, restAt + 1), restAt, value));
+  }
   // Several items matching `contains`, at the counts either side's minContains/maxContains care about.
   const wanted = [...contains, ...hints.flatMap((v) => (v.contains ? [v.contains] : []))];
   if (wanted.length > 0) {

@@ -112,6 +112,48 @@ describe("tuples", () => {
     ]);
   });
 
+  it("the first item past a tuple takes each value of the rest, steered by the other version's rest", () => {
+    const two = [{ type: "string" }, { type: "string" }];
+    expect(
+      arrays(
+        { $schema: D7, items: two, additionalItems: { type: "integer", maximum: 3 } },
+        { $schema: D7, items: two, additionalItems: { type: "integer", maximum: 1 } },
+      ).filter((a) => Array.isArray(a) && a.length === 3),
+    ).toEqual([
+      ["", "", 0],
+      ["", "", 1],
+      ["", "", 2],
+      ["", "", 3],
+      ["", "", -1],
+      ["", "", -100],
+    ]);
+    expect(
+      arrays(
+        { prefixItems: [{ const: "a" }], items: { type: "integer", maximum: 3 } },
+        { prefixItems: [{ const: "a" }], items: { type: "integer", maximum: 1 } },
+      ),
+    ).toEqual([[], ["a"], ["a", 0], ["a", 1], ["a", 2], ["a", 3], ["a", -1], ["a", -100]]);
+    // Past a longer tuple too: the 6 positions keep their plainest values, the seventh varies.
+    const six = Array.from({ length: 6 }, () => ({ const: "s" }));
+    expect(
+      arrays({ prefixItems: six, items: { enum: [1, 2] } }, { prefixItems: six, items: { const: 1 } }).filter(
+        (a) => Array.isArray(a) && a.length === 7,
+      ),
+    ).toEqual([["s", "s", "s", "s", "s", "s", 2]]);
+  });
+
+  it("no item past the tuple where no version has a tuple with a rest, or none fits", () => {
+    expect(
+      arrays({ $schema: D7, items: [{ const: "a" }] }, { $schema: D7, items: [{ const: "a" }] }),
+    ).toEqual([[], ["a"], ["a", null]]);
+    expect(
+      arrays(
+        { prefixItems: [{ const: "a" }], items: false },
+        { prefixItems: [{ const: "a" }], items: false },
+      ),
+    ).toEqual([[], ["a"]]);
+  });
+
   it("a position's own values are tried at that position", () => {
     expect(
       arrays(
@@ -187,6 +229,8 @@ describe("contains", () => {
       [],
       ["a"],
       ["a", 3, 1],
+      // The first item past the tuple with each value of the rest.
+      ["a", 3, 2],
       ["a", 3, 3],
       ["a", 3, 3, 1],
     ]);
