@@ -85,7 +85,7 @@ const registry = {
     retries: { type: "integer", minimum: 0, maximum: 10 },
     lookupsInFlight: { type: "integer", minimum: 1, maximum: 6 },
     lookupsPerSecond: { type: "integer", minimum: 1, maximum: 1000 },
-    lookupCache: { type: "integer", minimum: 100, maximum: 1000000 },
+    lookupCache: { type: "integer", minimum: 100, maximum: 100000 },
     lookupWait: duration,
     lookupWaitRecords: { type: "integer", minimum: 0, maximum: 100000 },
   },

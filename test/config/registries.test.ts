@@ -179,6 +179,11 @@ subjects:
       "c.yaml:4: registries.main.lookupWait: at most 20s (a record waiting for a lookup holds back its partition for that long)",
     ],
     [
+      "more ids remembered than the image's heap holds (about 270 bytes each)",
+      "registries:\n  main:\n    url: http://r:8081\n    lookupCache: 1000000\n" + SUBJECT,
+      "c.yaml:4: registries.main.lookupCache: must be <= 100000",
+    ],
+    [
       "more lookups in flight than leave a connection for the polls",
       "registries:\n  main:\n    url: http://r:8081\n    lookupsInFlight: 7\n" + SUBJECT,
       "registries.main.lookupsInFlight",
