@@ -12,11 +12,11 @@ export interface IdAnswer {
 
 /**
  * The state of one lookup. `missing`: the registry answered that it does not know the id; `failed`:
- * it did not answer, `code` saying how (the code, not the error: kept whole, with its cause and stacks,
- * a refused connection cost 1.8 KB an id remembered, 17 MB at the default cap, against 0.28 KB now);
- * `unsupported`: it serves no such lookup (GUIDs on Apicurio). `retryAt` is when a new request may be sent; until then every lookup
- * gets this answer without one. `skipped`: no request was sent because the lookups in flight or per
- * second were at their bound; nothing is remembered.
+ * it did not answer, `code` saying how (the code only: the error kept whole, with its cause and
+ * stacks, cost 1.8 KB an id remembered, 17 MB at the default cap, against 0.28 KB now);
+ * `unsupported`: it serves no such lookup (GUIDs on Apicurio). `retryAt` is when a new request may be
+ * sent; until then every lookup gets this answer without one. `skipped`: no request was sent because
+ * the lookups in flight or per second were at their bound; nothing is remembered.
  */
 export type IdLookup =
   | { readonly status: "found"; readonly answer: IdAnswer }
