@@ -86,6 +86,11 @@ export interface KafkaSourceOptions {
    * the last offset it moved past.
    */
   readonly onReadPast?: (topic: string, partition: number, last: string, highWatermark: string) => void;
+  /**
+   * Called at an assignment for each partition the group has no committed offset for, with the offset
+   * reading starts at (the log's end, or its start with `fromBeginning`).
+   */
+  readonly onStartOffset?: (topic: string, partition: number, offset: string) => void;
   /** Called each time the topic watch finds a monitored topic missing (deleted, or not created yet). */
   readonly onTopicMissing?: (topic: string) => void;
   /**

@@ -338,6 +338,7 @@ export class KafkaSource {
           // A throw here would propagate into kafkajs's join; kafkajs then picks the start itself.
           this.#log.warn({ topic, partition, error: messageOf(error) }, "cannot record the start offset");
         }
+        this.#hook("onStartOffset", () => this.#options.onStartOffset?.(topic, partition, offset));
       }
     }
     // Only the first assignment after the lookup may use it; later ones find committed offsets.

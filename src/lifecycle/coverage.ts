@@ -10,7 +10,9 @@ export type GapReason =
   | "not-assigned"
   | "undecodable-batch"
   | "topic-missing"
-  | "partitions-removed";
+  | "partitions-removed"
+  | "log-truncated"
+  | "offsets-lost";
 
 export interface Gap {
   readonly topic: string;
@@ -236,7 +238,8 @@ export class Coverage {
 
   /**
    * A batch of offsets first..last was processed, fetched when the partition's high watermark was
-   * `highWatermark` (when known). A jump over unprocessed offsets is a gap.
+   * `highWatermark` (when known). A jump over unprocessed offsets is a gap, and so is a log that
+   * ends before the offset read last.
    */
   processed(
     topic: string,
@@ -256,7 +259,22 @@ export class Coverage {
         now,
         "no earlier observation of this partition",
       );
-    else if (entry.lastOffset !== null && BigInt(first) > BigInt(entry.lastOffset) + 1n) {
+    else if (
+      entry.lastOffset !== null &&
+      highWatermark !== undefined &&
+      BigInt(highWatermark) <= BigInt(entry.lastOffset)
+    ) {
+      // The log ends before the offset read last: it is not the log that was read. The topic was
+      // deleted and created again under its name while nobody looked (same partitions, fresh offsets)
+      // or the log was truncated; what the old log held past the last read was never read.
+      entry = this.#gap(
+        topic,
+        partition,
+        "log-truncated",
+        now,
+        `the log ends at offset ${highWatermark}, before offset ${entry.lastOffset} read earlier (the topic was created again, or its log truncated)`,
+      );
+    } else if (entry.lastOffset !== null && BigInt(first) > BigInt(entry.lastOffset) + 1n) {
       entry = this.#gap(
         topic,
         partition,
@@ -362,6 +380,27 @@ export class Coverage {
       const entry = this.#partitions.get(k);
       if (entry && entry.observedUntil < now) entry.observedUntil = now;
     }
+  }
+
+  /**
+   * The group has no committed offset for a partition read here before, so reading starts at `offset`
+   * (the log's end, or its start with `fromBeginning`): the topic was created again under its name
+   * while the monitor was down, or the group's offsets expired. What the log held before `offset`, and
+   * what the old log held past the last read, was never read: a gap, and the offsets are forgotten so
+   * the new log's are never compared with the old one's.
+   */
+  startsAnew(topic: string, partition: number, offset: string, now: number): void {
+    const entry = this.#partitions.get(key(topic, partition));
+    if (entry === undefined || entry.lastOffset === null) return;
+    const gap = this.#gap(
+      topic,
+      partition,
+      "offsets-lost",
+      now,
+      `the group has no committed offset for it, so reading starts at offset ${offset} (the topic was created again, or the group's offsets expired)`,
+    );
+    gap.lastOffset = null;
+    this.#transactions.forget(topic, partition);
   }
 
   /**

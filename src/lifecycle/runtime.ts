@@ -168,6 +168,8 @@ export class LifecycleRuntime {
       });
     },
     onTopicMissing: (topic: string) => this.lifecycle.coverage.topicMissing(topic, this.lifecycle.now()),
+    onStartOffset: (topic: string, partition: number, offset: string) =>
+      this.lifecycle.coverage.startsAnew(topic, partition, offset, this.lifecycle.now()),
     onBatchEnd: (topic: string, partition: number, first: string, last: string, highWatermark: string) =>
       this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now(), highWatermark),
     onReadPast: (topic: string, partition: number, last: string, highWatermark: string) =>

@@ -5,7 +5,14 @@ import { createTopic, produce, waitFor, withAdmin, type TestMessage } from "../h
 import { countedRecords, eventTopicConfig, startLiveMonitor } from "../helpers/live.js";
 
 // A monitored topic deleted and created again with fewer partitions: the partitions that are gone must
-// stop being required for a verdict (not block it forever), and their going restarts the window.
+// stop being required for a verdict (not block it forever), and their going restarts the window. With
+// as many partitions, while the monitor is down: what the new log held before the monitor came back was
+// never read, so the window restarts too.
+
+const v10: TestMessage = {
+  value: JSON.stringify({ id: 0, event: "sell" }),
+  headers: { producer: "legacy", "schema-version": "event/1.0" },
+};
 
 const v11 = (n: number): TestMessage[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -80,5 +87,44 @@ describe("a monitored topic recreated with fewer partitions", () => {
       partitions: { topic: string; partition: number }[];
     };
     expect(saved.partitions.filter((p) => p.topic === topic).map((p) => p.partition)).toEqual([0]);
+  });
+
+  it("as many partitions, while the monitor was down: the group starts anew, a gap; a deprecated record in the new log is never taken as absent", async () => {
+    const { brokers, topic, configPath } = await eventTopicConfig({
+      prefix: "sw-anew",
+      partitions: 1,
+      drainWindow: "4s",
+      extra: (folder) => `state:\n  file: ${folder}/state.json\n`,
+    });
+    const first = await startLiveMonitor(configPath);
+    await waitFor(() => first.health.ready, "the partition to be assigned", 60_000);
+    await produce(brokers, topic, v11(10));
+    await waitFor(() => countedRecords(first) === 10, "10 records", 60_000);
+    await waitFor(() => drained(first).yes, "1.0.0 to drain", 60_000);
+    await first.stop();
+
+    // The new log's first record is of the deprecated version, written while nobody watched; the group
+    // lost its offsets with the topic, so the monitor starts at the log's end and never reads it.
+    await recreate(brokers, topic, 1);
+    await produce(brokers, topic, [v10]);
+    const second = await startLiveMonitor(configPath);
+    const coverage = second.lifecycle.lifecycle.coverage;
+    await waitFor(() => coverage.gaps.some((g) => g.reason === "offsets-lost"), "the lost offsets", 60_000);
+    expect(
+      coverage.gaps.filter((g) => g.reason === "offsets-lost").map((g) => [g.topic, g.partition, g.detail]),
+    ).toEqual([
+      [
+        topic,
+        0,
+        "the group has no committed offset for it, so reading starts at offset 1 (the topic was created again, or the group's offsets expired)",
+      ],
+    ]);
+    expect(drained(second).yes).toBe(false);
+    await produce(brokers, topic, v11(2));
+    await waitFor(() => countedRecords(second) === 2, "2 records of the new log", 60_000);
+    // The window restarted at the gap: drained once it has passed, counting from there.
+    await waitFor(() => drained(second).yes, "1.0.0 to drain on the new log", 60_000);
+    expect(countedRecords(second)).toBe(2);
+    await second.stop();
   });
 });

@@ -48,6 +48,60 @@ describe("gaps", () => {
     expect(coverage.gapCounts.get("events")).toBe(2);
   });
 
+  it("a log that ends at or before the offset read last is another log: a gap, even read from a lower offset", () => {
+    // The topic deleted and created again while the monitor was down (same partitions, offsets anew),
+    // or the log truncated: what the old log held past offset 9 was never read.
+    const coverage = new Coverage();
+    coverage.restore([entry(0), entry(1)]);
+    coverage.processed("events", 0, "0", "4", s(3), "9");
+    expect(coverage.gaps).toEqual([
+      {
+        topic: "events",
+        partition: 0,
+        reason: "log-truncated",
+        at: s(3),
+        detail:
+          "the log ends at offset 9, before offset 9 read earlier (the topic was created again, or its log truncated)",
+      },
+    ]);
+    expect(coverage.get("events", 0)).toEqual(
+      entry(0, { coveredSince: s(3), lastOffset: "4", observedUntil: s(3) }),
+    );
+    // Records read again after a rejoin (the committed offset lags): the log still reaches past them.
+    // The log ends at offset 10, one past the offset read last (9): the same log.
+    coverage.processed("events", 1, "3", "9", s(4), "10");
+    coverage.processed("events", 1, "10", "12", s(5), "13");
+    expect(coverage.gaps).toHaveLength(1);
+    expect(coverage.get("events", 1)).toEqual(entry(1, { lastOffset: "12", observedUntil: s(5) }));
+  });
+
+  it("a partition read before that the group starts anew (no committed offset) is a gap, and its offsets are forgotten", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0), entry(1, { lastOffset: null })]);
+    coverage.startsAnew("events", 0, "1", s(3));
+    // Never read here (no offset): nothing was lost, its window runs on.
+    coverage.startsAnew("events", 1, "0", s(3));
+    coverage.startsAnew("events", 2, "0", s(3));
+    expect(coverage.gaps).toEqual([
+      {
+        topic: "events",
+        partition: 0,
+        reason: "offsets-lost",
+        at: s(3),
+        detail:
+          "the group has no committed offset for it, so reading starts at offset 1 (the topic was created again, or the group's offsets expired)",
+      },
+    ]);
+    expect(coverage.get("events", 0)).toEqual(
+      entry(0, { coveredSince: s(3), lastOffset: null, observedUntil: s(3) }),
+    );
+    expect(coverage.get("events", 1)).toEqual(entry(1, { lastOffset: null }));
+    expect(coverage.get("events", 2)).toBeUndefined();
+    // The new log's offsets are not compared with the old one's: offset 1 after 9 is no further gap.
+    coverage.processed("events", 0, "1", "1", s(4), "2");
+    expect(coverage.gaps).toHaveLength(1);
+  });
+
   it("keeps the last 1000 gaps and counts them all", () => {
     const coverage = new Coverage();
     for (let i = 0; i < 1001; i++) coverage.unreadable("events", i, s(i), "corrupt");
