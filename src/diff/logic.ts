@@ -1,9 +1,16 @@
-import { at, mk, proven, type Engine, type Family, type Pair } from "./engine.js";
+import { at, mk, proven, type Ctx, type Engine, type Family, type Pair } from "./engine.js";
 import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
 import type { Model } from "./model.js";
 import type { Change, Verdict } from "./types.js";
 import { passesLocal } from "./values.js";
+
+/**
+ * `not` and `if` are compared strictly whatever the policy: producers' habits say nothing about what
+ * `not` excludes or what a condition tests.
+ */
+// Stryker disable next-line ObjectLiteral,StringLiteral: a policy other than lenient is strict (objects.ts tests for lenient only); only the memo key would differ
+const STRICT: Ctx = { policy: "strict" };
 
 /** A scalar that passes every keyword of a node without branches and asserted formats is valid there. */
 function certainlyValid(model: Model, loc: Loc, value: unknown): boolean {
@@ -33,9 +40,8 @@ function negation(engine: Engine, pair: Pair, out: Change[]): void {
   const a = pair.old.view.not;
   const b = pair.new.view.not;
   if (a && b) {
-    // not A ⊆ not B exactly when B ⊆ A: the inner comparison runs with its directions swapped, and
-    // strictly, since producers' habits say nothing about what `not` excludes.
-    for (const change of engine.compare(a, b, { policy: "strict" })) {
+    // not A ⊆ not B exactly when B ⊆ A: the inner comparison runs with its directions swapped.
+    for (const change of engine.compare(a, b, STRICT)) {
       out.push({
         ...change,
         backward: change.forward,
@@ -68,7 +74,15 @@ function negation(engine: Engine, pair: Pair, out: Change[]): void {
   }
 }
 
-function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "else", guarded: boolean): void {
+/** `then` or `else` of two nodes whose conditions (`oldIf`, `newIf`) accept the same documents. */
+function branch(
+  engine: Engine,
+  pair: Pair,
+  out: Change[],
+  keyword: "then" | "else",
+  oldIf: Loc,
+  newIf: Loc,
+): void {
   const o = pair.old.view;
   const n = pair.new.view;
   const a = o[keyword];
@@ -76,17 +90,17 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
   const ctx = engine.inPlace(pair);
   const model = engine.model;
   // then applies to documents passing `if`: the merge of the node with `if` bounds them from above.
-  const scope = (view: typeof o): Loc =>
-    guarded && keyword === "then" && view.if ? model.merge(view, view.if) : view.loc;
-  // With the condition unchanged (guarded), a branch never applies to a source whose documents all
-  // take the other one: `then` when the source is disjoint from `if`, `else` when all pass it.
-  const idle = (view: typeof o): boolean => {
-    if (!guarded || !view.if) return false;
-    if (keyword === "then") return disjoint(model, view.loc, view.if);
-    return engine.subset(view.loc, view.if, { policy: "strict" }) === "ok";
+  const scope = (view: typeof o, condition: Loc): Loc =>
+    keyword === "then" ? model.merge(view, condition) : view.loc;
+  // With the condition unchanged, a branch never applies to a source whose documents all take the
+  // other one: `then` when the source is disjoint from `if`, `else` when all pass it.
+  const idle = (view: typeof o, condition: Loc): boolean => {
+    if (keyword === "then") return disjoint(model, view.loc, condition);
+    return engine.subset(view.loc, condition, STRICT) === "ok";
   };
   if (a && b) {
     const changes = engine.compare(a, b, ctx);
+    // Stryker disable next-line ArrowFunction,StringLiteral: changes all ok need no proof, and `proven` only turns directions ok, so proving them too changes nothing
     if (changes.every((c) => c.backward === "ok" && c.forward === "ok")) out.push(...changes);
     else {
       // A branch applies together with the rest of its node: a keyword it repeats is no change.
@@ -95,13 +109,15 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
       out.push(...proven(changes, backward, forward));
     }
   } else if (b && !model.acceptsAll(b)) {
-    const backward = engine.subset(scope(o), b, pair.ctx) === "ok" || idle(o) ? "ok" : "breaks";
+    const backward = engine.subset(scope(o, oldIf), b, pair.ctx) === "ok" || idle(o, oldIf) ? "ok" : "breaks";
     out.push(
       mk(`${keyword}-added`, at(n.loc, keyword), backward, "ok", `NEW adds a \`${keyword}\` constraint`),
     );
   } else if (a && !model.acceptsAll(a)) {
     const forward =
-      engine.subset(scope(n), a, engine.swapped(pair.ctx)) === "ok" || idle(n) ? "ok" : "breaks";
+      engine.subset(scope(n, newIf), a, engine.swapped(pair.ctx)) === "ok" || idle(n, newIf)
+        ? "ok"
+        : "breaks";
     out.push(
       mk(
         `${keyword}-removed`,
@@ -116,16 +132,21 @@ function branch(engine: Engine, pair: Pair, out: Change[], keyword: "then" | "el
 
 /**
  * Does every document of the other side satisfy both `then` and `else` of `view`'s conditional (the
- * rest of its node already holds them, say)? Then the condition, whatever it is, rejects none of them.
+ * rest of its node already holds them, say, or they accept everything)? Then the condition, whatever it
+ * is, rejects none of them.
+ * `forward`: `view` is OLD's and NEW's documents are checked; else the reverse.
  */
-function satisfiesBoth(engine: Engine, pair: Pair, view: Pair["old"]["view"], forward: boolean): boolean {
+function satisfiesBoth(
+  engine: Engine,
+  pair: Pair,
+  view: Pair["old"]["view"],
+  condition: Loc,
+  forward: boolean,
+): boolean {
   const source = forward ? pair.new : pair.old;
   const ctx = forward ? engine.swapped(pair.ctx) : pair.ctx;
   const model = engine.model;
   const holds = (branch: Loc | undefined) => !branch || engine.subset(source.loc, branch, ctx) === "ok";
-  if (holds(view.then) && holds(view.else)) return true;
-  if (!view.if) return false;
-  const condition = view.if;
   // Each branch only where it applies. `then` binds documents that pass `if`: none when the source is
   // disjoint from it, else those of the source merged with `if` (a superset of source AND if, so a
   // proof for the merge covers them). `else` binds documents that fail `if`: none when every source
@@ -134,38 +155,31 @@ function satisfiesBoth(engine: Engine, pair: Pair, view: Pair["old"]["view"], fo
   const thenHolds =
     holds(view.then) ||
     disjoint(model, source.loc, condition) ||
-    engine.subset(model.merge(source.view, condition), view.then as Loc, { ...ctx, policy: "strict" }) ===
-      "ok";
-  const elseHolds = holds(view.else) || engine.subset(source.loc, condition, { policy: "strict" }) === "ok";
+    engine.subset(model.merge(source.view, condition), view.then as Loc, { ...ctx, ...STRICT }) === "ok";
+  const elseHolds = holds(view.else) || engine.subset(source.loc, condition, STRICT) === "ok";
   return thenHolds && elseHolds;
 }
 
 function conditional(engine: Engine, pair: Pair, out: Change[]): void {
   const o = pair.old.view;
   const n = pair.new.view;
-  const model = engine.model;
-  const trivial = (view: typeof o): boolean =>
-    (!view.then || model.acceptsAll(view.then)) && (!view.else || model.acceptsAll(view.else));
-  if (!o.if && !n.if) return;
   if (o.if && n.if) {
-    const condition = engine.compare(o.if, n.if, { policy: "strict" });
+    const condition = engine.compare(o.if, n.if, STRICT);
     if (condition.every((c) => c.backward === "ok" && c.forward === "ok")) {
       out.push(...condition);
-      branch(engine, pair, out, "then", true);
-      branch(engine, pair, out, "else", true);
+      branch(engine, pair, out, "then", o.if, n.if);
+      branch(engine, pair, out, "else", o.if, n.if);
       return;
     }
-    const backward: Verdict =
-      (trivial(o) && trivial(n)) || satisfiesBoth(engine, pair, n, false) ? "ok" : "undecided";
-    const forward: Verdict =
-      (trivial(o) && trivial(n)) || satisfiesBoth(engine, pair, o, true) ? "ok" : "undecided";
+    const backward: Verdict = satisfiesBoth(engine, pair, n, n.if, false) ? "ok" : "undecided";
+    const forward: Verdict = satisfiesBoth(engine, pair, o, o.if, true) ? "ok" : "undecided";
     const reason = "the `if` condition changed, so documents move between `then` and `else`";
     out.push(mk("if-changed", at(n.loc, "if"), backward, forward, reason));
   } else if (n.if) {
-    const backward: Verdict = trivial(n) || satisfiesBoth(engine, pair, n, false) ? "ok" : "undecided";
+    const backward: Verdict = satisfiesBoth(engine, pair, n, n.if, false) ? "ok" : "undecided";
     out.push(mk("if-added", at(n.loc, "if"), backward, "ok", "NEW adds an if/then/else condition"));
   } else if (o.if) {
-    const forward: Verdict = trivial(o) || satisfiesBoth(engine, pair, o, true) ? "ok" : "undecided";
+    const forward: Verdict = satisfiesBoth(engine, pair, o, o.if, true) ? "ok" : "undecided";
     out.push(mk("if-removed", at(o.loc, "if"), "ok", forward, "NEW drops OLD's if/then/else condition"));
   }
 }

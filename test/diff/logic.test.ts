@@ -133,6 +133,52 @@ describe("if/then/else added, dropped or changed", () => {
     ]);
   });
 
+  it("a condition narrowed or widened, not only rewritten, moves documents between the branches", () => {
+    const then = { then: { required: ["b"] } };
+    const narrow = { if: { required: ["a", "c"] }, ...then };
+    const moved =
+      "if-changed /if undecided/undecided: the `if` condition changed, so documents move between `then` and `else`";
+    expect(changes(obj({ ...ifA, ...then }), obj(narrow))).toEqual([moved]);
+    expect(changes(obj(narrow), obj({ ...ifA, ...then }))).toEqual([moved]);
+  });
+
+  it("the branches are checked against the other side's documents, not their own side's", () => {
+    // NEW's documents all hold NEW's `then` (NEW requires b); OLD's need not.
+    const then = { then: { required: ["b"] } };
+    const held = obj({ required: ["b"], ...ifA, ...then });
+    expect(changes(obj(), held)).toEqual([
+      'required-added /required/0 breaks/ok: NEW requires "b"; OLD documents without it fail NEW',
+      "if-added /if undecided/ok: NEW adds an if/then/else condition",
+    ]);
+    expect(changes(held, obj())).toEqual([
+      'required-removed /required/0 ok/breaks: NEW no longer requires "b"; NEW documents without it fail OLD',
+      "if-removed /if ok/undecided: NEW drops OLD's if/then/else condition",
+    ]);
+    const other = obj({ required: ["b"], if: { required: ["c"] }, ...then });
+    expect(changes(obj({ ...ifA, ...then }), other)).toEqual([
+      'required-added /required/0 breaks/ok: NEW requires "b"; OLD documents without it fail NEW',
+      "if-changed /if undecided/ok: the `if` condition changed, so documents move between `then` and `else`",
+    ]);
+    expect(changes(other, obj({ ...ifA, ...then }))).toEqual([
+      'required-removed /required/0 ok/breaks: NEW no longer requires "b"; NEW documents without it fail OLD',
+      "if-changed /if ok/undecided: the `if` condition changed, so documents move between `then` and `else`",
+    ]);
+  });
+
+  it("then read with if keeps the enclosing object's rules: a property it closes never arrives", () => {
+    // The conditional sits in an allOf branch; the enclosing object admits only `a`, so `then`'s `p`
+    // is never present and only its `required` matters, which `if` already demands.
+    const closed = (branch: object) =>
+      obj({ properties: { a: {} }, additionalProperties: false, allOf: [branch] });
+    const conditional = { ...ifA, then: { required: ["a"], properties: { p: S } } };
+    expect(changes(closed({}), closed(conditional))).toEqual([
+      "if-added /allOf/0/if ok/ok: NEW adds an if/then/else condition",
+    ]);
+    expect(changes(closed(conditional), closed({}))).toEqual([
+      "if-removed /allOf/0/if ok/ok: NEW drops OLD's if/then/else condition",
+    ]);
+  });
+
   it("a branch binds only where it applies: then never when the side excludes if, else never when all pass it", () => {
     const never = { properties: { b: {} }, additionalProperties: false };
     expect(changes(obj(never), obj({ ...never, ...ifA, then: { required: ["b"] } }))).toEqual([
@@ -230,6 +276,19 @@ describe("then and else under an unchanged condition", () => {
       'required-removed /then/required/0 ok/ok: NEW no longer requires "b"; NEW documents without it fail OLD',
     ]);
   });
+
+  it("a branch's changes are proven together: an annotation beside them does not exempt the rest", () => {
+    const b = { required: ["b"], ...ifA };
+    expect(
+      changes(
+        obj({ ...b, then: { maxProperties: 3 } }),
+        obj({ ...b, then: { maxProperties: 3, required: ["b"], title: "t" } }),
+      ),
+    ).toEqual([
+      "title-changed /then/title ok/ok: title added; annotations do not affect validation",
+      'required-added /then/required/0 ok/ok: NEW requires "b"; OLD documents without it fail NEW',
+    ]);
+  });
 });
 
 describe("conditionals: annotations, one trivial side, else, and not without a finite set", () => {
@@ -244,7 +303,7 @@ describe("conditionals: annotations, one trivial side, else, and not without a f
     );
   });
 
-  it("a changed condition is ok by triviality only when both sides' branches are trivial", () => {
+  it("a changed condition is ok in the direction whose target's branches accept everything", () => {
     const other = { if: { required: ["c"] }, ...then };
     expect(changes(obj({ ...ifA, then: true }), obj(other))).toEqual([
       "if-changed /if undecided/ok: the `if` condition changed, so documents move between `then` and `else`",
