@@ -24,17 +24,21 @@ export function mergeBranch(
   if (cached) return cached;
   const branchNode = target.node;
   const taken = new Set(Object.keys(branchNode).map(groupOf));
-  const merged: Record<string, unknown> = {};
+  const keywords = new Map<string, unknown>();
   for (const key of own) {
-    if (!taken.has(groupOf(key)) || key === "required" || key === "type") merged[key] = base.raw[key];
+    if (!taken.has(groupOf(key)) || key === "required" || key === "type") keywords.set(key, base.raw[key]);
   }
   for (const [key, value] of Object.entries(branchNode)) {
-    if (key === "required" && Array.isArray(merged[key]) && Array.isArray(value)) {
-      merged[key] = [...new Set([...(merged[key] as unknown[]), ...value])];
-    } else if (key === "type" && merged[key] !== undefined) {
-      merged[key] = typeNames((maskOfType(merged[key]) ?? ALL) & (maskOfType(value) ?? ALL));
-    } else merged[key] = value;
+    const mine = keywords.get(key);
+    if (key === "required" && Array.isArray(mine) && Array.isArray(value)) {
+      keywords.set(key, [...new Set([...(mine as unknown[]), ...value])]);
+    } else if (key === "type" && mine !== undefined) {
+      keywords.set(key, typeNames((maskOfType(mine) ?? ALL) & (maskOfType(value) ?? ALL)));
+    } else keywords.set(key, value);
   }
+  // Own properties, whatever their names: assigned, a branch's "__proto__" would become the merged
+  // node's prototype and lend it keywords (a `type`) that neither side has.
+  const merged = Object.fromEntries(keywords);
   target.doc.pointers.set(merged, target.ptr);
   target.doc.bases.set(merged, target.doc.bases.get(branchNode) ?? target.doc.uri);
   const loc: Loc = { node: merged, ptr: target.ptr, doc: target.doc };

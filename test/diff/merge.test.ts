@@ -81,6 +81,16 @@ describe("the node's keywords join each branch", () => {
       "type-narrowed /anyOf/0/type breaks/ok: type null, string, number -> string, integer; OLD documents of type null, non-integer number fail NEW",
     ]);
   });
+
+  // A schema is parsed JSON: "__proto__" is an own key like any other (an unknown keyword, inert).
+  it('a branch keyword named "__proto__" stays a keyword and lends the merge nothing', () => {
+    const branch = () => JSON.parse('{"__proto__": {"type": "string"}, "minLength": 1}') as object;
+    // OLD accepts 5 (neither required nor minLength reads a number); NEW's only branch wants a string.
+    expect(changes({ required: ["x"], ...anyOf(branch()) }, anyOf({ ...branch(), type: "string" }))).toEqual([
+      'required-removed /required/0 ok/ok: NEW no longer requires "x"; NEW documents without it fail OLD',
+      "type-added /anyOf/0/type breaks/ok: type any type -> string; OLD documents of type null, boolean, object, array, number fail NEW",
+    ]);
+  });
 });
 
 describe("keywords that read each other come from one side", () => {
