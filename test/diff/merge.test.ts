@@ -8,6 +8,7 @@ import { diffSchemas, type DiffOptions } from "../../src/diff/index.js";
 import { Model } from "../../src/diff/model.js";
 
 const D = "https://json-schema.org/draft/2020-12/schema";
+const D2019 = "https://json-schema.org/draft/2019-09/schema";
 const D7 = "http://json-schema.org/draft-07/schema#";
 const D4 = "http://json-schema.org/draft-04/schema#";
 const changes = (old: object, next: object, dialect = D, options: DiffOptions = {}) =>
@@ -230,6 +231,51 @@ describe("the node's applicators stay on the node", () => {
       "additional-properties-closed /anyOf/0/additionalProperties breaks/ok: NEW rejects keys no property or pattern names; OLD accepted some",
     ]);
   });
+
+  it("unevaluatedItems is not merged into a branch, where it would not see the node's prefixItems", () => {
+    // [1, 2] is valid under OLD (two items evaluated by OLD's prefixItems) and fails NEW's closed tuple.
+    const old = {
+      type: "array",
+      prefixItems: [{}, {}],
+      unevaluatedItems: false,
+      ...anyOf({ prefixItems: [{}] }),
+    };
+    expect(changes(old, anyOf({ type: "array", prefixItems: [{}], items: false }))).toEqual([
+      "type-removed /type ok/ok: type array -> any type",
+      "tuple-item-removed /prefixItems/0 ok/ok: NEW validates item 0 with nothing instead of its own schema",
+      "tuple-item-removed /prefixItems/1 ok/ok: NEW validates item 1 with nothing instead of its own schema",
+      "unevaluated-items-opened /unevaluatedItems ok/breaks: NEW accepts items no other keyword evaluated; OLD rejected them",
+      "type-added /anyOf/0/type breaks/ok: type any type -> array; OLD documents of type null, boolean, object, string, number fail NEW",
+      "items-closed /anyOf/0/items breaks/ok: NEW rejects items after the tuple; OLD accepted some",
+    ]);
+  });
+});
+
+describe("a condition's parts stay together", () => {
+  // A `then` or `else` without its `if` does nothing; paired in a merge with the other side's `if`, it
+  // would reject documents of the node AND branch. OLD accepts {} in each case; NEW rejects it.
+  const sides = { type: ["object", "string"] };
+  it("the node's if never meets the branch's then", () => {
+    const old = { ...sides, if: { type: "object" }, then: true, ...anyOf({ then: false }) };
+    expect(changes(old, anyOf({ ...sides, if: { type: "object" }, then: false }))).toEqual([
+      "type-removed /type ok/ok: type object, string -> any type",
+      "type-added /anyOf/0/type undecided/ok: type any type -> object, string; OLD documents of type null, boolean, array, number fail NEW",
+      "if-added /anyOf/0/if undecided/ok: NEW adds an if/then/else condition",
+      "if-removed /if ok/ok: NEW drops OLD's if/then/else condition",
+    ]);
+  });
+
+  it.each([
+    ["then", "object"],
+    ["else", "string"],
+  ])("the node's %s never meets the branch's if", (part, condition) => {
+    const old = { ...sides, [part]: false, ...anyOf({ if: { type: condition } }) };
+    expect(changes(old, anyOf({ ...sides, if: { type: condition }, [part]: false }))).toEqual([
+      "type-removed /type ok/ok: type object, string -> any type",
+      "type-added /anyOf/0/type breaks/ok: type any type -> object, string; OLD documents of type null, boolean, array, number fail NEW",
+      `${part}-added /anyOf/0/${part} breaks/ok: NEW adds a \`${part}\` constraint`,
+    ]);
+  });
 });
 
 describe("references in a merge resolve where they were written", () => {
@@ -251,6 +297,30 @@ describe("references in a merge resolve where they were written", () => {
       'id-changed /$id ok/ok: $id "https://example.com/root.json" -> null',
       "all-of-branch-removed /$ref ok/breaks: NEW drops a schema every document had to pass",
       "type-narrowed /anyOf/0/type breaks/ok: type string, integer -> integer; OLD documents of type string fail NEW",
+    ]);
+  });
+
+  it("draft 2019-09: the node's $recursiveRef stays on the node", () => {
+    // "#" names the root of the resource it is written in: OLD's root (string or object) for the node,
+    // inner/b.json (integer) in a merge with a branch from there. OLD's p takes strings.
+    const inner = {
+      $id: "https://example.com/inner/b.json",
+      type: "integer",
+      $defs: { x: { type: ["string", "integer"] } },
+    };
+    const p = { $recursiveRef: "#", maxLength: 5, ...anyOf({ $ref: "inner/b.json#/$defs/x" }) };
+    const old = {
+      $id: "https://example.com/root.json",
+      type: ["string", "object"],
+      $defs: { b: inner },
+      properties: { p },
+    };
+    expect(changes(old, { properties: { p: anyOf({ type: "integer" }) } }, D2019)).toEqual([
+      'id-changed /$id ok/ok: $id "https://example.com/root.json" -> null',
+      "type-removed /type ok/breaks: type object, string -> any type; NEW documents of type null, boolean, array, number fail OLD",
+      "max-length-removed /properties/p/maxLength ok/ok: maxLength 5 -> none: a looser limit accepts documents OLD rejected",
+      "all-of-branch-removed /properties/p/$ref ok/breaks: NEW drops a schema every document had to pass",
+      "type-narrowed /properties/p/anyOf/0/type breaks/ok: type string, integer -> integer; OLD documents of type string fail NEW",
     ]);
   });
 
@@ -316,7 +386,7 @@ describe("Model.merge", () => {
   it("gives the same merged node for the same node and branch, whatever was merged between", () => {
     const { model, view, branches } = load({ minLength: 1, ...anyOf({ type: "string" }, { maxLength: 3 }) });
     const first = model.merge(view, branches[0] as Loc);
-    expect(first.node).toEqual({ minLength: 1, type: "string" });
+    expect(first.node).toEqual({ minLength: 1, type: ["string"] });
     expect(model.merge(view, branches[1] as Loc).node).toEqual({ minLength: 1, maxLength: 3 });
     expect(model.merge(view, branches[0] as Loc)).toBe(first);
   });
