@@ -24,17 +24,25 @@ export function mergeBranch(
   if (cached) return cached;
   const branchNode = target.node;
   const taken = new Set(Object.keys(branchNode).map(groupOf));
-  const merged: Record<string, unknown> = {};
+  const keywords = new Map<string, unknown>();
   for (const key of own) {
-    if (!taken.has(groupOf(key)) || key === "required" || key === "type") merged[key] = base.raw[key];
+    if (!taken.has(groupOf(key)) || key === "required" || key === "type") keywords.set(key, base.raw[key]);
   }
   for (const [key, value] of Object.entries(branchNode)) {
-    if (key === "required" && Array.isArray(merged[key]) && Array.isArray(value)) {
-      merged[key] = [...new Set([...(merged[key] as unknown[]), ...value])];
-    } else if (key === "type" && merged[key] !== undefined) {
-      merged[key] = typeNames((maskOfType(merged[key]) ?? ALL) & (maskOfType(value) ?? ALL));
-    } else merged[key] = value;
+    const mine = keywords.get(key);
+    if (key === "required" && Array.isArray(mine) && Array.isArray(value)) {
+      keywords.set(key, [...new Set([...(mine as unknown[]), ...value])]);
+    } else if (key === "type") {
+      // Without a type on the node, ALL: the branch's own types, by name.
+      keywords.set(key, typeNames((maskOfType(mine) ?? ALL) & (maskOfType(value) ?? ALL)));
+    } else keywords.set(key, value);
   }
+  // Own properties, whatever their names: assigned, a branch's "__proto__" would become the merged
+  // node's prototype and lend it keywords (a `type`) that neither side has.
+  const merged = Object.fromEntries(keywords);
+  // Registered like every node, though no lookup reaches it: a merge is never the value of another
+  // node, and preload would only resolve the branch's $ref again.
+  // Stryker disable next-line CallExpression: nothing reads a merge's pointer from the map (its Loc carries it)
   target.doc.pointers.set(merged, target.ptr);
   target.doc.bases.set(merged, target.doc.bases.get(branchNode) ?? target.doc.uri);
   const loc: Loc = { node: merged, ptr: target.ptr, doc: target.doc };
@@ -82,6 +90,7 @@ function groupOf(key: string): string {
 }
 
 function typeNames(mask: number): string[] {
+  // Stryker disable next-line ArrayDeclaration: maskOfType, the only reader of a merge's type, counts an unknown name for nothing
   const names: string[] = [];
   for (const [name, bit] of [
     ["null", NULL],
