@@ -95,6 +95,11 @@ export function isInert(key: string, view: View | Loc): boolean {
   if (ASSERTABLE.has(key)) return !doc.assertsFormats;
   // No annotation or identification keyword is a validation keyword: the first two tests only name
   // what the last one already says.
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: the first two tests repeat the last (see above)
-  return key in ANNOTATION_KEYWORDS || STRUCTURAL_KEYWORDS.has(key) || !isValidationKeyword(key, doc.dialect);
+  // Stryker disable ConditionalExpression,LogicalOperator: the first two tests repeat the last (see above)
+  return (
+    Object.hasOwn(ANNOTATION_KEYWORDS, key) ||
+    STRUCTURAL_KEYWORDS.has(key) ||
+    !isValidationKeyword(key, doc.dialect)
+  );
+  // Stryker restore ConditionalExpression,LogicalOperator
 }

@@ -19,7 +19,9 @@ export const annotations: Family = (_engine, pair, out) => {
   const n = pair.new.view;
   for (const key of new Set([...Object.keys(o.raw), ...Object.keys(n.raw)])) {
     if (STRUCTURAL_KEYWORDS.has(key)) continue;
-    let kind = ANNOTATION_KEYWORDS[key] as ChangeKind | undefined;
+    // Own keys only: `constructor` or `toString` in a schema is an unknown keyword, not Object's.
+    let kind = (Object.hasOwn(ANNOTATION_KEYWORDS, key) ? ANNOTATION_KEYWORDS[key] : undefined) as
+      ChangeKind | undefined;
     if (!kind && !isValidationKeyword(key, o.dialect) && !isValidationKeyword(key, n.dialect)) {
       kind = "extension-changed";
     }

@@ -80,6 +80,14 @@ describe("keywords validators do not know", () => {
     ]);
   });
 
+  it("are extensions whatever their name, also the names every JavaScript object has", () => {
+    for (const key of ["constructor", "toString", "hasOwnProperty"]) {
+      expect(changes({ [key]: 1 }, { [key]: 2 })).toEqual([
+        `extension-changed /${key} ok/ok: ${key} changed; validators ignore keywords they do not know`,
+      ]);
+    }
+  });
+
   it("include the 2019 and 2020 keywords under draft-07", () => {
     expect(across({ prefixItems: [{ type: "string" }] }, {}, D7, D7)).toEqual([
       "extension-changed /prefixItems ok/ok: prefixItems removed; validators ignore keywords they do not know",
