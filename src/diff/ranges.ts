@@ -28,8 +28,7 @@ interface Span {
   readonly real: boolean;
 }
 
-const isCount = (value: unknown): boolean =>
-  typeof value === "number" && Number.isInteger(value) && value >= 0;
+const isCount = (value: unknown): boolean => Number.isInteger(value) && (value as number) >= 0;
 
 /** Does the union of the slices take every instance of `type` (of its integers only, with `within`)? */
 export function boundsCover(model: Model, slices: readonly Slice[], type: number, within = type): boolean {
@@ -59,12 +58,14 @@ function spanOf(model: Model, input: Loc, type: number, keys: readonly string[])
     if (key === "type" || isInert(key, loc)) continue;
     if (!keys.includes(key)) return undefined;
     const value = node[key];
-    // A malformed bound is not read as one (the view would skip it; a validator may not).
+    // A malformed bound is not read as one (the view would skip it; a validator may not). Draft-04's
+    // exclusive keywords are booleans; a number there is a later draft's bound the view skips.
     const wellFormed =
       type !== NUMBER
         ? isCount(value)
-        : (typeof value === "number" && Number.isFinite(value)) ||
-          (draft04 && key.startsWith("exclusive") && typeof value === "boolean");
+        : draft04 && key.startsWith("exclusive")
+          ? typeof value === "boolean"
+          : Number.isFinite(value);
     if (!wellFormed) return undefined;
   }
   const view = model.view(loc);
@@ -74,9 +75,10 @@ function spanOf(model: Model, input: Loc, type: number, keys: readonly string[])
       loIn: view.lower ? !view.lower.exclusive : false,
       hi: view.upper?.value ?? Infinity,
       hiIn: view.upper ? !view.upper.exclusive : false,
-      real: (allowed & FRACTION) !== 0,
+      real: true,
     };
-    return span.real ? span : integers(span);
+    // `type: integer` takes the integers of its interval only: `exclusiveMinimum: 5` starts at 6.
+    return (allowed & FRACTION) !== 0 ? span : integers(span);
   }
   const [min, max] =
     type === STRING
