@@ -317,6 +317,16 @@ describe("real spans: order, nesting and the ends they share", () => {
     expect(proof(branches)).toBe(expected);
   });
 
+  it("an empty span takes nothing and leaves no gap", () => {
+    expect(proof([{ maximum: 5 }, { minimum: 7, maximum: 6 }, { minimum: 5 }])).toBe("ok/ok");
+    expect(proof([{ maxLength: 5 }, { minLength: 7, maxLength: 6 }, { minLength: 6 }])).toBe("ok/ok");
+    expect(proof([{ maximum: 5 }, { minimum: 5.5, maximum: 5.2 }, { minimum: 6 }])).toBe("ok/undecided");
+    expect(proof([{ maxLength: 5 }, { minLength: 7, maxLength: 6 }, { minLength: 7 }])).toBe("ok/undecided");
+    const open = [{ exclusiveMaximum: 5 }, { exclusiveMinimum: 5 }];
+    expect(proof([...open, { exclusiveMinimum: 5, maximum: 5 }])).toBe("ok/undecided");
+    expect(proof([...open, { minimum: 5, exclusiveMaximum: 5 }])).toBe("ok/undecided");
+  });
+
   it("counts: a span inside another, given out of order", () => {
     expect(proof([{ minLength: 11 }, { minLength: 3, maxLength: 5 }, { maxLength: 10 }])).toBe("ok/ok");
   });
