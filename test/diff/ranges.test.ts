@@ -207,3 +207,149 @@ describe("nested and 2020-12", () => {
     expect([result.backward, result.forward]).toEqual(["ok", "ok"]);
   });
 });
+
+describe("integer branches take the integers of their interval only", () => {
+  const integer = { type: "integer" };
+  const int = (bounds: object) => ({ type: "integer", ...bounds });
+
+  it.each([
+    [
+      "maximum 4 or exclusiveMinimum 5: 5 is in neither",
+      [int({ maximum: 4 }), int({ exclusiveMinimum: 5 })],
+      5,
+    ],
+    [
+      "exclusiveMaximum 5 or minimum 6: 5 is in neither",
+      [int({ exclusiveMaximum: 5 }), int({ minimum: 6 })],
+      5,
+    ],
+    ["maximum 4.5 or minimum 5.5: 5 is in neither", [int({ maximum: 4.5 }), int({ minimum: 5.5 })], 5],
+    [
+      "exclusiveMaximum 4.5 or exclusiveMinimum 5.5: 5 is in neither",
+      [int({ exclusiveMaximum: 4.5 }), int({ exclusiveMinimum: 5.5 })],
+      5,
+    ],
+  ])("%s", (_, branches, missing) => {
+    expect(proof(branches, integer)).toBe("ok/undecided");
+    expect(gap(branches, integer)).toBe(missing);
+  });
+
+  it.each([
+    ["maximum 4 or exclusiveMinimum 4", [int({ maximum: 4 }), int({ exclusiveMinimum: 4 })]],
+    ["exclusiveMaximum 5 or minimum 5", [int({ exclusiveMaximum: 5 }), int({ minimum: 5 })]],
+    ["maximum 4.5 or minimum 4.5", [int({ maximum: 4.5 }), int({ minimum: 4.5 })]],
+    [
+      "exclusiveMaximum 5.5 or exclusiveMinimum 4.5",
+      [int({ exclusiveMaximum: 5.5 }), int({ exclusiveMinimum: 4.5 })],
+    ],
+  ])("%s: every integer", (_, branches) => {
+    expect(proof(branches, integer)).toBe("ok/ok");
+  });
+
+  it("among numbers, an integer branch holds the one point left only when its interval has it", () => {
+    const open = [{ exclusiveMaximum: 5 }, { exclusiveMinimum: 5 }];
+    expect(proof([...open, int({ minimum: 5, maximum: 5 })])).toBe("ok/ok");
+    expect(proof([...open, int({ minimum: 4.5, maximum: 5.5 })])).toBe("ok/ok");
+    expect(proof([...open, int({ exclusiveMinimum: 4, exclusiveMaximum: 6 })])).toBe("ok/ok");
+    for (const point of [
+      int({ exclusiveMinimum: 5 }),
+      int({ exclusiveMaximum: 5 }),
+      int({ minimum: 6 }),
+      int({ maximum: 4 }),
+      int({ minimum: 5.5 }),
+      int({ exclusiveMinimum: 4.5, exclusiveMaximum: 5 }),
+    ]) {
+      expect([point, proof([...open, point])]).toEqual([point, "ok/undecided"]);
+      expect([point, gap([...open, point])]).toEqual([point, 5]);
+    }
+  });
+
+  it("an integer branch holds no fraction between real spans", () => {
+    const branches = [{ exclusiveMaximum: 5 }, int({ minimum: 5, maximum: 6 }), { exclusiveMinimum: 6 }];
+    expect(proof(branches)).toBe("ok/undecided");
+    expect(gap(branches)).toBe(5.5);
+  });
+
+  it("where NEW admits integers only, an exclusive fraction starts at the next integer", () => {
+    expect(proof([{ maximum: 5 }, { exclusiveMinimum: 5.5 }], integer)).toBe("ok/ok");
+    expect(proof([{ exclusiveMaximum: 5.5 }, { minimum: 6 }], integer)).toBe("ok/ok");
+    expect(proof([{ maximum: 4 }, { minimum: 5 }], integer)).toBe("ok/ok");
+    expect(proof([{ maximum: 4 }, { minimum: 6 }], integer)).toBe("ok/undecided");
+  });
+});
+
+describe("real spans: order, nesting and the ends they share", () => {
+  it.each([
+    ["in either order", [{ exclusiveMinimum: 5 }, { maximum: 5 }], "ok/ok"],
+    ["overlapping open ends", [{ exclusiveMaximum: 5 }, { exclusiveMinimum: 4 }], "ok/ok"],
+    ["a span inside another", [{ maximum: 10 }, { minimum: 3, maximum: 5 }, { minimum: 10 }], "ok/ok"],
+    [
+      "a single point closing the gap",
+      [{ exclusiveMaximum: 5 }, { minimum: 5, maximum: 5 }, { exclusiveMinimum: 5 }],
+      "ok/ok",
+    ],
+    [
+      "a later span ending at the same point, closed",
+      [{ exclusiveMaximum: 5 }, { minimum: 3, maximum: 5 }, { exclusiveMinimum: 5 }],
+      "ok/ok",
+    ],
+    [
+      "a later span ending at the same point, open: the first already took it",
+      [{ maximum: 5 }, { minimum: 3, exclusiveMaximum: 5 }, { exclusiveMinimum: 5 }],
+      "ok/ok",
+    ],
+    [
+      "a closed end inside the reach says nothing of the reach's own end",
+      [{ exclusiveMaximum: 5 }, { minimum: 1, maximum: 2 }, { exclusiveMinimum: 5 }],
+      "ok/undecided",
+    ],
+    [
+      "two spans from the same point, the open one first",
+      [{ exclusiveMaximum: 5 }, { exclusiveMinimum: 5 }, { minimum: 5 }],
+      "ok/ok",
+    ],
+    [
+      "two spans from the same point, the closed one first",
+      [{ exclusiveMaximum: 5 }, { minimum: 5 }, { exclusiveMinimum: 5 }],
+      "ok/ok",
+    ],
+  ])("%s", (_, branches, expected) => {
+    expect(proof(branches)).toBe(expected);
+  });
+
+  it("an empty span takes nothing and leaves no gap", () => {
+    expect(proof([{ maximum: 5 }, { minimum: 7, maximum: 6 }, { minimum: 5 }])).toBe("ok/ok");
+    expect(proof([{ maxLength: 5 }, { minLength: 7, maxLength: 6 }, { minLength: 6 }])).toBe("ok/ok");
+    expect(proof([{ maximum: 5 }, { minimum: 5.5, maximum: 5.2 }, { minimum: 6 }])).toBe("ok/undecided");
+    expect(proof([{ maxLength: 5 }, { minLength: 7, maxLength: 6 }, { minLength: 7 }])).toBe("ok/undecided");
+    const open = [{ exclusiveMaximum: 5 }, { exclusiveMinimum: 5 }];
+    expect(proof([...open, { exclusiveMinimum: 5, maximum: 5 }])).toBe("ok/undecided");
+    expect(proof([...open, { minimum: 5, exclusiveMaximum: 5 }])).toBe("ok/undecided");
+  });
+
+  it("counts: a span inside another, given out of order", () => {
+    expect(proof([{ minLength: 11 }, { minLength: 3, maxLength: 5 }, { maxLength: 10 }])).toBe("ok/ok");
+  });
+});
+
+describe("bounds a validator reads otherwise are not bounds", () => {
+  it.each([
+    ["a negative maxLength (takes nothing)", [{ maxLength: 5 }, { minLength: 6, maxLength: -1 }]],
+    [
+      "a minimum past the largest number (takes nothing)",
+      [{ maximum: 5 }, { minimum: 5, maximum: Infinity }],
+    ],
+    [
+      "a boolean exclusiveMinimum outside draft-04",
+      [{ maximum: 5 }, { minimum: 5, exclusiveMinimum: false }],
+    ],
+  ])("%s", (_, branches) => {
+    expect(proof(branches)).toBe("ok/undecided");
+  });
+
+  it("draft-04: a number in exclusiveMinimum is a later draft's bound, not draft-04's", () => {
+    const d4 = { $schema: D4 };
+    expect(proof([{ maximum: 5 }, { minimum: 5, exclusiveMinimum: 7 }], d4)).toBe("ok/undecided");
+    expect(proof([{ maximum: 5 }, { minimum: 5, exclusiveMinimum: false }], d4)).toBe("ok/ok");
+  });
+});

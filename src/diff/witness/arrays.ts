@@ -11,8 +11,11 @@ function itemSchemas(views: readonly View[], index: number): Loc[] {
   for (const view of views) {
     if (index < view.prefix.length) out.push(view.prefix[index] as Loc);
     else if (view.rest) out.push(view.rest);
-    // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: `rest` is unevaluatedItems already where no items keyword is, so this is not reached
-    else if (view.unevaluatedItems && view.prefix.length === 0) out.push(view.unevaluatedItems);
+    else {
+      // (A directive before `else` would attach to no node of the mutated line: Stryker skipped it.)
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,CallExpression: `rest` is unevaluatedItems already where no items keyword is, so this is not reached
+      if (view.unevaluatedItems && view.prefix.length === 0) out.push(view.unevaluatedItems);
+    }
   }
   return out;
 }
