@@ -121,6 +121,8 @@ describe("finite sets of values", () => {
     ["an enum with a value the other side takes", { enum: ["a", "bb"] }, str({ minLength: 2 }), false],
     ["the other side's values all fail OLD", str({ minLength: 2 }), { enum: ["a"] }, true],
     ["the other side's value passes OLD", str({ minLength: 2 }), { enum: ["aa"] }, false],
+    // Every value must fail: one that passes OLD is a document both sides take.
+    ["one of the other side's values passes OLD", str({ minLength: 2 }), { enum: ["a", "bb"] }, false],
     ["true overlaps everything", str({}), true, false],
   ]);
 });
