@@ -112,6 +112,11 @@ export function judgementText(
     if ((judgement.proof ?? []).length === 0) lines.push("  the schemas are identical");
   } else if (judgement.evidence === "undecided") {
     lines.push("schemawatch cannot prove it either way: settle it with --docs or `schemawatch check`");
+  } else if (answer.compatible && judgement.evidence === "breaks") {
+    // A structural break with no witness document: a disagreement schemawatch cannot prove.
+    lines.push(
+      "schemawatch finds a break but no document that shows it: settle it with --docs or `schemawatch check`",
+    );
   } else {
     lines.push("both agree");
   }
