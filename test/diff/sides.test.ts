@@ -146,4 +146,30 @@ describe("the validators witnesses are checked with", () => {
       },
     ]);
   });
+
+  const witnessOf = (old: unknown, next: unknown, options: DiffOptions = {}) =>
+    diffSchemas(old, next, options).changes.map((c) => c.witness);
+
+  it("know a side by its id without its fragment (draft-04's `s.json#`)", () => {
+    const hashed = (maxLength?: number) => ({
+      ...side(D4, "id", "definitions", maxLength),
+      id: "https://x/s.json#",
+    });
+    expect(witnessOf(hashed(), hashed(2))).toEqual([{ backward: { p: "aaa" } }]);
+  });
+
+  it("know a side without an id by its base URI, so that it can refer to itself by its file name", () => {
+    const self = (maxLength?: number) => ({ ...side(D, "$id", "$defs", maxLength), $id: undefined });
+    const bases = { oldBaseUri: "https://x/s.json", newBaseUri: "https://x/s.json" };
+    expect(witnessOf(self(), self(2), bases)).toEqual([{ backward: { p: "aaa" } }]);
+  });
+
+  it("know a side whose id is no URI by its base", () => {
+    const bad = (maxLength?: number) => ({
+      $schema: D,
+      $id: "http://[bad",
+      properties: { b: { type: "string", ...(maxLength === undefined ? {} : { maxLength }) } },
+    });
+    expect(witnessOf(bad(), bad(2))).toEqual([{ backward: { b: "aaa" } }]);
+  });
 });
