@@ -53,14 +53,13 @@ export function judge(rule: Rule, against: readonly Against[], answer: Answer): 
   const verdicts = against.flatMap((a) => rule.directions.map((d) => a.result[d]));
   const evidence = worst(verdicts);
   const ok = answer.compatible && evidence === "ok";
-  if (answer.compatible && evidence === "breaks") {
+  if (answer.compatible) {
     for (const a of against) {
       for (const direction of rule.directions) {
-        const change = a.result.changes.find(
-          (c) => c[direction] === "breaks" && c.witness?.[direction] !== undefined,
-        );
-        if (change) {
-          const witness = change.witness?.[direction];
+        for (const change of a.result.changes) {
+          // Stryker disable next-line ConditionalExpression: a change has a witness only in a direction it breaks
+          const witness = change[direction] === "breaks" ? change.witness?.[direction] : undefined;
+          if (witness === undefined) continue;
           const breaks = { version: a.version, direction, change, witness };
           return { evidence, disagreement: "registry-accepts-breaking", breaks, ok };
         }
@@ -96,20 +95,20 @@ export function judgementText(
     `registry:    ${answer.compatible ? "compatible: it would register it" : "INCOMPATIBLE: it would reject it"}${messages}`,
   );
   lines.push(`schemawatch: ${say(judgement.evidence)} in what ${rule.level} checks (${checks})`);
-  if (judgement.disagreement === "registry-accepts-breaking" && judgement.breaks) {
+  if (judgement.breaks) {
     const { change, direction, version, witness } = judgement.breaks;
     lines.push(
       `DISAGREE: the registry would accept a change that breaks ${direction} against version ${version}:`,
       `  ${change.kind} at ${change.path || "the root"}: ${change.reason}`,
       `  witness (${direction}): ${JSON.stringify(witness)}`,
     );
-  } else if (judgement.disagreement === "registry-rejects-safe") {
+  } else if (judgement.proof) {
     lines.push(
       `DISAGREE: the registry would reject a change proven ${checks} compatible; the proof, change by change:`,
     );
-    for (const { version, change } of judgement.proof ?? [])
+    for (const { version, change } of judgement.proof)
       lines.push(`  v${version} ${change.kind} at ${change.path || "the root"}: ${change.reason}`);
-    if ((judgement.proof ?? []).length === 0) lines.push("  the schemas are identical");
+    if (judgement.proof.length === 0) lines.push("  the schemas are identical");
   } else if (judgement.evidence === "undecided") {
     lines.push("schemawatch cannot prove it either way: settle it with --docs or `schemawatch check`");
   } else if (answer.compatible && judgement.evidence === "breaks") {

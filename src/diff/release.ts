@@ -5,9 +5,10 @@ const ORDER: Readonly<Record<Bump, number>> = { none: 0, patch: 1, minor: 2, maj
 
 /** The bump a release declares by its version numbers; `downgrade` when NEW is not after OLD. */
 export function declaredBump(before: Version, after: Version): Bump | "downgrade" {
-  if (after.major !== before.major) return after.major > before.major ? "major" : "downgrade";
-  if (after.minor !== before.minor) return after.minor > before.minor ? "minor" : "downgrade";
-  if (after.patch !== before.patch) return after.patch > before.patch ? "patch" : "downgrade";
+  for (const part of ["major", "minor", "patch"] as const) {
+    if (after[part] > before[part]) return part;
+    if (after[part] < before[part]) return "downgrade";
+  }
   return "none";
 }
 

@@ -49,7 +49,7 @@ export function loadSides(oldInput: unknown, newInput: unknown, options: DiffOpt
 export function engineSide(side: LoadedSide, compiler: SchemaCompiler): EngineSide {
   // The comparison resolves each $ref it walks, and it walks every applicator (a removed preload
   // survives every test); this guards a $ref it might skip, which would otherwise fail the compile below.
-  // Stryker disable next-line ExpressionStatement: see above
+  // Stryker disable next-line CallExpression: see above
   side.space.preload();
   const uri = rootUri(side.schema, side.dialect, side.base);
   const refs = side.space.externals().map((ref) => ({ ...ref, name: ref.uri }));

@@ -33,6 +33,8 @@ describe("numbers: one range ends before the other starts", () => {
     ["minimum 6, maximum 5", num({ minimum: 6 }), num({ maximum: 5 }), true],
     ["minimum 5, maximum 5 share 5", num({ minimum: 5 }), num({ maximum: 5 }), false],
     ["exclusiveMinimum 5, maximum 5", num({ exclusiveMinimum: 5 }), num({ maximum: 5 }), true],
+    // An exclusive end only matters where the two ends meet: 6 passes both.
+    ["exclusiveMaximum 10, minimum 5", num({ exclusiveMaximum: 10 }), num({ minimum: 5 }), false],
     ["integers", { type: "integer", maximum: 5 }, { type: "integer", minimum: 6 }, true],
     ["the other side untyped: the shared types are numbers", num({ maximum: 5 }), { minimum: 6 }, true],
     [

@@ -171,5 +171,14 @@ describe("the validators witnesses are checked with", () => {
       properties: { b: { type: "string", ...(maxLength === undefined ? {} : { maxLength }) } },
     });
     expect(witnessOf(bad(), bad(2))).toEqual([{ backward: { b: "aaa" } }]);
+    // Its external references resolve against that base too, in the validator as in the comparison.
+    const external = { $schema: D, $id: "http://[bad", properties: { e: { $ref: "s.json" } } };
+    const resolveExternal = (maxLength: number) => () => ({ type: "string", maxLength });
+    expect(
+      witnessOf(external, external, {
+        oldResolveExternal: resolveExternal(3),
+        newResolveExternal: resolveExternal(2),
+      }),
+    ).toEqual([{ backward: { e: "aaa" } }]);
   });
 });
