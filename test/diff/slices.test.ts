@@ -7,8 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { Dialect } from "../../src/diff/dialect.js";
 import { Space, type Loc } from "../../src/diff/document.js";
 import { diffSchemas } from "../../src/diff/index.js";
+import { Engine } from "../../src/diff/engine.js";
 import { Model } from "../../src/diff/model.js";
-import type { Slice } from "../../src/diff/slices.js";
+import { slicedSubset, type Slice } from "../../src/diff/slices.js";
 import { ARRAY, BOOLEAN, NULL, NUMBER, OBJECT, STRING } from "../../src/diff/typeset.js";
 
 const D = "https://json-schema.org/draft/2020-12/schema";
@@ -116,6 +117,11 @@ describe("a plain node", () => {
 
   it("keywords no type owns (enum, const) count for every type", () => {
     expect(sliced({ const: 1 }, NUMBER)).toEqual({ pos: "", node: { type: ["number"], const: 1 } });
+    const values = { enum: [null, true, "a", [], {}] };
+    expect(sliced(values, NULL)).toEqual({ pos: "", node: { type: ["null"], ...values } });
+    expect(sliced(values, BOOLEAN)).toEqual({ pos: "", node: { type: ["boolean"], ...values } });
+    expect(sliced(values, OBJECT)).toEqual({ pos: "", node: { type: ["object"], ...values } });
+    expect(sliced(values, ARRAY)).toEqual({ pos: "", node: { type: ["array"], ...values } });
   });
 
   it("an integer type is part of the number slice", () => {
@@ -352,5 +358,92 @@ describe("containment type by type", () => {
       anyOf: [{ type: "string" }, { type: "number" }],
     });
     expect(verdict(side("a"), side("b"))).toBe("breaks/breaks");
+  });
+});
+
+// slicedSubset itself, against an engine whose only family records each pair it is asked about and
+// finds no change in it: every pair the slices hand over is "ok", so a `true` that should not be there
+// shows, and so does a pair asked that should not be.
+describe("slicedSubset: which pairs it asks, and how", () => {
+  const sides = (old: object, next: object) => {
+    const a = new Space("OLD", undefined).load(old, "2020-12", "https://schemawatch.invalid/old");
+    const b = new Space("NEW", undefined).load(next, "2020-12", "https://schemawatch.invalid/new");
+    return { a, b, model: new Model() };
+  };
+  /** The result and the pairs asked, as `A <= B policy`; `busy` makes each asked pair meet a pair in progress. */
+  const run = (old: object, next: object, busy = false) => {
+    const { a, b, model } = sides(old, next);
+    const asked: string[] = [];
+    const engine = new Engine(model, [
+      (e, pair) => {
+        asked.push(
+          `${JSON.stringify(pair.old.loc.node)} <= ${JSON.stringify(pair.new.loc.node)} ${pair.ctx.policy}`,
+        );
+        if (busy) e.busyHits++;
+      },
+    ]);
+    const holds = slicedSubset(engine, model.slicer, a, b, { policy: "lenient" });
+    return { holds, asked };
+  };
+  const S3 = JSON.stringify({ type: ["string"], maxLength: 3 });
+  const S5 = JSON.stringify({ type: ["string"], maxLength: 5 });
+  // Strings longer than 3 and longer than 5: the rest of the type beside a part.
+  const over3 = { type: "string", oneOf: [{}, { maxLength: 3 }] };
+  const over5 = { type: "string", oneOf: [{}, { maxLength: 5 }] };
+
+  it("a part inside a part: the engine decides, under the caller's policy", () => {
+    expect(run({ type: "string", maxLength: 3 }, { type: "string", maxLength: 5 })).toEqual({
+      holds: true,
+      asked: [`${S3} <= ${S5} lenient`],
+    });
+  });
+
+  it("never asks about the pair being compared: both sides whole is no proof", () => {
+    expect(run({ not: { const: 1 } }, { not: { const: 2 } })).toEqual({ holds: false, asked: [] });
+  });
+
+  it("one side whole and the other cut down is a new pair, asked", () => {
+    const whole = { type: "string", not: { const: "a" } };
+    expect(run(whole, { type: "string", maxLength: 5 })).toEqual({
+      holds: true,
+      asked: [`${JSON.stringify(whole)} <= ${S5} lenient`],
+    });
+    expect(run({ type: "string", maxLength: 3 }, whole)).toEqual({
+      holds: true,
+      asked: [`${S3} <= ${JSON.stringify(whole)} lenient`],
+    });
+  });
+
+  it("a rest inside a rest: the other side's part inside this side's, strictly, as under `not`", () => {
+    expect(run(over5, over3)).toEqual({ holds: true, asked: [`${S3} <= ${S5} strict`] });
+  });
+
+  it("a rest inside a rest is not proven by a pair assumed compatible while in progress", () => {
+    expect(run(over5, over3, true)).toEqual({ holds: false, asked: [`${S3} <= ${S5} strict`] });
+  });
+
+  it("a part inside a rest exactly when the part shares nothing with what the rest leaves out", () => {
+    expect(run({ type: "string", minLength: 4 }, over3)).toEqual({ holds: true, asked: [] });
+    expect(run({ type: "string", minLength: 3 }, over3)).toEqual({ holds: false, asked: [] });
+  });
+
+  it("a rest is never proven inside a part, nor a whole type inside a part", () => {
+    expect(run(over3, { type: "string", minLength: 4 })).toEqual({ holds: false, asked: [] });
+    expect(run({ type: "string" }, { type: "string", minLength: 0, maxLength: 9 })).toEqual({
+      holds: false,
+      asked: [],
+    });
+  });
+
+  it("a type one side cannot take, or the other takes whole, holds without asking", () => {
+    expect(run({ type: "string", maxLength: 3 }, { type: ["string", "null"] })).toEqual({
+      holds: true,
+      asked: [],
+    });
+    expect(run({ type: "null" }, { type: "string", maxLength: 3 })).toEqual({ holds: false, asked: [] });
+    expect(run({ type: "null" }, { type: ["string", "null"], maxLength: 3 })).toEqual({
+      holds: true,
+      asked: [],
+    });
   });
 });
