@@ -427,8 +427,9 @@ describe("slicedSubset: which pairs it asks, and how", () => {
     expect(run({ type: "string", minLength: 3 }, over3)).toEqual({ holds: false, asked: [] });
   });
 
-  it("a rest is never proven inside a part, nor a whole type inside a part", () => {
+  it("a rest is never proven inside a part, nor a whole type inside a part or a rest", () => {
     expect(run(over3, { type: "string", minLength: 4 })).toEqual({ holds: false, asked: [] });
+    expect(run({ type: "string" }, over3)).toEqual({ holds: false, asked: [] });
     expect(run({ type: "string" }, { type: "string", minLength: 0, maxLength: 9 })).toEqual({
       holds: false,
       asked: [],
