@@ -67,22 +67,24 @@ export interface View {
   readonly hasApplicators: boolean;
 }
 
-const count = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined;
+// Number.isFinite is false for every non-number.
+const num = (value: unknown): number | undefined => (Number.isFinite(value) ? (value as number) : undefined);
 
-const num = (value: unknown): number | undefined =>
-  typeof value === "number" && Number.isFinite(value) ? value : undefined;
+const count = (value: unknown): number | undefined => {
+  const n = num(value) ?? -1;
+  return n >= 0 ? n : undefined;
+};
 
-function tighterUpper(a: Bound | undefined, b: Bound | undefined): Bound | undefined {
-  if (!a || !b) return a ?? b;
-  if (a.value !== b.value) return a.value < b.value ? a : b;
-  return a.exclusive ? a : b;
+/** The tighter of an inclusive and an exclusive upper bound: the exclusive one unless it lies above. */
+function tighterUpper(inclusive: Bound | undefined, strict: Bound | undefined): Bound | undefined {
+  if (!inclusive || !strict) return inclusive ?? strict;
+  return strict.value <= inclusive.value ? strict : inclusive;
 }
 
-function tighterLower(a: Bound | undefined, b: Bound | undefined): Bound | undefined {
-  if (!a || !b) return a ?? b;
-  if (a.value !== b.value) return a.value > b.value ? a : b;
-  return a.exclusive ? a : b;
+/** The tighter of an inclusive and an exclusive lower bound: the exclusive one unless it lies below. */
+function tighterLower(inclusive: Bound | undefined, strict: Bound | undefined): Bound | undefined {
+  if (!inclusive || !strict) return inclusive ?? strict;
+  return strict.value >= inclusive.value ? strict : inclusive;
 }
 
 function bounds(
@@ -131,14 +133,15 @@ export function buildView(loc: Loc, ref: Loc | undefined): View {
   const dialect = loc.doc.dialect;
   const modern = hasModernKeywords(dialect);
   const items = raw["items"];
-  const tuple = Array.isArray(items) || (dialect === "2020-12" && Array.isArray(raw["prefixItems"]));
+  // The tuple is array-form `items` in any dialect (a 2020-12 schema using it is read the older way),
+  // else 2020-12's `prefixItems`.
   const prefixKeyword = dialect === "2020-12" && !Array.isArray(items) ? "prefixItems" : "items";
-  const prefix = (tuple ? schemaList(loc, raw, prefixKeyword) : undefined) ?? [];
+  const prefix = schemaList(loc, raw, prefixKeyword) ?? [];
   let rest: Loc | undefined;
   let restKeyword: View["restKeyword"] = "items";
-  if (!Array.isArray(items) && Object.hasOwn(raw, "items")) rest = sub(loc, raw, "items");
+  if (!Array.isArray(items)) rest = sub(loc, raw, "items");
   // Tuple-form items is not 2020-12, so a schema using it is read with the older meaning of additionalItems.
-  else if (Array.isArray(items) && Object.hasOwn(raw, "additionalItems")) {
+  else if (Object.hasOwn(raw, "additionalItems")) {
     rest = sub(loc, raw, "additionalItems");
     restKeyword = "additionalItems";
   }
@@ -193,6 +196,7 @@ export function buildView(loc: Loc, ref: Loc | undefined): View {
     hasConst: Object.hasOwn(raw, "const"),
     constValue: raw["const"],
     upper: bounds(raw, dialect, "max"),
+    // Stryker disable next-line StringLiteral: any side but "max" is the lower one
     lower: bounds(raw, dialect, "min"),
     multipleOf: num(raw["multipleOf"]),
     minLength: count(raw["minLength"]) || undefined,
