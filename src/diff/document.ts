@@ -59,7 +59,10 @@ export class Space {
   private readonly resources = new Map<string, Loc>();
   private readonly anchors = new Map<string, Loc>();
 
+  // Set by `load` before any document is added; the initial values are never read.
+  // Stryker disable next-line StringLiteral: never read (see above)
   private dialect: Dialect = "draft-07";
+  // Stryker disable next-line BooleanLiteral: never read (see above)
   private assertsFormats = false;
 
   constructor(

@@ -146,7 +146,6 @@ export class Model {
   acceptsAll(input: Loc, depth = 0): boolean {
     const loc = this.deref(input);
     const node = loc.node;
-    if (node === true) return true;
     if (!isObject(node)) return node !== false;
     if (depth > 8) return false;
     return Object.keys(node).every(

@@ -169,7 +169,12 @@ describe("Space.load indexes every schema position", () => {
 
   it("a node reached twice keeps its first pointer; lists and maps of the wrong shape are skipped", () => {
     const shared = { type: "string" };
-    const root = { allOf: { 0: shared }, properties: [shared], anyOf: [shared], not: shared };
+    const root = {
+      allOf: { 0: { type: "null" } },
+      properties: [{ type: "number" }],
+      anyOf: [shared],
+      not: shared,
+    };
     expect(pointers(load(root).doc)).toEqual(["", "/not"]);
   });
 
@@ -189,7 +194,7 @@ describe("Space.load indexes every schema position", () => {
 describe("Space.resolve", () => {
   it("a pointer fragment walks objects and arrays, decoding ~1, ~0 and percent escapes", () => {
     const target = { type: "integer" };
-    const root = { $defs: { "a/b": { allOf: [{}, target] }, "c~d": true, "e f": false } };
+    const root = { $defs: { "a/b": { allOf: [{}, target] }, "c~d": true, "e f": false, "~1/~0/": 1 } };
     const { top } = load(root);
     expect(resolved(top, "#/$defs/a~1b/allOf/1")).toEqual({
       node: target,
@@ -200,6 +205,8 @@ describe("Space.resolve", () => {
     // A boolean schema has no recorded pointer: the walked path, escaped again.
     expect(resolved(top, "#/$defs/c~0d")).toMatchObject({ node: true, ptr: "/$defs/c~0d" });
     expect(resolved(top, "#/$defs/e%20f")).toMatchObject({ node: false, ptr: "/$defs/e f" });
+    // ~01 is "~1": ~1 is decoded before ~0, every occurrence.
+    expect(resolved(top, "#/$defs/~01~1~00~1")).toMatchObject({ node: 1, ptr: "/$defs/~01~1~00~1" });
     expect(resolved(top, "#")).toMatchObject({ node: root, ptr: "" });
     expect(resolved(top, "")).toMatchObject({ node: root, ptr: "" });
   });
@@ -225,7 +232,7 @@ describe("Space.resolve", () => {
       'SCHEMA_INVALID OLD: $ref "#/$defs/a/allOf/x" at # points to nothing',
     );
     expect(failure(() => resolved(top, "#/$defs/a/allOf/0"))).toBe("no error");
-    for (const index of ["0x", "x0", "1"]) {
+    for (const index of ["0x", "x0", "1", "length"]) {
       expect(failure(() => resolved(top, `#/$defs/a/allOf/${index}`))).toBe(
         `SCHEMA_INVALID OLD: $ref "#/$defs/a/allOf/${index}" at # points to nothing`,
       );
@@ -264,6 +271,9 @@ describe("Space.resolve", () => {
     expect(resolved(top, "https://schemawatch.invalid/schemas/inner.json")).toMatchObject({
       node: inner,
     });
+    expect(failure(() => resolved(top, "#undefined"))).toBe(
+      'SCHEMA_INVALID OLD: $ref "#undefined" at # names an anchor that does not exist',
+    );
     expect(failure(() => resolved(top, "#B"))).toBe(
       'SCHEMA_INVALID OLD: $ref "#B" at # names an anchor that does not exist',
     );
@@ -284,8 +294,9 @@ describe("Space.resolve", () => {
     ] as const) {
       const { top } = load(root(key), dialect);
       expect(resolved(top, "#frag")).toMatchObject({ ptr: "/$defs/t" });
-      // The fragment-only id does not change the base.
+      // The fragment-only id does not change the base, nor name a resource.
       expect(top.doc.bases.get((top.node as { $defs: { t: object } }).$defs.t)).toBe(BASE);
+      expect(resolved(top, "#")).toMatchObject({ ptr: "" });
     }
     for (const [dialect, key] of [
       ["draft-04", "$id"],

@@ -140,6 +140,9 @@ describe("types", () => {
     expect(types({ required: ["a"], patternProperties: { "^a": {} }, additionalProperties: false })).toBe(
       ALL,
     );
+    expect(
+      types({ required: ["a"], patternProperties: { "^b": {}, "^a": {} }, additionalProperties: false }),
+    ).toBe(ALL);
     // A pattern that cannot be read may match the key.
     expect(types({ required: ["a"], patternProperties: { "(": {} }, additionalProperties: false })).toBe(ALL);
     expect(types({ required: ["a"], properties: { b: false } })).toBe(ALL);
@@ -257,6 +260,11 @@ describe("acceptsAll", () => {
     const yes = load(true);
     expect(yes.model.acceptsAll(yes.top, 9)).toBe(true);
     // Each anyOf level is two steps deeper: `{}` four levels down is at depth eight.
+    // Past the cut an anyOf branch no longer counts as taking everything (`pattern: ".*"` is not a
+    // bound the slices can read).
+    const wide = { anyOf: [{ type: "null" }, { pattern: ".*" }] };
+    expect(load(wide).model.acceptsAll(load(wide).top, 6)).toBe(true);
+    expect(load(wide).model.acceptsAll(load(wide).top, 7)).toBe(false);
     const nest = (levels: number): object =>
       levels === 0 ? {} : { anyOf: [{ type: "null" }, nest(levels - 1)] };
     expect(acceptsAll(nest(4))).toBe(true);
@@ -278,6 +286,41 @@ describe("coversAll", () => {
     expect(covers([string, { type: "integer" }], STRING | NUMBER)).toBe(false);
     expect(covers([string], STRING)).toBe(true);
     expect(covers([{ type: "integer" }], STRING)).toBe(false);
+  });
+
+  it("a branch that accepts everything, up to the depth cut", () => {
+    expect(covers([{ pattern: ".*" }, { type: "null" }])).toBe(true);
+    const { model, top } = load({ anyOf: [{ pattern: ".*" }, { type: "null" }] });
+    const branches = model.view(top).anyOf ?? [];
+    expect(model.coversAll(branches, 7)).toBe(true);
+    expect(model.coversAll(branches, 8)).toBe(false);
+  });
+
+  it("bare types still cover where the slices give up (past depth six)", () => {
+    const deep = (branches: unknown[], within = ALL, depth = 7) => {
+      const { model, top } = load({ anyOf: branches });
+      return model.coversAll(model.view(top).anyOf ?? [], depth, within);
+    };
+    const rest = ["null", "boolean", "object", "array", "number"];
+    expect(deep([string, { type: rest }])).toBe(true);
+    expect(deep([{ type: "string", title: "t" }, { type: rest }])).toBe(true);
+    expect(deep([string, { type: rest.slice(1) }])).toBe(false);
+    expect(deep([{ type: "string", minLength: 1 }, { type: rest }])).toBe(false);
+    expect(deep([string, { type: "number" }], STRING | NUMBER)).toBe(true);
+    expect(deep([string], STRING)).toBe(true);
+    expect(deep([{ type: "integer" }], STRING)).toBe(false);
+    // Past acceptsAll's cut too, a branch without `type` or anything else is of any type.
+    expect(deep([{ title: "t" }], ALL, 8)).toBe(true);
+    expect(deep([{}], ALL, 8)).toBe(true);
+  });
+
+  it("only the types asked about need a branch", () => {
+    const strings = [
+      { type: "string", maxLength: 5 },
+      { type: "string", minLength: 3 },
+    ];
+    expect(covers(strings, STRING)).toBe(true);
+    expect(covers(strings)).toBe(false);
   });
 
   it("bounds of one measure that together leave no gap", () => {
@@ -353,6 +396,10 @@ describe("declarations", () => {
     const chain = (i: number): object =>
       i === 70 ? {} : { properties: { [`p${i}`]: {} }, allOf: [chain(i + 1)] };
     expect(Object.keys(declarations(chain(0)))).toHaveLength(65);
+    // Boolean branches are no nodes to visit: they do not count toward the cap.
+    const withBooleans = (i: number): object =>
+      i === 70 ? {} : { properties: { [`p${i}`]: {} }, allOf: [true, false, withBooleans(i + 1)] };
+    expect(Object.keys(declarations(withBooleans(0)))).toHaveLength(65);
   });
 
   it("is remembered per node", () => {
@@ -385,6 +432,9 @@ describe("flatRequired", () => {
     expect(required({ required: ["x"], allOf: [{ $ref: "#" }] })).toEqual(["x"]);
     const chain = (i: number): object => (i === 70 ? {} : { required: [`p${i}`], allOf: [chain(i + 1)] });
     expect(required(chain(0))).toHaveLength(65);
+    const withBooleans = (i: number): object =>
+      i === 70 ? {} : { required: [`p${i}`], allOf: [true, false, withBooleans(i + 1)] };
+    expect(required(withBooleans(0))).toHaveLength(65);
   });
 });
 
@@ -468,5 +518,17 @@ describe("mergeAll", () => {
       maxLength: 5,
       type: ["string"],
     });
+    // A branch's own allOf joins the branches still to merge.
+    expect(merged({ minLength: 1, allOf: [{ allOf: [{ maxLength: 5 }] }, string] }).node).toEqual({
+      minLength: 1,
+      type: ["string"],
+      maxLength: 5,
+    });
+  });
+
+  it("merges at most eight levels: a ninth stays a conjunct of the merged node", () => {
+    const nest = (n: number): object => (n === 0 ? { maxLength: 1 } : { allOf: [nest(n - 1)], minLength: n });
+    expect(merged(nest(8)).node).toEqual({ minLength: 1, maxLength: 1 });
+    expect(merged(nest(9)).node).toEqual({ allOf: [{ maxLength: 1 }], minLength: 1 });
   });
 });
