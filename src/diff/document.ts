@@ -225,11 +225,7 @@ export class Space {
 }
 
 function safeUrl(reference: string, base: string): URL | undefined {
-  try {
-    return new URL(reference, base);
-  } catch {
-    return undefined;
-  }
+  return URL.parse(reference, base) ?? undefined;
 }
 
 /** A pointer for a change report: external documents carry their URI. */

@@ -23,7 +23,6 @@ export interface Enclosing {
 }
 
 const REF_KEYS = ["$ref", "$recursiveRef", "$dynamicRef"] as const;
-const IN_PROGRESS = -1;
 
 function refOf(node: Json): string | undefined {
   for (const key of REF_KEYS) if (typeof node[key] === "string") return node[key];
@@ -82,9 +81,9 @@ export class Model {
     if (node === false) return 0;
     if (!isObject(node)) return ALL;
     const cached = this.typeCache.get(node);
-    if (cached === IN_PROGRESS) return ALL;
     if (cached !== undefined) return cached;
-    this.typeCache.set(node, IN_PROGRESS);
+    // A node met again while its own types are worked out (a cycle) counts as any type.
+    this.typeCache.set(node, ALL);
     const view = this.view(loc);
     let mask = maskOfType(view.type) ?? ALL;
     const values = declaredValues(view);

@@ -211,6 +211,15 @@ describe("Space.resolve", () => {
     expect(resolved(top, "")).toMatchObject({ node: root, ptr: "" });
   });
 
+  it("an index of several digits names an item; a string value has no items", () => {
+    const items = Array.from({ length: 11 }, (_, i) => ({ minimum: i }));
+    const { top } = load({ allOf: items, $defs: { s: "abc" } });
+    expect(resolved(top, "#/allOf/10")).toMatchObject({ node: items[10], ptr: "/allOf/10" });
+    expect(failure(() => resolved(top, "#/$defs/s/0"))).toBe(
+      'SCHEMA_INVALID OLD: $ref "#/$defs/s/0" at # points to nothing',
+    );
+  });
+
   it("a pointer through a node reached first elsewhere gives the pointer recorded for it", () => {
     const shared = { type: "string" };
     const root = { properties: { a: shared }, $defs: { s: shared } };
@@ -232,7 +241,8 @@ describe("Space.resolve", () => {
       'SCHEMA_INVALID OLD: $ref "#/$defs/a/allOf/x" at # points to nothing',
     );
     expect(failure(() => resolved(top, "#/$defs/a/allOf/0"))).toBe("no error");
-    for (const index of ["0x", "x0", "1", "length"]) {
+    // Only an index of digits names an item: not "", " 1", "1 ", "0x1", "1e0" or "+1" (all Number 0 or 1).
+    for (const index of ["0x", "x0", "1", "length", "", "%201", "1%20", "0x1", "1e0", "+1"]) {
       expect(failure(() => resolved(top, `#/$defs/a/allOf/${index}`))).toBe(
         `SCHEMA_INVALID OLD: $ref "#/$defs/a/allOf/${index}" at # points to nothing`,
       );

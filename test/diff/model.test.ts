@@ -198,6 +198,8 @@ describe("values", () => {
     expect(values({ enum: ["ab", "a", 1, null], type: "string", minLength: 2 })).toEqual(["ab"]);
     expect(values({ enum: ["a", 1], const: 1 })).toEqual([1]);
     expect(values({ enum: ["a", 1], allOf: [{ type: "integer" }] })).toEqual([1]);
+    // The declared values as declared, null and booleans too.
+    expect(values({ enum: [false, null] })).toEqual([false, null]);
   });
 
   it("a node of null and boolean types only has those three values", () => {
@@ -232,6 +234,8 @@ describe("acceptsAll", () => {
     expect(acceptsAll({ pattern: "" })).toBe(true);
     expect(acceptsAll({ pattern: "^a" })).toBe(false);
     expect(acceptsAll({ pattern: 5 })).toBe(false);
+    // Only `pattern` is read as a pattern.
+    expect(acceptsAll({ const: "" })).toBe(false);
   });
 
   it("an anyOf whose branches cover everything", () => {
@@ -337,6 +341,8 @@ describe("coversAll", () => {
     expect(covers([{ not: { pattern: "a" } }, { pattern: "b" }])).toBe(false);
     expect(covers([{ not: { pattern: "a" }, maxProperties: 2 }, { pattern: "a" }])).toBe(false);
     expect(covers([{ not: { pattern: "a" } }])).toBe(false);
+    // A branch is not the `not` of itself.
+    expect(covers([{ not: { $ref: "#/anyOf/0" } }])).toBe(false);
   });
 
   it("reads `not` through a $ref", () => {
