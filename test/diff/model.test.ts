@@ -532,6 +532,21 @@ describe("mergeAll", () => {
     });
   });
 
+  it("a merged node keeps the base URI of its node: a relative $ref in it resolves where it was written", () => {
+    const { model, at } = load({
+      $id: "https://schemawatch.invalid/root.json",
+      $defs: {
+        sub: {
+          $id: "sub/",
+          $defs: { t: { $id: "t.json", type: "string" } },
+          minLength: 1,
+          allOf: [{ $ref: "t.json", maxLength: 5 }, { maxLength: 9 }],
+        },
+      },
+    });
+    expect(model.mergeAll(model.view(at("/$defs/sub"))).node).toEqual({ minLength: 1, maxLength: 9 });
+  });
+
   it("merges at most eight levels: a ninth stays a conjunct of the merged node", () => {
     const nest = (n: number): object => (n === 0 ? { maxLength: 1 } : { allOf: [nest(n - 1)], minLength: n });
     expect(merged(nest(8)).node).toEqual({ minLength: 1, maxLength: 1 });
