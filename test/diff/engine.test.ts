@@ -118,6 +118,37 @@ describe("a side with anyOf or oneOf compared type by type", () => {
   });
 });
 
+describe("a nested change in a direction whose source has no instance of its type", () => {
+  it("is harmless in that direction only", () => {
+    // OLD has no arrays: no OLD document reaches `items`, so tighter items break nothing backward.
+    expect(
+      changes(
+        { type: "string", items: { maxLength: 5 } },
+        { type: ["string", "array"], items: { maxLength: 3 } },
+      ),
+    ).toEqual([
+      "type-widened /type ok/breaks: type string -> array, string; NEW documents of type array fail OLD",
+      "max-length-decreased /items/maxLength ok/ok: maxLength 5 -> 3: a tighter limit rejects some documents OLD accepted",
+    ]);
+    // NEW has no arrays: looser items let no NEW document fail OLD.
+    expect(
+      changes(
+        { type: ["string", "array"], items: { maxLength: 3 } },
+        { type: "string", items: { maxLength: 5 } },
+      ),
+    ).toEqual([
+      "type-narrowed /type breaks/ok: type array, string -> string; OLD documents of type array fail NEW",
+      "max-length-increased /items/maxLength ok/ok: maxLength 3 -> 5: a looser limit accepts documents OLD rejected",
+    ]);
+    // Both have arrays: the tighter items break backward.
+    expect(
+      changes({ type: "array", items: { maxLength: 5 } }, { type: "array", items: { maxLength: 3 } }),
+    ).toEqual([
+      "max-length-decreased /items/maxLength breaks/ok: maxLength 5 -> 3: a tighter limit rejects some documents OLD accepted",
+    ]);
+  });
+});
+
 describe("recursive schemas", () => {
   it("terminate, and a change inside the recursion is found once", () => {
     const node = (more: object) => ({ type: "object", properties: { next: { $ref: "#" }, ...more } });
@@ -169,6 +200,15 @@ describe("a tighter keyword against the other side's instances", () => {
     ]);
     expect(changes({ enum: ["ab", "ac"], pattern: "^a" }, { enum: ["ab", "ac"], pattern: "b$" })).toEqual([
       `pattern-changed /pattern breaks/ok: ${changed}`,
+    ]);
+  });
+
+  it("falls back to the family's verdict when a value cannot be checked, even if none fails", () => {
+    // `\_` compiles only without the `u` flag, which the value check uses: "a_" cannot be checked, so
+    // the changed pattern stays undecided backward (not breaks: no value failed); forward every value
+    // of NEW passes OLD's `^a`.
+    expect(changes({ enum: ["a_", 1], pattern: "^a" }, { enum: ["a_", 1], pattern: "^a\\_" })).toEqual([
+      "pattern-changed /pattern undecided/ok: pattern /^a/ -> /^a\\_/: regular expressions are not compared for inclusion",
     ]);
   });
 
