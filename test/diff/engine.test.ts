@@ -178,6 +178,47 @@ describe("the context a nested comparison runs in", () => {
   });
 });
 
+describe("one pair of nodes met in two contexts", () => {
+  // A $ref makes the same pair of nodes come up twice; each context gets its own comparison.
+  const S = { type: "string" };
+  const open = { type: "object", properties: { a: S } };
+  const more = { ...open, properties: { a: S, b: I } };
+  const added = (where: string) =>
+    `property-added-open /$defs/x/properties/b ${where}: OLD was open for "b": under strict an OLD producer may already send it with any value; under lenient OLD producers send only the properties OLD declares`;
+
+  it("is compared strictly inside not, even when the same pair was compared leniently as a property", () => {
+    const doc = (x: object) => ({
+      $schema: D,
+      properties: { p: { $ref: "#/$defs/x" } },
+      not: { $ref: "#/$defs/x" },
+      $defs: { x },
+    });
+    const result = diffSchemas(doc(open), doc(more), { witnesses: false, policy: "lenient" });
+    expect(
+      result.changes.map((c) => `${c.kind} ${c.path} ${c.backward}/${c.forward} ${c.breaksUnder}`),
+    ).toEqual([
+      "property-added-open /$defs/x/properties/b ok/ok strict",
+      // Inside not the added property is judged strictly: {b: "x"} passes NEW (it fails NEW's x) and
+      // fails OLD (OLD's open x accepts it), a forward break under either policy.
+      "property-added-open /$defs/x/properties/b ok/breaks both",
+    ]);
+  });
+
+  it("in place under an enclosing object that rejects the key, and as a property value that does not", () => {
+    const doc = (x: object) => ({
+      type: "object",
+      properties: { a: S, p: { $ref: "#/$defs/x" } },
+      additionalProperties: false,
+      allOf: [{ $ref: "#/$defs/x" }],
+      $defs: { x },
+    });
+    expect(changes(doc(open), doc(more))).toEqual([
+      added("breaks/ok"),
+      'property-added-closed /$defs/x/properties/b ok/breaks: OLD rejected "b" (the enclosing object\'s additional or unevaluated properties), so no OLD document has it; documents with it fail OLD',
+    ]);
+  });
+});
+
 describe("a tighter keyword against the other side's instances", () => {
   it("is ok when the other side has no instance of its type", () => {
     expect(changes(I, { ...I, pattern: "^a" })).toEqual([
