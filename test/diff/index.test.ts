@@ -39,6 +39,11 @@ describe("the root's identity", () => {
       'id-changed /$id ok/ok: $id "a" -> "b"',
       "dialect-changed /$schema ok/ok: dialect draft-04 -> 2020-12; each side is read under its own",
     ]);
+    // Only OLD has one, and OLD is draft-04: OLD's keyword.
+    expect(list({ $schema: D4, id: "a" }, { $schema: D })).toEqual([
+      'id-changed /id ok/ok: $id "a" -> null',
+      "dialect-changed /$schema ok/ok: dialect draft-04 -> 2020-12; each side is read under its own",
+    ]);
     expect(list({ $schema: D4, id: "a" }, { $schema: D4 })).toEqual([
       'id-changed /id ok/ok: $id "a" -> null',
     ]);
@@ -96,6 +101,10 @@ describe("which policy objects to a change", () => {
         `property-added-open /properties/b ${policy === "strict" ? "breaks" : "ok"}/ok (strict): OLD was open for "b": under strict an OLD producer may already send it with any value; under lenient OLD producers send only the properties OLD declares`,
       ]);
     }
+    // A break in the forward direction alone objects under both policies too.
+    expect(list({ enum: ["a"] }, { enum: ["a", "b"] }, { policy: "lenient" })).toEqual([
+      'enum-value-added /enum ok/breaks (both): NEW allows "b"; OLD rejects it',
+    ]);
     expect(list({ title: "a" }, { title: "b" })).toEqual([
       "title-changed /title ok/ok: title changed; annotations do not affect validation",
     ]);

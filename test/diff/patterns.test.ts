@@ -48,7 +48,7 @@ describe("matchesEverything", () => {
   it("a non-boundary and lookarounds are assertions", () => {
     // Each matches the empty string but not "a": `\B` at no position of it, `^(?!a)` nowhere but its
     // start, `(?<!a)$` nowhere but its end.
-    for (const pattern of ["\\B", "x*\\B", "^(?!a)", "(?<!a)$", "^\\B", "\\B$"]) {
+    for (const pattern of ["\\B", "x*\\B", "^(?!a)", "^x*(?!a)", "(?<!a)$", "^\\B", "\\B$"]) {
       expect([pattern, new RegExp(pattern).test(""), new RegExp(pattern).test("a")]).toEqual([
         pattern,
         true,
@@ -75,6 +75,9 @@ describe("matchesEverything", () => {
     // `^` and `$` bind to one branch only; the answer stays no (sound, if not as precise as it could be).
     expect(matchesEverything("^a|b*")).toBe(false);
     expect(matchesEverything("a|b*$")).toBe(false);
+    // After a group closes, an alternation is at the top level again.
+    expect(matchesEverything("^(a)|b*")).toBe(false);
+    expect(matchesEverything("^(a)(b)|c*")).toBe(false);
     // Inside a group the alternation is not at the top level.
     expect(matchesEverything("^(a|b)*")).toBe(true);
     expect(matchesEverything("(a|b)?$")).toBe(true);

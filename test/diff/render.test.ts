@@ -191,11 +191,11 @@ describe("toText", () => {
     const other = toText(result({ changes: [] }), names, declared, {
       ...evidence,
       backward: [],
-      forward: ["c.json"],
+      forward: ["c.json", "d.json"],
     });
     expect(other.split("\n").slice(3, 5)).toEqual([
       "  pass OLD, fail NEW (backward): none",
-      "  pass NEW, fail OLD (forward):  c.json",
+      "  pass NEW, fail OLD (forward):  c.json, d.json",
     ]);
   });
 
