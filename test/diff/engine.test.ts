@@ -118,6 +118,37 @@ describe("a side with anyOf or oneOf compared type by type", () => {
   });
 });
 
+describe("a nested change in a direction whose source has no instance of its type", () => {
+  it("is harmless in that direction only", () => {
+    // OLD has no arrays: no OLD document reaches `items`, so tighter items break nothing backward.
+    expect(
+      changes(
+        { type: "string", items: { maxLength: 5 } },
+        { type: ["string", "array"], items: { maxLength: 3 } },
+      ),
+    ).toEqual([
+      "type-widened /type ok/breaks: type string -> array, string; NEW documents of type array fail OLD",
+      "max-length-decreased /items/maxLength ok/ok: maxLength 5 -> 3: a tighter limit rejects some documents OLD accepted",
+    ]);
+    // NEW has no arrays: looser items let no NEW document fail OLD.
+    expect(
+      changes(
+        { type: ["string", "array"], items: { maxLength: 3 } },
+        { type: "string", items: { maxLength: 5 } },
+      ),
+    ).toEqual([
+      "type-narrowed /type breaks/ok: type array, string -> string; OLD documents of type array fail NEW",
+      "max-length-increased /items/maxLength ok/ok: maxLength 3 -> 5: a looser limit accepts documents OLD rejected",
+    ]);
+    // Both have arrays: the tighter items break backward.
+    expect(
+      changes({ type: "array", items: { maxLength: 5 } }, { type: "array", items: { maxLength: 3 } }),
+    ).toEqual([
+      "max-length-decreased /items/maxLength breaks/ok: maxLength 5 -> 3: a tighter limit rejects some documents OLD accepted",
+    ]);
+  });
+});
+
 describe("recursive schemas", () => {
   it("terminate, and a change inside the recursion is found once", () => {
     const node = (more: object) => ({ type: "object", properties: { next: { $ref: "#" }, ...more } });
@@ -147,6 +178,47 @@ describe("the context a nested comparison runs in", () => {
   });
 });
 
+describe("one pair of nodes met in two contexts", () => {
+  // A $ref makes the same pair of nodes come up twice; each context gets its own comparison.
+  const S = { type: "string" };
+  const open = { type: "object", properties: { a: S } };
+  const more = { ...open, properties: { a: S, b: I } };
+  const added = (where: string) =>
+    `property-added-open /$defs/x/properties/b ${where}: OLD was open for "b": under strict an OLD producer may already send it with any value; under lenient OLD producers send only the properties OLD declares`;
+
+  it("is compared strictly inside not, even when the same pair was compared leniently as a property", () => {
+    const doc = (x: object) => ({
+      $schema: D,
+      properties: { p: { $ref: "#/$defs/x" } },
+      not: { $ref: "#/$defs/x" },
+      $defs: { x },
+    });
+    const result = diffSchemas(doc(open), doc(more), { witnesses: false, policy: "lenient" });
+    expect(
+      result.changes.map((c) => `${c.kind} ${c.path} ${c.backward}/${c.forward} ${c.breaksUnder}`),
+    ).toEqual([
+      "property-added-open /$defs/x/properties/b ok/ok strict",
+      // Inside not the added property is judged strictly: {b: "x"} passes NEW (it fails NEW's x) and
+      // fails OLD (OLD's open x accepts it), a forward break under either policy.
+      "property-added-open /$defs/x/properties/b ok/breaks both",
+    ]);
+  });
+
+  it("in place under an enclosing object that rejects the key, and as a property value that does not", () => {
+    const doc = (x: object) => ({
+      type: "object",
+      properties: { a: S, p: { $ref: "#/$defs/x" } },
+      additionalProperties: false,
+      allOf: [{ $ref: "#/$defs/x" }],
+      $defs: { x },
+    });
+    expect(changes(doc(open), doc(more))).toEqual([
+      added("breaks/ok"),
+      'property-added-closed /$defs/x/properties/b ok/breaks: OLD rejected "b" (the enclosing object\'s additional or unevaluated properties), so no OLD document has it; documents with it fail OLD',
+    ]);
+  });
+});
+
 describe("a tighter keyword against the other side's instances", () => {
   it("is ok when the other side has no instance of its type", () => {
     expect(changes(I, { ...I, pattern: "^a" })).toEqual([
@@ -169,6 +241,15 @@ describe("a tighter keyword against the other side's instances", () => {
     ]);
     expect(changes({ enum: ["ab", "ac"], pattern: "^a" }, { enum: ["ab", "ac"], pattern: "b$" })).toEqual([
       `pattern-changed /pattern breaks/ok: ${changed}`,
+    ]);
+  });
+
+  it("falls back to the family's verdict when a value cannot be checked, even if none fails", () => {
+    // `\_` compiles only without the `u` flag, which the value check uses: "a_" cannot be checked, so
+    // the changed pattern stays undecided backward (not breaks: no value failed); forward every value
+    // of NEW passes OLD's `^a`.
+    expect(changes({ enum: ["a_", 1], pattern: "^a" }, { enum: ["a_", 1], pattern: "^a\\_" })).toEqual([
+      "pattern-changed /pattern undecided/ok: pattern /^a/ -> /^a\\_/: regular expressions are not compared for inclusion",
     ]);
   });
 
