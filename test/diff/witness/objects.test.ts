@@ -286,9 +286,11 @@ describe("dependents", () => {
       { a: 0, b: 0, c: 0, x: 0 },
     ]);
     // Whatever order the keys come in.
-    expect(objects({ required: ["a"], dependentRequired: { b: ["c"], a: ["b"] }, ...zero })).toEqual([
-      { a: 0, b: 0, c: 0 },
-      { a: 0, b: 0, c: 0, x: 0 },
+    expect(
+      objects({ required: ["a"], dependentRequired: { c: ["d"], b: ["c"], a: ["b"] }, ...zero }),
+    ).toEqual([
+      { a: 0, b: 0, c: 0, d: 0 },
+      { a: 0, b: 0, c: 0, d: 0, x: 0 },
     ]);
   });
 
