@@ -103,7 +103,7 @@ export function objects(
   let hints = theirs;
   // The other version's dependent schemas steer too: values at their edges, counts they set.
   const theirDependents = hints.flatMap((v) => [...v.dependentSchemas.values()].map((d) => d.value));
-  if (theirDependents.length > 0 && depth < 6)
+  if (depth < 6)
     // Stryker disable next-line MethodExpression: a view twice among the hints steers as it does once (hintsOf and the name sets drop repeats)
     hints = [...hints, ...hintsOf(generator.model, theirDependents).views.filter((v) => !hints.includes(v))];
   const present = closure(views, forced);

@@ -123,6 +123,8 @@ describe("the base object and the keys varied one at a time", () => {
       minProperties: 5,
     };
     expect(objects(open)).toEqual([{ k: 0, x: 1, k1: 0, k2: 0, k3: 0 }]);
+    // A pattern with fewer names than the count: the search for more stops, and no object is built.
+    expect(objects(only("^k$"))).toEqual([]);
   });
 
   it("minProperties fills the base object, so each variation carries the count too; up to 100 keys", () => {
@@ -272,6 +274,13 @@ describe("names the other version gives", () => {
       { x: 0, x1: 0 },
       { x: 0 },
     ]);
+    // A count the base object already has adds nothing: twelve places one level down (depth 3), the
+    // object of one key (count 1) is {a: 0} again; the base is not offered again for count 0.
+    const many = {
+      properties: { a: { enum: Array.from({ length: 40 }, (_, i) => i) } },
+      additionalProperties: false,
+    };
+    expect(at(3, many, { maxProperties: 0 })).toEqual([{}, ...Array.from({ length: 10 }, (_, a) => ({ a }))]);
     // 100 keys at most: no object of 101.
     expect(objects(zero, { maxProperties: 100 }).map((o) => Object.keys(o as object).length)).toEqual([
       0, 100, 1,
