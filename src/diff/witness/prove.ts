@@ -84,10 +84,11 @@ function generatePool(context: ProofContext, direction: Direction): unknown[] {
 }
 
 function safely(validate: Validator, document: unknown): boolean {
+  let accepted = false;
   try {
-    return validate(document);
-    // Stryker disable next-line BlockStatement: undefined is as false as false to every caller
+    accepted = validate(document);
   } catch {
-    return false;
+    // A validator that throws rejects the document.
   }
+  return accepted;
 }
