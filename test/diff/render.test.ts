@@ -32,27 +32,31 @@ const evidence: Evidence = {
   forward: [],
 };
 
+/** The JSON form's head for `result()` with `declared`, and `tighter` as the JSON form writes it. */
+const HEAD = {
+  old: "v1.json",
+  new: "v2.json",
+  policy: "strict",
+  compatibility: "FORWARD",
+  backward: "breaks",
+  forward: "ok",
+  bump: "major",
+  declared: "major",
+  ok: true,
+};
+const TIGHTER = {
+  kind: "max-length-added",
+  path: "/properties/a/maxLength",
+  backward: "breaks",
+  forward: "ok",
+  reason: "maxLength none -> 3: a tighter limit rejects some documents OLD accepted",
+};
+
 describe("toJson", () => {
   it("gives the verdicts, the declared bump, the release check and each change's fields", () => {
     expect(toJson(result(), names, declared)).toEqual({
-      old: "v1.json",
-      new: "v2.json",
-      policy: "strict",
-      compatibility: "FORWARD",
-      backward: "breaks",
-      forward: "ok",
-      bump: "major",
-      declared: "major",
-      ok: true,
-      changes: [
-        {
-          kind: "max-length-added",
-          path: "/properties/a/maxLength",
-          backward: "breaks",
-          forward: "ok",
-          reason: "maxLength none -> 3: a tighter limit rejects some documents OLD accepted",
-        },
-      ],
+      ...HEAD,
+      changes: [TIGHTER],
     });
   });
 
@@ -76,36 +80,16 @@ describe("toJson", () => {
       "ok",
       "changes",
     ]);
-    expect(json["changes"]).toEqual([
-      {
-        kind: "max-length-added",
-        path: "/properties/a/maxLength",
-        backward: "breaks",
-        forward: "ok",
-        reason: "maxLength none -> 3: a tighter limit rejects some documents OLD accepted",
-      },
-    ]);
+    expect(json["changes"]).toEqual([TIGHTER]);
   });
 
   it("adds breaksUnder, the witnesses and the documents only when there are some", () => {
     const change: Change = { ...tighter, breaksUnder: "both", witness: { backward: "abcd" } };
     expect(toJson(result({ changes: [change] }), names, declared, evidence)).toEqual({
-      old: "v1.json",
-      new: "v2.json",
-      policy: "strict",
-      compatibility: "FORWARD",
-      backward: "breaks",
-      forward: "ok",
-      bump: "major",
-      declared: "major",
-      ok: true,
+      ...HEAD,
       changes: [
         {
-          kind: "max-length-added",
-          path: "/properties/a/maxLength",
-          backward: "breaks",
-          forward: "ok",
-          reason: "maxLength none -> 3: a tighter limit rejects some documents OLD accepted",
+          ...TIGHTER,
           breaksUnder: "both",
           witness: { backward: "abcd" },
         },
