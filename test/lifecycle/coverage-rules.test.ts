@@ -328,6 +328,53 @@ describe("assignments, revocations and what they forget", () => {
     expect(coverage.get("events", 0)!.observedUntil).toBe(s(5));
   });
 
+  it("partitions the brokers no longer list are forgotten whole; the topic's others get one gap, other topics none", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0), entry(1), entry(2), { ...entry(0), topic: "other" }]);
+    coverage.assigned(
+      new Map([
+        ["events", [0, 1]],
+        ["other", [0]],
+      ]),
+      s(10),
+    );
+    coverage.shared(entry(2), s(11), "r2");
+    coverage.endsMeasured("events", 1, { stable: 5n, logEnd: 8n }, 3, s(12));
+    expect([coverage.isCatchingUp("events", 1), coverage.isShared("events", 2)]).toEqual([true, true]);
+    expect(coverage.openTransaction("events", 1)?.partition).toBe(1);
+    const before = coverage.gaps.length;
+
+    expect(coverage.partitionsListed("events", [0], s(20))).toEqual([1, 2]);
+    expect(
+      coverage.gaps.slice(before).map((g) => `${g.topic}/${g.partition} ${g.reason}: ${g.detail}`),
+    ).toEqual([
+      "events/0 partitions-removed: partitions events/1, events/2 no longer exist (topic events was recreated with fewer partitions)",
+    ]);
+    for (const gone of [1, 2]) {
+      expect([
+        coverage.get("events", gone),
+        coverage.isAssigned("events", gone),
+        coverage.isCatchingUp("events", gone),
+        coverage.isShared("events", gone),
+        coverage.openTransaction("events", gone),
+      ]).toEqual([undefined, false, false, false, undefined]);
+    }
+    expect(coverage.partitionsOf("events")).toEqual([0]);
+    expect(coverage.isAssigned("other", 0)).toBe(true);
+    // Listed again as they are: nothing more to forget, no second gap.
+    expect(coverage.partitionsListed("events", [0], s(21))).toEqual([]);
+    expect(coverage.gaps.length).toBe(before + 1);
+  });
+
+  it("one partition gone is named in the singular", () => {
+    const coverage = new Coverage();
+    coverage.restore([entry(0), entry(1)]);
+    expect(coverage.partitionsListed("events", [0], s(20))).toEqual([1]);
+    expect(coverage.gaps.map((g) => g.detail)).toEqual([
+      "partition events/1 no longer exists (topic events was recreated with fewer partitions)",
+    ]);
+  });
+
   it("a gap on a known partition keeps its offset; the reasons and details are named", () => {
     const coverage = new Coverage();
     coverage.restore([entry(0, { lastOffset: "9" })]);
