@@ -392,14 +392,21 @@ export class Coverage {
   startsAnew(topic: string, partition: number, offset: string, now: number): void {
     const entry = this.#partitions.get(key(topic, partition));
     if (entry === undefined || entry.lastOffset === null) return;
-    const gap = this.#gap(
+    this.#anotherLog(
       topic,
       partition,
       "offsets-lost",
       now,
       `the group has no committed offset for it, so reading starts at offset ${offset} (the topic was created again, or the group's offsets expired)`,
     );
-    gap.lastOffset = null;
+  }
+
+  /**
+   * What is read next on the partition is another log than the one read before: a gap, and the old
+   * log's offsets and open transaction are forgotten, never compared with the new log's.
+   */
+  #anotherLog(topic: string, partition: number, reason: GapReason, now: number, detail: string): void {
+    this.#gap(topic, partition, reason, now, detail).lastOffset = null;
     this.#transactions.forget(topic, partition);
   }
 
@@ -411,10 +418,10 @@ export class Coverage {
   topicMissing(topic: string, now: number): void {
     for (const entry of [...this.#partitions.values()]) {
       if (entry.topic !== topic || entry.lastOffset === null) continue;
-      const gap = this.#gap(topic, entry.partition, "topic-missing", now, `topic ${topic} is missing`);
-      gap.lastOffset = null;
+      this.#anotherLog(topic, entry.partition, "topic-missing", now, `topic ${topic} is missing`);
     }
-    // A transaction open in the old topic can never be read past in the new one: the gap stands for it.
+    // A transaction open in the old topic can never be read past in the new one: the gap stands for it
+    // (on a partition with no offset read, too).
     this.#transactions.forget(topic);
   }
 
