@@ -1,6 +1,61 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+// The rooms and who may enter them (docs/architecture.md, "Rooms"). A rule names the folders a room
+// must not import; `npm run lint` fails on a violation, so the layering holds as the code grows.
+const room = (folders) => folders.flatMap((f) => [`../${f}/*`, `../../${f}/*`, `../../../${f}/*`]);
+const restrict = (files, folders, why) => ({
+  files,
+  rules: {
+    "no-restricted-imports": ["error", { patterns: [{ group: room(folders), message: why }] }],
+  },
+});
+const ABOVE_PIPELINE = [
+  "monitor",
+  "cli",
+  "kafka",
+  "source",
+  "lifecycle",
+  "state",
+  "report",
+  "metrics",
+  "http",
+  "corpus",
+  "diff",
+  "offline",
+  "health",
+  "fields",
+  "stats",
+];
+const LAYERS = [
+  // Nothing imports the composition root but the entry point (src/cli/, which calls it).
+  restrict(
+    ["src/!(cli|monitor)/**/*.ts", "src/*.ts"],
+    ["monitor"],
+    "nothing imports the composition root (src/monitor/): receive what you need as arguments",
+  ),
+  restrict(
+    ["src/pipeline/**/*.ts"],
+    ABOVE_PIPELINE,
+    "the per-record path imports only catalog, engine and config (and the root's small modules): hand it hooks as constructor arguments",
+  ),
+  restrict(
+    ["src/lifecycle/**/*.ts"],
+    [...ABOVE_PIPELINE.filter((f) => f !== "lifecycle"), "pipeline", "registry"],
+    "verdicts know no Kafka: src/lifecycle/ imports only catalog, engine and config; what it reads of the world comes as an Observation",
+  ),
+  restrict(
+    ["src/{catalog,engine,config}/**/*.ts"],
+    [...ABOVE_PIPELINE, "pipeline", "registry"],
+    "catalog, engine and config are the ground floor: they import nothing above them",
+  ),
+  restrict(
+    ["src/health/**/*.ts"],
+    ABOVE_PIPELINE.filter((f) => f !== "health").concat(["pipeline"]),
+    "health is read by everyone and imports no room that writes it",
+  ),
+];
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "grafana/dashboards/", "reports/", ".stryker-tmp/"] },
   js.configs.recommended,
@@ -30,4 +85,5 @@ export default tseslint.config(
       },
     },
   },
+  ...LAYERS,
 );

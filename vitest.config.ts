@@ -1,16 +1,11 @@
 import { defineConfig } from "vitest/config";
 
-// Tests that need a real broker, a real registry, a real Prometheus or a real browser (Debian's
-// Chromium, for the status page: test/e2e/status-page.test.ts); everything else is a unit test.
-const INTEGRATION = [
-  "test/kafka/!(batch|batch-edges|offsets|connection|decode-guard|record-batch|record-batch-bytes|commits|request-queue).test.ts",
-  "test/registry/!(secrets|versions|references|http|catalog|limiter|states|tls-probe|poller-round).test.ts",
-  "test/cli/registry.test.ts",
-  "test/cli/diff-registry.test.ts",
-  "test/e2e/**/*.test.ts",
-  "test/ops/prometheus.test.ts",
-  "test/ops/producer-detail.test.ts",
-];
+// The kind of a test is its folder: test/unit/ mirrors src/ and needs nothing running (promtool and
+// kubectl aside); test/integration/ is grouped by feature and needs the real thing: a broker, a
+// registry, Prometheus or a browser (Debian's Chromium). No file-name pattern decides, so a new test
+// file is a broker test only where it is put among them.
+export const UNIT = ["test/unit/**/*.test.ts"];
+export const INTEGRATION = ["test/integration/**/*.test.ts"];
 
 export default defineConfig({
   test: {
@@ -20,7 +15,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     projects: [
-      { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"], exclude: INTEGRATION } },
+      { extends: true, test: { name: "unit", include: UNIT } },
       // Generous: a test's waits poll for conditions (test/helpers/wait.ts); this only bounds a hang.
       { extends: true, test: { name: "integration", include: INTEGRATION, testTimeout: 180_000 } },
     ],

@@ -15,9 +15,9 @@ import { loadCatalog } from "../dist/catalog/load.js";
 import { parseConfig } from "../dist/config/load.js";
 import { ValidationBudget } from "../dist/engine/budget.js";
 import { createLogger } from "../dist/log.js";
-import { Health } from "../dist/monitor/health.js";
-import { Pipeline } from "../dist/monitor/pipeline.js";
-import { InThreadValidation } from "../dist/monitor/workers/in-thread.js";
+import { Health } from "../dist/health/health.js";
+import { Pipeline } from "../dist/pipeline/pipeline.js";
+import { InThreadValidation } from "../dist/pipeline/workers/in-thread.js";
 import { replayFile } from "../dist/source/file.js";
 
 const DOCS = Number(process.env.BENCH_BUDGET_DOCS ?? 200_000);

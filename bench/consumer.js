@@ -68,7 +68,7 @@ async function schemawatch() {
   const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
-  const { startMonitor } = await import("../dist/monitor/assemble.js");
+  const { startMonitor } = await import("../dist/monitor/start.js");
   const { createLogger } = await import("../dist/log.js");
   const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-"));
   await writeFile(

@@ -12,7 +12,7 @@ import { writeFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 
 const spec = JSON.parse(process.argv[2] ?? "{}");
-const { startMonitor } = await import("../dist/monitor/assemble.js");
+const { startMonitor } = await import("../dist/monitor/start.js");
 const { createLogger } = await import("../dist/log.js");
 
 const cpuMicros = (usage) => usage.user + usage.system;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes Debian's Chromium (/usr/bin/chromium) available for the browser test of the status page
-# (test/e2e/status-page.test.ts), which drives it with playwright-core: no browser is ever downloaded.
+# (test/integration/e2e/status-page.test.ts), which drives it with playwright-core: no browser is ever downloaded.
 # Does nothing when it is already installed, so .ci/run and developers can call it on every run.
 #
 # Recommends are skipped (they pull in printing and desktop notification services nothing here

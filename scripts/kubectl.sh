@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes `kubectl` available for the manifest tests (test/ops/manifests.test.ts, test/ops/memory.test.ts),
+# Makes `kubectl` available for the manifest tests (test/unit/ops/manifests.test.ts, test/unit/ops/memory.test.ts),
 # which render deploy/kubernetes with `kubectl kustomize` (kustomize v5 is built into kubectl): no
 # cluster is contacted. It comes from the `kubectl` package of the machine's apt sources; the script
 # does nothing when kubectl is already on PATH, so .ci/run and developers can call it on every run.

@@ -76,7 +76,7 @@ interface Walked {
  * keyword's value has the type ajv compiles, nothing changes the base URI below a document's root,
  * and nothing this check does not model is present (`UNMODELLED`). The meta-schema check has passed
  * already. False means only "not proven": the version is then compiled at once, as it always was,
- * with the same error if it fails. test/catalog/sure-compile.test.ts holds the proof to every schema
+ * with the same error if it fails. test/unit/catalog/sure-compile.test.ts holds the proof to every schema
  * of the repository's fixtures.
  */
 export function compilesSurely(

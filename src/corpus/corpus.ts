@@ -1,6 +1,6 @@
 import { exportCorpus, type ExportOptions, type ExportSummary } from "./export.js";
 import { Redactor } from "./redact.js";
-import { ShapeKeys } from "./shape.js";
+import { ShapeKeys } from "../pipeline/shape.js";
 import { parseCorpusJson, type CorpusJson } from "./state.js";
 
 /** What a corpus keeps: at most `maxShapes` examples per subject, redacted at the `redact` pointers. */

@@ -2,7 +2,7 @@ import { access, mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { join, posix } from "node:path";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { CorpusEntry, CorpusSubjectStats } from "./corpus.js";
-import { shapeOf } from "./shape.js";
+import { shapeOf } from "../pipeline/shape.js";
 import { isSafeSubject, isWriter } from "./state.js";
 
 export interface ExportOptions {

@@ -1,10 +1,10 @@
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
-import type { Pipeline } from "../monitor/pipeline.js";
-import type { ValidatedHook } from "../monitor/validated.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import type { ValidatedHook } from "../pipeline/validated.js";
 import type { Corpus } from "./corpus.js";
 
 /** The pipeline's hook for validated records. */
-export type { ValidatedHook } from "../monitor/validated.js";
+export type { ValidatedHook } from "../pipeline/validated.js";
 
 /** The writer label of a record that declares no version. */
 export const NO_WRITER = "none";

@@ -1,5 +1,5 @@
 import { SchemawatchError } from "../errors.js";
-import { compilePointer, type Pointer } from "../monitor/pointer.js";
+import { compilePointer, type Pointer } from "../pipeline/pointer.js";
 import { placeholderFor } from "./placeholder.js";
 import { elementScope, memberScope, rootScope, type SchemaScope } from "./schema-scope.js";
 

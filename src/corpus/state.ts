@@ -1,6 +1,6 @@
 import { tryParseVersion } from "../catalog/version.js";
 import { SchemawatchError } from "../errors.js";
-import { SHAPE_KEY_LENGTH } from "./shape.js";
+import { SHAPE_KEY_LENGTH } from "../pipeline/shape.js";
 
 /** One kept example in the JSON form of a corpus. */
 export interface ExampleJson {

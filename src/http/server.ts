@@ -1,7 +1,7 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from "fastify";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { describeProblems, type Health } from "../monitor/health.js";
+import { describeProblems, type Health } from "../health/health.js";
 import { shareRendering } from "./shared.js";
 
 /** A route's path parameters (`/subjects/:name` gives `name`), decoded. */

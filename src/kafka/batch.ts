@@ -2,8 +2,8 @@ import type { EachBatchPayload, KafkaMessage } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
-import type { RecordSink } from "../monitor/health.js";
-import type { SourceRecord } from "../monitor/record.js";
+import type { RecordSink } from "../pipeline/record.js";
+import type { SourceRecord } from "../pipeline/record.js";
 import { UNDECODABLE, type UndecodableBatch } from "./decode-guard.js";
 import { KafkaRecord } from "./kafka-record.js";
 import type { BatchEndHook, UndecodableHook } from "./options.js";

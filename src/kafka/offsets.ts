@@ -1,18 +1,11 @@
 import type { Admin } from "kafkajs";
+import type { PartitionEnds } from "../health/health.js";
 
 /** Records per partition, per topic. */
 export type PartitionCounts = Map<string, Map<number, number>>;
 
 /** Offsets per partition, per topic, as kafkajs spells them (decimal strings). */
 export type PartitionOffsets = Map<string, Map<number, string>>;
-
-/** A partition's two ends: where committed readers stop, and where the log ends. */
-export interface PartitionEnds {
-  /** The last stable offset: records from here on belong to a transaction still open (or follow one). */
-  readonly stable: bigint;
-  /** The log end offset (high watermark); past `stable` when a transaction is open. */
-  readonly logEnd: bigint;
-}
 
 /** The ends of every partition, per topic. */
 export type PartitionEndOffsets = Map<string, Map<number, PartitionEnds>>;

@@ -1,7 +1,8 @@
 import type { Logger } from "pino";
 
 import type { KafkaConfig } from "../config/types.js";
-import type { Health, RecordSink } from "../monitor/health.js";
+import type { Health } from "../health/health.js";
+import type { RecordSink } from "../pipeline/record.js";
 import type { Env } from "./connection.js";
 import type { UndecodableBatch } from "./decode-guard.js";
 

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RepeatLog } from "../log.js";
-import type { Health } from "../monitor/health.js";
+import type { Health } from "../health/health.js";
 import type { UndecodableBatch } from "./decode-guard.js";
 import type { TopicPresence } from "./topics.js";
 

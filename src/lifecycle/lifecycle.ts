@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
-import type { SubjectPipeline } from "../monitor/pipeline.js";
+import type { ReaderResult } from "../engine/evaluate.js";
 import { Coverage, type PartitionCoverage } from "./coverage.js";
 import {
   emptyCandidateEvidence,
@@ -117,13 +117,12 @@ export class Lifecycle {
 
   /** A validated record: candidate evidence, and the versions undeclared records depend on. */
   validated(
-    pipeline: SubjectPipeline,
+    subject: string,
+    results: readonly ReaderResult[],
     producer: string,
     writer: CatalogVersion | undefined,
     at: number,
   ): void {
-    const subject = pipeline.subject.name;
-    const results = pipeline.results;
     for (let i = 0; i < results.length; i++) {
       const result = results[i]!;
       if (result.reader.status !== "candidate") continue;

@@ -1,4 +1,4 @@
-import type { Cell } from "../monitor/tallies.js";
+import type { Cell } from "../pipeline/tallies.js";
 
 type Sample = { readonly labels: object; readonly value: number };
 

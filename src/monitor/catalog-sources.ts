@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 
 import type { Config } from "../config/types.js";
-import type { LifecycleRuntime } from "../lifecycle/runtime.js";
-import { loadState } from "../lifecycle/state-file.js";
+import type { LifecycleRuntime } from "./lifecycle-runtime.js";
+import { loadState } from "../state/file.js";
 import { buildCatalog, notesBySubject } from "../registry/catalog.js";
 import { CompiledVersions } from "../registry/compile.js";
 import { RegistryFollower } from "../registry/follower.js";
@@ -10,8 +10,8 @@ import { savedSnapshots } from "../registry/saved.js";
 import type { Env } from "../registry/secrets.js";
 import type { SubjectSnapshot } from "../registry/types.js";
 import type { CatalogState, CatalogUpdates } from "./catalog-updates.js";
-import type { Health } from "./health.js";
-import type { Pipeline } from "./pipeline.js";
+import type { Health } from "../health/health.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
 
 export interface CatalogSourcesOptions {
   readonly config: Config;

@@ -3,10 +3,10 @@ import type { Logger } from "pino";
 import type { Catalog, CatalogVersion } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import { messageOf } from "../errors.js";
-import { lifecycleSubjects, type LifecycleRuntime } from "../lifecycle/runtime.js";
+import { lifecycleSubjects, type LifecycleRuntime } from "./lifecycle-runtime.js";
 import type { SubjectSnapshot } from "../registry/types.js";
-import type { Pipeline } from "./pipeline.js";
-import type { ValidationPool } from "./workers/pool.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import type { ValidationPool } from "../pipeline/workers/pool.js";
 
 /** What the monitor validates with: the config, the catalog built from it, the registry snapshots. */
 export interface CatalogState {

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import { RepeatLog } from "../log.js";
-import type { SourceRecord } from "./record.js";
+import type { SourceRecord } from "../pipeline/record.js";
 
 /**
  * The stack of an error without its message line: messages of errors thrown while handling a record

@@ -1,4 +1,4 @@
-import type { Tallies } from "./tallies.js";
+import type { Tallies } from "../pipeline/tallies.js";
 
 /** Records counted per topic since the monitor started: what the rates are taken from. */
 export function recordsPerTopic(tallies: Tallies): Map<string, number> {

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 
 import type { Config } from "../config/types.js";
-import type { IdLookups } from "../monitor/writer.js";
+import type { IdLookups } from "../catalog/lookups.js";
 import { retainRemoved, snapshotKey } from "./catalog.js";
 import { connectRegistry } from "./connect.js";
 import type { Env } from "./secrets.js";

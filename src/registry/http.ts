@@ -88,7 +88,7 @@ export class RegistryHttp {
    * GET a path of a route the registry may not serve, on a connection of its own that closes after
    * the answer. Apicurio 3.3.3 leaves about one in 200 requests to a route it does not serve (an
    * empty 404) unanswered when it comes on a kept-alive connection, which then hangs until the
-   * timeout; on a fresh connection it answered 900 of 900 (test/registry/client.test.ts).
+   * timeout; on a fresh connection it answered 900 of 900 (test/integration/registry/client.test.ts).
    */
   probe(path: string): Promise<unknown> {
     return this.#send("GET", this.#basePath + path, path, undefined, undefined, true);

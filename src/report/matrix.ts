@@ -1,5 +1,5 @@
 import type { Direction } from "../engine/direction.js";
-import { NO_VERSION, type Tallies } from "../monitor/tallies.js";
+import { NO_VERSION, type Tallies } from "../pipeline/tallies.js";
 import type { WouldFailEntry } from "./model.js";
 
 /**

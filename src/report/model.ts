@@ -1,8 +1,8 @@
 import type { Direction } from "../engine/direction.js";
-import type { LifecycleRuntime } from "../lifecycle/runtime.js";
+import type { LifecycleView } from "../lifecycle/view.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
-import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "../monitor/status.js";
-import type { Tallies } from "../monitor/tallies.js";
+import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "./status.js";
+import type { Tallies } from "../pipeline/tallies.js";
 import { attentionItems, type AttentionItem } from "./attention.js";
 import { wouldFailMatrices } from "./matrix.js";
 
@@ -132,7 +132,7 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function buildReport(
   status: MonitorStatus,
   tallies: Tallies,
-  runtime: LifecycleRuntime | undefined,
+  runtime: LifecycleView | undefined,
 ): Report {
   const verdicts = runtime?.verdicts();
   const lifecycle = runtime?.lifecycle;

@@ -1,4 +1,4 @@
-import { NO_VERSION, UNKNOWN_VERSION } from "../monitor/tallies.js";
+import { NO_VERSION, UNKNOWN_VERSION } from "../pipeline/tallies.js";
 import type { Cell, Section, Span } from "./document.js";
 import type { ReportSubject } from "./model.js";
 import { sampleHref, schemaHref, type PageContext } from "./page-context.js";

@@ -4,9 +4,10 @@ import { createInterface } from "node:readline";
 import type { Readable } from "node:stream";
 import type { Logger } from "pino";
 import { SchemawatchError, messageOf } from "../errors.js";
-import type { Health, RecordSink } from "../monitor/health.js";
-import type { HeaderValue, SourceRecord } from "../monitor/record.js";
-import type { Tallies } from "../monitor/tallies.js";
+import type { Health } from "../health/health.js";
+import type { RecordSink } from "../pipeline/record.js";
+import type { HeaderValue, SourceRecord } from "../pipeline/record.js";
+import type { Tallies } from "../pipeline/tallies.js";
 
 export interface FileSourceOptions {
   /** A file path, or `-` for standard input. */

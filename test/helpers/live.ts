@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Logger } from "pino";
 import { afterEach } from "vitest";
 import { createLogger } from "../../src/log.js";
-import { startMonitor, type RunningMonitor } from "../../src/monitor/assemble.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/start.js";
 import { writeTree } from "./files.js";
 import { createTopic, freshGroupId, freshTopic, kafkaBrokers } from "./kafka.js";
 

@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
 import { loadCatalog } from "../../src/catalog/load.js";
 import { parseConfig } from "../../src/config/load.js";
-import { Pipeline } from "../../src/monitor/pipeline.js";
-import type { HeaderValue, SourceRecord } from "../../src/monitor/record.js";
+import { Pipeline } from "../../src/pipeline/pipeline.js";
+import type { HeaderValue, SourceRecord } from "../../src/pipeline/record.js";
 
 /** A config for the bundled `event` catalog (1.0 deprecated, 1.1 active, 2.0 candidate) plus extra YAML. */
 export function eventConfigYaml(subjectExtra = "", topExtra = ""): string {

@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import { SchemawatchError, messageOf } from "../../errors.js";
-import { startMonitor } from "../../monitor/assemble.js";
+import { startMonitor } from "../../monitor/start.js";
 import { createLogger } from "../../log.js";
 import type { Report } from "../../report/model.js";
 import { REPORT_FORMATS, renderReport } from "../../report/render.js";

@@ -1,5 +1,5 @@
 import { isSchemawatchError } from "../../errors.js";
-import { startMonitor } from "../../monitor/assemble.js";
+import { startMonitor } from "../../monitor/start.js";
 import { REPORT_FORMATS, renderReport } from "../../report/render.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";

@@ -13,7 +13,7 @@ export const SUPPORTED_CODECS: readonly CodecName[] = ["gzip", "snappy", "lz4", 
 export const DEFAULT_MAX_BATCH_BYTES = 64 * 1024 * 1024;
 
 // kafkajs's attribute values (its CompressionTypes), spelled out so that this module does not load
-// kafkajs; test/kafka/codecs/index.test.ts checks them against kafkajs.
+// kafkajs; test/unit/kafka/codecs/index.test.ts checks them against kafkajs.
 const ATTRIBUTE: Readonly<Record<CodecName, number>> = { gzip: 1, snappy: 2, lz4: 3, zstd: 4 };
 
 export interface CodecOptions {

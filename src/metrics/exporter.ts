@@ -1,0 +1,192 @@
+import { Registry, collectDefaultMetrics, type Metric } from "prom-client";
+import type { Catalog } from "../catalog/types.js";
+import type { Health } from "../health/health.js";
+import type { Pipeline } from "../pipeline/pipeline.js";
+import { DECODE_REASONS } from "../pipeline/record.js";
+import { NO_VERSION } from "../pipeline/tallies.js";
+import type { LifecycleView } from "../lifecycle/view.js";
+import { METRICS, type MetricDefinition } from "./definitions.js";
+import { SummedWithoutProducer } from "./without-producer.js";
+
+type Sample = { readonly labels: object; readonly value: number };
+
+/**
+ * A metric whose values are read from the monitor's own state at scrape time, so the hot path only
+ * increments numbers in plain objects and never touches prom-client.
+ */
+class CollectedMetric {
+  readonly name: string;
+  readonly help: string;
+  readonly type: MetricDefinition["type"];
+  readonly aggregator = "sum";
+  readonly #read: () => Iterable<Sample>;
+
+  constructor(definition: MetricDefinition, read: () => Iterable<Sample>) {
+    this.name = definition.name;
+    this.help = definition.help;
+    this.type = definition.type;
+    this.#read = read;
+  }
+
+  async get() {
+    return {
+      name: this.name,
+      help: this.help,
+      type: this.type,
+      aggregator: this.aggregator,
+      values: [...this.#read()],
+    };
+  }
+
+  reset(): void {}
+}
+
+export interface MetricSources {
+  readonly pipeline: Pipeline;
+  readonly health: Health;
+  readonly catalog: () => Catalog;
+  readonly version: string;
+  /** Verdicts and coverage; absent in tools that have no lifecycle. */
+  readonly lifecycle?: LifecycleView;
+  /**
+   * Whether the validation series carry `producer` (config `metrics.producerDetail`, true unless
+   * given); without it they are summed over producers. The record counts keep it either way.
+   */
+  readonly producerDetail?: boolean;
+}
+
+/** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
+export function createRegistry(sources: MetricSources): Registry {
+  const registry = new Registry();
+  const add = (definition: MetricDefinition, read: () => Iterable<Sample>) =>
+    registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric);
+  const { pipeline, health } = sources;
+  const tallies = pipeline.tallies;
+
+  add(METRICS.records, () => tallies.records);
+  if (sources.producerDetail ?? true) {
+    add(METRICS.validations, () => tallies.validations);
+    add(METRICS.validationFailures, () => tallies.failures);
+  } else {
+    const validations = new SummedWithoutProducer(tallies.validations);
+    const failures = new SummedWithoutProducer(tallies.failures);
+    add(METRICS.validations, () => validations.samples());
+    add(METRICS.validationFailures, () => failures.samples());
+  }
+  // Every reason on every configured topic starts at zero.
+  for (const subject of pipeline.subjects.values()) {
+    for (const topic of subject.subject.topics)
+      for (const reason of DECODE_REASONS) tallies.decodeCell(topic, reason);
+  }
+  add(METRICS.decodeErrors, () => tallies.decodeErrors);
+  add(METRICS.versionInfo, function* () {
+    for (const subject of sources.catalog().subjects.values()) {
+      for (const v of subject.versions) {
+        yield { labels: { subject: subject.name, version: v.version.text, status: v.status }, value: 1 };
+      }
+    }
+  });
+  add(METRICS.lastSeen, function* () {
+    for (const subject of sources.catalog().subjects.values()) {
+      const seen = tallies.lastSeen(subject.name);
+      for (const version of [...subject.versions.map((v) => v.version.text), NO_VERSION]) {
+        yield { labels: { subject: subject.name, version }, value: seen.get(version) ?? 0 };
+      }
+    }
+  });
+  add(METRICS.sampleRatio, function* () {
+    for (const [name, subject] of pipeline.subjects) {
+      yield { labels: { subject: name }, value: subject.sampler.effectiveRatio() };
+    }
+  });
+  add(METRICS.labelOverflow, () => {
+    let overflow = 0;
+    for (const subject of pipeline.subjects.values()) overflow += subject.producer.overflow;
+    return [{ labels: { label: "producer" }, value: overflow }];
+  });
+  add(METRICS.lag, function* () {
+    for (const [topic, partitions] of health.lag) {
+      for (const [partition, lag] of partitions)
+        yield { labels: { topic, partition: String(partition) }, value: lag };
+    }
+  });
+  add(METRICS.openTransactionRecords, function* () {
+    for (const [topic, partitions] of health.ends) {
+      for (const [partition, ends] of partitions)
+        yield { labels: { topic, partition: String(partition) }, value: Number(ends.logEnd - ends.stable) };
+    }
+  });
+  add(METRICS.openTransactionAge, function* () {
+    const coverage = sources.lifecycle?.lifecycle.coverage;
+    const now = Date.now();
+    for (const [topic, partitions] of health.ends) {
+      for (const partition of partitions.keys()) {
+        const open = coverage?.openTransaction(topic, partition);
+        yield {
+          labels: { topic, partition: String(partition) },
+          value: open === undefined ? 0 : Math.max(0, (now - open.since) / 1000),
+        };
+      }
+    }
+  });
+  add(METRICS.assignedPartitions, function* () {
+    for (const subject of pipeline.subjects.values()) {
+      for (const topic of subject.subject.topics) {
+        yield { labels: { topic }, value: health.assigned.get(topic)?.size ?? 0 };
+      }
+    }
+  });
+  add(METRICS.brokerUp, () => [{ labels: {}, value: health.brokerUp ? 1 : 0 }]);
+  add(METRICS.ready, () => [{ labels: {}, value: health.ready ? 1 : 0 }]);
+  const registries = () => health.registries?.status() ?? [];
+  add(METRICS.registryUp, () =>
+    registries().map((r) => ({ labels: { registry: r.name }, value: r.up ? 1 : 0 })),
+  );
+  add(METRICS.registryLastSuccess, () =>
+    registries().map((r) => ({ labels: { registry: r.name }, value: (r.lastSuccess ?? 0) / 1000 })),
+  );
+  add(METRICS.registryLookups, function* () {
+    for (const r of registries()) {
+      for (const [result, value] of Object.entries(r.lookups))
+        yield { labels: { registry: r.name, result }, value };
+    }
+  });
+  add(METRICS.registryLookupsSkipped, () =>
+    registries().map((r) => ({ labels: { registry: r.name }, value: r.lookupsSkipped })),
+  );
+  add(METRICS.registryVersionsRetired, function* () {
+    for (const r of registries()) {
+      for (const [subject, value] of Object.entries(r.retired ?? {}))
+        yield { labels: { registry: r.name, subject }, value };
+    }
+  });
+  add(METRICS.buildInfo, () => [
+    { labels: { version: sources.version, node_version: process.version }, value: 1 },
+  ]);
+  const lifecycle = sources.lifecycle;
+  const verdictMetric = (definition: MetricDefinition, status: "deprecated" | "candidate") =>
+    add(definition, function* () {
+      for (const subject of sources.catalog().subjects.values()) {
+        for (const v of subject.versions) {
+          if (v.status !== status) continue;
+          const verdict = lifecycle?.verdict(subject.name, v.version.text);
+          yield { labels: { subject: subject.name, version: v.version.text }, value: verdict?.yes ? 1 : 0 };
+        }
+      }
+    });
+  verdictMetric(METRICS.versionRemovable, "deprecated");
+  verdictMetric(METRICS.candidateReady, "candidate");
+  add(METRICS.drainWindow, function* () {
+    for (const [name, subject] of pipeline.subjects)
+      yield { labels: { subject: name }, value: subject.config.drainWindow };
+  });
+  add(METRICS.coverageGaps, function* () {
+    for (const subject of pipeline.subjects.values()) {
+      for (const topic of subject.subject.topics) {
+        yield { labels: { topic }, value: lifecycle?.lifecycle.coverage.gapCounts.get(topic) ?? 0 };
+      }
+    }
+  });
+  collectDefaultMetrics({ register: registry });
+  return registry;
+}

@@ -1,0 +1,475 @@
+import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
+import type { Config } from "../config/types.js";
+import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
+import type { RecordSink } from "./record.js";
+import { HeldRecords } from "./held.js";
+import { OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
+import { isStackOverflow, parsePayload } from "./payload.js";
+import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
+import {
+  SubjectPipeline,
+  reservoirDocument,
+  reservoirSize,
+  type ReservoirEntry,
+} from "./subject-pipeline.js";
+import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries, type TopicSeries } from "./tallies.js";
+import { ValidatedRecord, type ValidatedHook } from "./validated.js";
+import { applyJobResult } from "./workers/apply.js";
+import { SampleJob, ValidationTimeoutError, type ResultMessage } from "./workers/job.js";
+
+/** Jobs kept for reuse: as many as batches are in flight at once (kafkajs's partition concurrency). */
+const SPARE_JOBS = 8;
+
+/** Validates a job somewhere else: the validation workers (`ValidationPool`). */
+export interface JobRunner {
+  validate(job: SampleJob): Promise<ResultMessage>;
+  /** Whether a record of this subject is validated at once on this thread instead (no job needed). */
+  validatesHere?(subject: CatalogSubject): boolean;
+}
+import type { WriterResult } from "./writer.js";
+
+export { SubjectPipeline, type ReservoirEntry } from "./subject-pipeline.js";
+
+/** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
+export const UNKNOWN_TOPIC = "unknown";
+
+/**
+ * The path of one record: find its subject, read its writer version and producer (cheaply, without
+ * parsing when they are outside the payload), count it, and for a sample parse it once and validate it
+ * against every non-retired version. A record that cannot be decoded is counted by reason and skipped;
+ * nothing a record contains can stop the pipeline.
+ */
+export class Pipeline implements RecordSink {
+  readonly tallies = new Tallies();
+  readonly subjects: ReadonlyMap<string, SubjectPipeline>;
+  /** Each configured topic's subject, and its series (held here so a record finds both at once). */
+  readonly #byTopic = new Map<string, { readonly pipeline: SubjectPipeline; readonly series: TopicSeries }>();
+  readonly #maxBytes: number;
+  readonly #writer: WriterResult = {
+    version: undefined,
+    payloadStart: 0,
+    error: undefined,
+    lookup: undefined,
+    lookups: undefined,
+  };
+  /** Records whose unknown id is being looked up, counted when the answer took effect (in `flush`). */
+  readonly #held: HeldRecords;
+  /** True while a held record is counted: it is not held again. */
+  #releasing = false;
+  readonly #release = (record: SourceRecord): void => {
+    this.#releasing = true;
+    try {
+      this.process(record);
+    } finally {
+      this.#releasing = false;
+    }
+  };
+  /**
+   * Called for each validated record, after its tallies are recorded (lifecycle, corpus). The
+   * subject's `results` hold that record's outcome against every reader until the next record.
+   */
+  onValidated: ValidatedHook | undefined;
+  /**
+   * Called for each record (or undecodable batch) whose writer version could not be read: evidence of
+   * unknown use on that partition, which the lifecycle keeps against the subject's deprecated versions.
+   */
+  onUnreadable:
+    | ((
+        subject: SubjectPipeline,
+        topic: string,
+        partition: number,
+        reason: UnreadableReason,
+        records: number,
+        at: number,
+      ) => void)
+    | undefined;
+  /** Called with a bug's error (a record landed in `internal_error`); never with the record's contents. */
+  onInternalError: ((error: unknown, record: SourceRecord) => void) | undefined;
+  /**
+   * When records are observed, in milliseconds. A live source sets it from a coarse clock (a
+   * timestamp per record would cost a clock read each); undefined means the record's own timestamp,
+   * which is what a replayed capture wants.
+   */
+  observedAt: number | undefined;
+
+  readonly #validated = new ValidatedRecord();
+  /** With validation workers: the pool, and the sampled records of the batch being read. */
+  #pool: JobRunner | undefined;
+  #job = new SampleJob();
+  /** Jobs whose results are recorded, for the next batches. */
+  readonly #spareJobs: SampleJob[] = [];
+  #pending = 0;
+  /** Each subject's index in the config's subject list: how workers name it. */
+  readonly #subjectIndex = new Map<SubjectPipeline, number>();
+  readonly #subjectCount: number;
+
+  constructor(catalog: Catalog, config: Config, now: () => number = Date.now) {
+    this.#maxBytes = config.maxRecordBytes;
+    this.#held = new HeldRecords(now);
+    this.#subjectCount = config.subjects.length;
+    const subjects = new Map<string, SubjectPipeline>();
+    config.subjects.forEach((subjectConfig, index) => {
+      const subject = catalog.subjects.get(subjectConfig.name);
+      if (!subject) return;
+      const pipeline = new SubjectPipeline(subject, subjectConfig, now, reservoirSize(this.#subjectCount));
+      subjects.set(subject.name, pipeline);
+      this.#subjectIndex.set(pipeline, index);
+      for (const topic of subject.topics)
+        this.#byTopic.set(topic, { pipeline, series: this.tallies.topic(topic) });
+      this.#startAtZero(pipeline);
+    });
+    this.subjects = subjects;
+  }
+
+  /**
+   * Hands the parsing and validation of sampled records to validation workers: `process` then only
+   * counts and collects the sample, and `flush` (which every source awaits before it commits or
+   * moves on) has the workers validate it and records their results.
+   */
+  useWorkers(pool: JobRunner): void {
+    this.#pool = pool;
+  }
+
+  /** The catalog's subjects by their index in the config's subject list: how job runners name them. */
+  catalogSubjects(): Array<CatalogSubject | undefined> {
+    const subjects = new Array<CatalogSubject | undefined>(this.#subjectCount).fill(undefined);
+    for (const [pipeline, index] of this.#subjectIndex) subjects[index] = pipeline.subject;
+    return subjects;
+  }
+
+  /** Sampled records counted but not yet validated (with workers: collected or being validated). */
+  get pendingValidations(): number {
+    return this.#pending;
+  }
+
+  /** Records not counted yet: they wait for the lookup of their unknown schema id (until `flush`). */
+  get waitingForLookups(): number {
+    return this.#held.size;
+  }
+
+  /** Records of a topic not counted yet because they wait for the lookup of their schema id. */
+  waitingForLookupsOn(topic: string): number {
+    return this.#held.heldOn(topic);
+  }
+
+  /** Zero is a value: every label set known before traffic starts at 0. */
+  #startAtZero(pipeline: SubjectPipeline): void {
+    const declared = pipeline.producer.declared;
+    const producers =
+      declared.length > 0 ? [...declared, OTHER_PRODUCER, UNKNOWN_PRODUCER] : [UNKNOWN_PRODUCER];
+    const writers = [undefined, ...pipeline.subject.versions, UNREADABLE] as const;
+    for (const topic of pipeline.subject.topics) {
+      for (const producer of producers) {
+        for (const writer of writers) this.tallies.series(topic, pipeline.subject, producer, writer);
+      }
+    }
+  }
+
+  /**
+   * Takes a reloaded catalog (same subjects and topics). Counters carry over; readers that are new
+   * (a candidate just added) are evaluated at once against the reservoir of recent samples, and
+   * `onReservoir` hears of each such result.
+   */
+  replaceCatalog(
+    catalog: Catalog,
+    onReservoir?: (
+      subject: SubjectPipeline,
+      entry: ReservoirEntry,
+      reader: CatalogVersion,
+      result: ReaderResult,
+    ) => void,
+  ): void {
+    for (const pipeline of this.subjects.values()) {
+      const subject = catalog.subjects.get(pipeline.subject.name);
+      if (!subject) continue;
+      const before = new Set(pipeline.subject.readers.map((r) => r.version.text));
+      pipeline.rebind(subject);
+      this.tallies.rebind(subject);
+      // A version new to the catalog (registered meanwhile) shows at zero before its first record.
+      this.#startAtZero(pipeline);
+      const added = subject.readers
+        .map((r, i) => [r, i] as const)
+        .filter(([r]) => !before.has(r.version.text));
+      if (added.length === 0) continue;
+      for (const entry of pipeline.reservoir) {
+        const document = reservoirDocument(entry);
+        if (document === undefined) continue;
+        const results = evaluateInto(
+          pipeline.results,
+          document,
+          subject,
+          subject.byVersion.get(entry.writer)?.version,
+        );
+        const series = this.tallies.series(
+          entry.topic,
+          subject,
+          entry.producer,
+          subject.byVersion.get(entry.writer),
+        );
+        for (const [reader, index] of added) {
+          const result = results[index]!;
+          if (result.passed) series.readers[index]!.pass.value++;
+          else this.tallies.fail(series, index, result.keyword!, result.instancePath!);
+          onReservoir?.(pipeline, entry, reader, result);
+        }
+      }
+    }
+  }
+
+  process(record: SourceRecord): void {
+    try {
+      this.#process(record);
+    } catch (error) {
+      // Only a bug can land here (decoding and validation errors are handled below); a record must
+      // still never stop the monitor. Count it where an operator will see it, and say where it broke.
+      const pipeline = this.#byTopic.get(record.topic)?.pipeline;
+      this.tallies.decodeError(pipeline ? record.topic : UNKNOWN_TOPIC, "internal_error");
+      // Whatever it declared went unread with it: unknown use.
+      if (pipeline)
+        this.onUnreadable?.(
+          pipeline,
+          record.topic,
+          record.partition,
+          "internal_error",
+          1,
+          this.observedAt ?? record.timestamp,
+        );
+      this.onInternalError?.(error, record);
+    }
+  }
+
+  /**
+   * A record batch that could not be decoded: its records count for no known version (`unknown`),
+   * as `undecodable_batch`, and as evidence of unknown use on their partition.
+   */
+  undecodableBatch(topic: string, partition: number, records: number): void {
+    const pipeline = this.#byTopic.get(topic)?.pipeline;
+    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "undecodable_batch", records);
+    this.tallies.decodeError(topic, "undecodable_batch", records);
+    const series = this.tallies.series(topic, pipeline.subject, UNKNOWN_PRODUCER, UNREADABLE);
+    series.count.value += records;
+    const at = this.observedAt ?? Date.now();
+    if (at > series.lastObservedMs) series.lastObservedMs = at;
+    this.onUnreadable?.(pipeline, topic, partition, "undecodable_batch", records, at);
+  }
+
+  #process(record: SourceRecord): void {
+    const route = this.#byTopic.get(record.topic);
+    if (!route) return this.tallies.decodeError(UNKNOWN_TOPIC, "unknown_topic");
+    const pipeline = route.pipeline;
+    const value = record.value;
+    const writer = this.#writer;
+    // The version and producer are read from outside the payload first, whatever the payload holds:
+    // a record too large to parse, or not JSON, still counts for the version it declares.
+    const complete = pipeline.writer.resolve(record, writer);
+    // An id being looked up may be a version registered a moment ago: the record waits for the answer.
+    if (
+      writer.lookup !== undefined &&
+      !this.#releasing &&
+      this.#held.hold(record, writer.lookup, writer.lookups!)
+    )
+      return;
+    let unreadable: DecodeReason | undefined =
+      !value || value.length === 0 ? "empty" : value.length > this.#maxBytes ? "too_large" : undefined;
+    let document: unknown;
+    let text = "";
+    let parsed = false;
+    if (unreadable === undefined && writer.error === undefined && (!complete || pipeline.needsPayload)) {
+      const result = parsePayload(value!, writer.payloadStart);
+      if (typeof result === "string") unreadable = result;
+      else {
+        document = result.document;
+        text = result.text;
+        parsed = true;
+        if (!complete) pipeline.writer.resolve(record, writer, document);
+      }
+    }
+    // A version that cannot be read (an unknown schema id, a version pointer in a payload that does
+    // not parse) is unknown, never absent: those records are counted as `unknown`.
+    const versionUnknown = writer.error !== undefined || (!complete && !parsed);
+    const reason = writer.error ?? unreadable;
+
+    const producer = pipeline.producer.resolve(record, document);
+    const subject = pipeline.subject;
+    const series = route.series.series(subject, producer, versionUnknown ? UNREADABLE : writer.version);
+    series.count.value++;
+    const seen = seenAt(record.timestamp, this.observedAt);
+    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
+    const observedAt = this.observedAt ?? record.timestamp;
+    if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
+    if (reason !== undefined) {
+      this.tallies.decodeError(record.topic, reason);
+      // An undeclared record too large to validate may need a deprecated version nobody could check.
+      if (versionUnknown || (reason === "too_large" && writer.version === undefined)) {
+        this.onUnreadable?.(
+          pipeline,
+          record.topic,
+          record.partition,
+          reason as UnreadableReason,
+          1,
+          observedAt,
+        );
+      }
+      return;
+    }
+
+    if (!pipeline.sampler.sample()) {
+      // Only validation tells whether a record that declares no version needs a deprecated one.
+      if (writer.version === undefined && pipeline.hasDeprecated)
+        this.onUnreadable?.(pipeline, record.topic, record.partition, "not_validated", 1, observedAt);
+      return;
+    }
+    // A job runs within the time budget, a parsed document's too; the consumer's thread validates at
+    // once the subjects whose readers all validate in linear time (no watchdog needed).
+    if (this.#pool !== undefined && this.#pool.validatesHere?.(subject) !== true) {
+      this.#pending++;
+      this.#job.add(
+        writer.payloadStart === 0 ? value! : value!.subarray(writer.payloadStart),
+        this.#subjectIndex.get(pipeline)!,
+        pipeline,
+        series,
+        producer,
+        writer.version,
+        record.topic,
+        record.partition,
+        record.timestamp,
+        observedAt,
+        parsed ? document : undefined,
+      );
+      return;
+    }
+    if (!parsed) {
+      const result = parsePayload(value!, writer.payloadStart);
+      if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
+      document = result.document;
+      text = result.text;
+    }
+    let results: ReaderResult[];
+    try {
+      results = evaluateInto(pipeline.results, document, subject, writer.version?.version);
+    } catch (error) {
+      // The validators recurse with the document; one nested deeper than the stack allows is counted
+      // for what it is. Anything else is a bug.
+      if (isStackOverflow(error)) {
+        if (writer.version === undefined)
+          this.onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
+        return this.tallies.decodeError(record.topic, "too_deep");
+      }
+      throw error;
+    }
+    this.#record(series, results);
+    if (pipeline.wants(observedAt))
+      pipeline.keep({
+        topic: record.topic,
+        producer,
+        writer: writer.version ? writer.version.version.text : NO_VERSION,
+        text,
+        observedAt,
+      });
+    const validated = this.#validated.fill(
+      pipeline,
+      producer,
+      writer.version,
+      record.topic,
+      record.partition,
+      record.timestamp,
+      observedAt,
+      undefined,
+    );
+    validated.parsed(document);
+    this.#notify(validated);
+  }
+
+  /** A validation's results into the series' counters. */
+  #record(series: RecordSeries, results: readonly ReaderResult[]): void {
+    for (let i = 0; i < results.length; i++) {
+      const result = results[i]!;
+      if (result.passed) series.readers[i]!.pass.value++;
+      else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
+    }
+  }
+
+  #notify(validated: ValidatedRecord): void {
+    try {
+      this.onValidated?.(validated);
+    } catch (error) {
+      // The corpus walks the document too; its count and validations stand, the rest is skipped.
+      if (isStackOverflow(error)) return this.tallies.decodeError(validated.topic, "too_deep");
+      throw error;
+    }
+    if (validated.shape === null) this.tallies.decodeError(validated.topic, "too_deep");
+  }
+
+  /**
+   * Counts the records held for a lookup (once it took effect, or their wait ended), then, with
+   * workers, has them validate the sampled records collected since the last flush and records the
+   * results. Sources await it before they commit, so offsets never run ahead of the tallies.
+   */
+  async flush(): Promise<void> {
+    await this.#held.settle(this.#release);
+    const pool = this.#pool;
+    const job = this.#job;
+    if (pool === undefined || job.size === 0) return;
+    this.#job = this.#spareJobs.pop() ?? new SampleJob();
+    let returned: Uint8Array | undefined;
+    try {
+      returned = await this.#validate(pool, job);
+    } finally {
+      this.#pending -= job.size;
+    }
+    if (returned !== undefined && this.#spareJobs.length < SPARE_JOBS) {
+      job.reset(returned);
+      this.#spareJobs.push(job);
+    }
+  }
+
+  /** A job whose validations are lost: `internal_error` for each record (`timeout`: abandoned as stuck). */
+  #lost(job: SampleJob, reason: "internal_error" | "timeout" = "internal_error"): void {
+    for (let i = 0; i < job.size; i++) {
+      this.tallies.decodeError(job.topics[i]!, reason);
+      this.#unvalidated(job, i, reason);
+    }
+  }
+
+  /** A job's record that was not validated: unknown use when it declares no version. */
+  #unvalidated(job: SampleJob, i: number, reason: UnreadableReason): void {
+    if (job.writers[i] !== undefined) return;
+    this.onUnreadable?.(job.pipelines[i]!, job.topics[i]!, job.partitions[i]!, reason, 1, job.observedAt[i]!);
+  }
+
+  /** Validates the job and records the results; the job's payload buffer, when it came back. */
+  async #validate(pool: JobRunner, job: SampleJob): Promise<Uint8Array | undefined> {
+    let result: ResultMessage;
+    try {
+      result = await pool.validate(job);
+    } catch (error) {
+      // The worker died with the job (its payloads went with it): the records stay counted, their
+      // validation is lost, and the loss is counted where an operator sees it.
+      this.#lost(job, error instanceof ValidationTimeoutError ? "timeout" : "internal_error");
+      return undefined;
+    }
+    try {
+      applyJobResult(
+        job,
+        result,
+        this.tallies,
+        this.#validated,
+        (validated) => this.#notify(validated),
+        (i, reason) => this.#unvalidated(job, i, reason),
+      );
+    } catch (error) {
+      this.#lost(job);
+      this.onInternalError?.(error, {
+        topic: job.topics[0]!,
+        partition: job.partitions[0]!,
+        offset: "",
+        timestamp: 0,
+        key: null,
+        headers: undefined,
+        value: null,
+      });
+      return undefined;
+    }
+    return result.bytes;
+  }
+}

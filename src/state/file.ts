@@ -1,0 +1,67 @@
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { SchemawatchError, messageOf } from "../errors.js";
+import type { LifecycleState } from "../lifecycle/lifecycle.js";
+import { isCandidateEvidence, isCoverageEntry, isUnreadableList, isVersionEvidence } from "./records.js";
+
+/**
+ * The single-process home of the evidence: a JSON file replaced atomically (written beside, then
+ * renamed), so a crash mid-write leaves the previous state rather than half of the new one.
+ */
+export async function saveState(path: string, state: LifecycleState): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  await writeFile(temporary, JSON.stringify(state));
+  await rename(temporary, path);
+}
+
+/**
+ * Reads the state file. A missing file is a first start (undefined). A file that cannot be read or
+ * parsed throws STATE_INVALID: the caller reports it and treats it as a coverage gap, never as zero
+ * traffic.
+ */
+export async function loadState(path: string): Promise<LifecycleState | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new SchemawatchError("STATE_INVALID", `${path}: cannot read state: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  let state: unknown;
+  try {
+    state = JSON.parse(text);
+  } catch (error) {
+    throw new SchemawatchError("STATE_INVALID", `${path}: state is not valid JSON`, { cause: error });
+  }
+  if (!isState(state)) throw new SchemawatchError("STATE_INVALID", `${path}: state has an unknown format`);
+  return state;
+}
+
+/** `{ subject: { version: evidence } }` with every evidence of the right shape. */
+function everyInSubjects(value: unknown, is: (evidence: unknown) => boolean): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  return Object.values(value).every(
+    (versions: unknown) =>
+      typeof versions === "object" && versions !== null && Object.values(versions).every(is),
+  );
+}
+
+function isState(value: unknown): value is LifecycleState {
+  if (typeof value !== "object" || value === null) return false;
+  const v = value as Record<string, unknown>;
+  return (
+    v["format"] === 1 &&
+    typeof v["startedAt"] === "number" &&
+    Array.isArray(v["partitions"]) &&
+    v["partitions"].every(isCoverageEntry) &&
+    everyInSubjects(v["versions"], isVersionEvidence) &&
+    everyInSubjects(v["candidates"], isCandidateEvidence) &&
+    (v["unreadable"] === undefined ||
+      (typeof v["unreadable"] === "object" &&
+        v["unreadable"] !== null &&
+        Object.values(v["unreadable"]).every(isUnreadableList)))
+  );
+}

@@ -1,0 +1,260 @@
+import type { KafkaMessage, Message } from "kafkajs";
+import { UNDECODABLE } from "../kafka/decode-guard.js";
+import type { PartitionCoverage } from "../lifecycle/coverage.js";
+import type { CandidateEvidence, UnreadableEvidence } from "../lifecycle/evidence.js";
+import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";
+import {
+  isCandidateEvidence,
+  isUnreadableList,
+  isVersionEvidence,
+  mergeVersionEvidence,
+  readCoverageRecord,
+  stateKey,
+} from "./records.js";
+
+// What the shared state topic's records mean to this replica, and the records it publishes: no Kafka
+// client here, only messages (state-topic.ts connects, reads, sends). Keys in docs/lifecycle.md.
+
+/** A record read from the state topic: what of a kafkajs message this reads. */
+export type StateRecord = Pick<KafkaMessage, "key" | "value" | "offset">;
+
+const UNREADABLE = "is unreadable: treated as a coverage gap";
+
+/**
+ * A replica's side of the state topic: other replicas' candidate and unreadable records (kept per
+ * replica, merged when judged), and what it last published of each version's evidence.
+ */
+export class StateMessages {
+  /** Other replicas' candidate evidence, per `subject\0version` and replica. */
+  readonly candidates = new Map<string, Map<string, CandidateEvidence>>();
+  /** Other replicas' unreadable records, per subject and replica. */
+  readonly unreadable = new Map<string, Map<string, UnreadableEvidence[]>>();
+  /** What was last published of each version's (and subject's unreadable) evidence, by key. */
+  readonly #sent = new Map<string, string>();
+
+  constructor(
+    readonly replica: string,
+    /** The state topic's name, for the problems. */
+    readonly topic: string,
+  ) {}
+
+  /**
+   * One record of the topic, into `lifecycle`. `loading`: the first read to the end on start, when
+   * this replica's own records are a previous run's and still count. Never logs values: they may
+   * name producers, and they are not ours to echo.
+   */
+  apply(
+    lifecycle: Lifecycle,
+    message: StateRecord,
+    loading: boolean,
+    onProblem: (problem: string) => void,
+  ): void {
+    const problem = (key: string, what: string, partitions: ReadonlyArray<[string, number]> | "all") =>
+      this.#problem(lifecycle, onProblem, key, what, partitions);
+    if ((message as { [UNDECODABLE]?: unknown })[UNDECODABLE] !== undefined) {
+      // The decode guard's marker for a batch it could not decode: not a tombstone, lost evidence.
+      return problem(
+        `batch ending at offset ${message.offset}`,
+        "cannot be decoded: every window restarts",
+        "all",
+      );
+    }
+    const key = message.key?.toString("utf8") ?? "";
+    if (message.value === null) return; // a tombstone
+    const parts = key.split("/").map((p) => {
+      try {
+        return decodeURIComponent(p);
+      } catch {
+        return "\u0000";
+      }
+    });
+    let value: unknown;
+    try {
+      value = JSON.parse(message.value.toString("utf8"));
+    } catch {
+      // not JSON: value stays undefined, which no kind of record reads
+    }
+    const [kind, a, b, c] = parts;
+    // Three parts: b is there.
+    if (kind === "coverage" && parts.length === 3 && a && /^\d+$/.test(b!)) {
+      const record = readCoverageRecord(value, a, Number(b));
+      if (!record) return problem(key, UNREADABLE, [[a, Number(b)]]);
+      // Our own publish coming back tells nothing new, except on start (a previous run of this replica).
+      if (record.owner === this.replica && !loading) return;
+      lifecycle.coverage.shared(record.coverage, lifecycle.now(), record.owner, record.live);
+      return;
+    }
+    if ((kind === "version" && parts.length === 3) || (kind === "candidate" && parts.length === 4)) {
+      const subject = [...lifecycle.subjects].find((s) => s.subject.name === a);
+      if (!subject || !b) return; // a subject this monitor does not watch
+      const topics = subject.subject.topics.flatMap((t): Array<[string, number]> =>
+        lifecycle.coverage.partitionsOf(t, lifecycle.knownPartitions.get(t)).map((p) => [t, p]),
+      );
+      if (kind === "version") {
+        if (!isVersionEvidence(value)) return problem(key, UNREADABLE, topics.length ? topics : "all");
+        mergeVersionEvidence(lifecycle.version(a!, b), value);
+        return;
+      }
+      if (!isCandidateEvidence(value) || !c) return problem(key, UNREADABLE, topics.length ? topics : "all");
+      if (c === this.replica) {
+        if (loading) Object.assign(lifecycle.candidate(a!, b), structuredClone(value));
+        return;
+      }
+      const id = `${a!}\u0000${b}`;
+      let perReplica = this.candidates.get(id);
+      if (!perReplica) this.candidates.set(id, (perReplica = new Map()));
+      perReplica.set(c, value);
+      return;
+    }
+    if (kind === "unreadable" && parts.length === 3 && a && b) {
+      if (!lifecycle.hasSubject(a)) return;
+      if (!isUnreadableList(value)) return problem(key, UNREADABLE, "all");
+      if (b === this.replica) {
+        // A previous run of this replica: its records still count, as its own.
+        if (loading) lifecycle.restoreUnreadable(a, value);
+        return;
+      }
+      let perReplica = this.unreadable.get(a);
+      if (!perReplica) this.unreadable.set(a, (perReplica = new Map()));
+      perReplica.set(b, value);
+      return;
+    }
+    if (kind === "meta") {
+      // Another replica's heartbeat, as it arrives. Not those read on start: they tell of the past. Not
+      // our own: a previous run of this replica is not this one, and its partitions are read by nobody.
+      if (a === "alive" && parts.length === 3 && b && b !== this.replica && !loading)
+        lifecycle.coverage.heard(b, lifecycle.now());
+      return;
+    }
+    problem(key || "(no key)", "has a key this version does not know: every window restarts", "all");
+  }
+
+  /** A record that cannot be read: reported, and the partitions it stood for restart their windows. */
+  #problem(
+    lifecycle: Lifecycle,
+    onProblem: (problem: string) => void,
+    key: string,
+    what: string,
+    partitions: ReadonlyArray<[string, number]> | "all",
+  ): void {
+    const problem = `state topic ${this.topic}: record ${key} ${what}`;
+    onProblem(problem);
+    const now = lifecycle.now();
+    if (partitions === "all") {
+      const topics = [...lifecycle.subjects].flatMap((s) => [...s.subject.topics]);
+      lifecycle.coverage.invalidateAll(now, problem, topics);
+      return;
+    }
+    for (const [topic, partition] of partitions)
+      lifecycle.coverage.unreadable(topic, partition, now, problem);
+  }
+
+  /**
+   * A full publish: coverage of the partitions this replica owns, its view of every version, its
+   * candidates, its unreadable records, and when it started.
+   */
+  publishMessages(lifecycle: Lifecycle, owned: readonly PartitionCoverage[]): Message[] {
+    const state = lifecycle.toState();
+    const messages: Message[] = this.coverageMessages(owned, (entry) =>
+      lifecycle.coverage.isCatchingUp(entry.topic, entry.partition) ? { catchingUp: true } : {},
+    );
+    messages.push(...this.#versionMessages(state.versions, false));
+    for (const [subject, candidates] of Object.entries(state.candidates))
+      for (const [version, evidence] of Object.entries(candidates))
+        messages.push({
+          key: stateKey("candidate", subject, version, this.replica),
+          value: JSON.stringify(evidence),
+        });
+    messages.push(...this.#unreadableMessages(state.unreadable ?? {}, false));
+    messages.push({
+      key: stateKey("meta", "started", this.replica),
+      value: JSON.stringify({ startedAt: state.startedAt }),
+    });
+    messages.push(this.heartbeat(lifecycle));
+    return messages;
+  }
+
+  /** This replica is alive: the partitions it owns count as observed by the others (`aliveSlackMs`). */
+  heartbeat(lifecycle: Lifecycle): Message {
+    return { key: stateKey("meta", "alive", this.replica), value: JSON.stringify({ at: lifecycle.now() }) };
+  }
+
+  /**
+   * Between full publishes: the version and unreadable records whose value changed since last sent,
+   * and the heartbeat.
+   */
+  changedMessages(lifecycle: Lifecycle): Message[] {
+    const state = lifecycle.toState();
+    return [
+      ...this.#versionMessages(state.versions, true),
+      ...this.#unreadableMessages(state.unreadable ?? {}, true),
+      this.heartbeat(lifecycle),
+    ];
+  }
+
+  /**
+   * The coverage records of the partitions this replica owns (or gives up), each naming it owner.
+   * `flags`: `released` (given up) or `catchingUp` (a backlog not yet read), either of which tells the
+   * others the partition is observed only up to its `observedUntil`.
+   */
+  coverageMessages(
+    owned: readonly PartitionCoverage[],
+    flags: (entry: PartitionCoverage) => { released?: true; catchingUp?: true } = () => ({}),
+  ): Message[] {
+    return owned.map((entry) => ({
+      key: stateKey("coverage", entry.topic, entry.partition),
+      value: JSON.stringify({ owner: this.replica, ...flags(entry), coverage: { ...entry } }),
+    }));
+  }
+
+  #unreadableMessages(
+    unreadable: NonNullable<LifecycleState["unreadable"]>,
+    changedOnly: boolean,
+  ): Message[] {
+    const messages: Message[] = [];
+    for (const [subject, entries] of Object.entries(unreadable)) {
+      const key = stateKey("unreadable", subject, this.replica);
+      const value = JSON.stringify(entries);
+      if (changedOnly && this.#sent.get(key) === value) continue;
+      this.#sent.set(key, value);
+      messages.push({ key, value });
+    }
+    return messages;
+  }
+
+  #versionMessages(versions: LifecycleState["versions"], changedOnly: boolean): Message[] {
+    const messages: Message[] = [];
+    for (const [subject, map] of Object.entries(versions))
+      for (const [version, evidence] of Object.entries(map)) {
+        const key = stateKey("version", subject, version);
+        const value = JSON.stringify(evidence);
+        if (changedOnly && this.#sent.get(key) === value) continue;
+        this.#sent.set(key, value);
+        messages.push({ key, value });
+      }
+    return messages;
+  }
+}
+
+/**
+ * Sends lists of messages one after the other, in call order: each waits until the one before has
+ * settled, and a failure fails its own call only. An empty list sends nothing (but keeps its place).
+ */
+export class SerialSender {
+  #pending: Promise<void> = Promise.resolve();
+
+  constructor(readonly send: (messages: Message[]) => Promise<unknown>) {}
+
+  enqueue(messages: Message[]): Promise<void> {
+    const sent = this.#pending.then(async () => {
+      if (messages.length > 0) await this.send(messages);
+    });
+    this.#pending = sent.catch(() => undefined);
+    return sent;
+  }
+
+  /** Settles once every list enqueued so far has been sent or has failed. */
+  settled(): Promise<void> {
+    return this.#pending;
+  }
+}

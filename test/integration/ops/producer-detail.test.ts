@@ -1,0 +1,314 @@
+import { readFileSync } from "node:fs";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parse, stringify } from "yaml";
+import { buildDashboard } from "../../../grafana/src/dashboard.js";
+import { expandQuery, panelQueries } from "../../../grafana/src/queries.js";
+import { createLogger } from "../../../src/log.js";
+import { startMonitor } from "../../../src/monitor/start.js";
+import { startPrometheus, type RunningPrometheus, type Sample } from "../../helpers/prometheus.js";
+
+// `metrics.producerDetail: false` must leave every alert and every dashboard panel with the same answer.
+// Two monitors replay the bundled capture, one with the option and one without; each exposition is served
+// to a real Prometheus of its own, which evaluates the project's rules. What each Prometheus answers is
+// compared, at one instant, for every recording rule, every alert expression and every panel query:
+// the monitor without producer detail must answer what the detailed one answers once `producer` is taken
+// out of the `by (...)` lists of the queries that read validation series (in the rules, of the recording
+// rules that do; the alerts read those recorded series, so their text is the project's on both sides).
+//
+// Counts must move for rate() to say anything, and the two Prometheus servers scrape at their own
+// moments: so each counter is served as its replayed value times a function of the time that grows
+// linearly, with that time as the sample's timestamp. rate() of a linear counter is exact wherever the
+// window is covered, whatever the scrape moments; both sides are asked about the same instant.
+
+const RULES = "deploy/prometheus/schemawatch.rules.yaml";
+const CAPTURE = "examples/traffic/events.ndjson";
+/** Every range in the rules' copies and the panels: short, so the windows are covered after a few scrapes. */
+const WINDOW = "20s";
+const EXPANSION = { rateInterval: WINDOW, range: WINDOW };
+const VALIDATION_SERIES = /schemawatch_validation/;
+
+/** The queries that answer nothing on both sides, and why; every other one is compared on values. */
+const NOTHING_TO_COMPARE: readonly string[] = [
+  // a capture has no consumer group, hence no lag
+  'panel 16 A "Consumer lag of schemawatch\'s own group"',
+  "recording rule schemawatch:consumer_lag:records",
+  "recording rule schemawatch:consumer_lag:seconds",
+  "alert SchemawatchConsumerLagging",
+  "alert SchemawatchTransactionOpen",
+  // the bundled capture's traffic: nothing old fails a newer version still in use, no verdict is yes
+  "alert SchemawatchBackwardIncompatibleTraffic",
+  "alert SchemawatchCandidateReady",
+  "alert SchemawatchDeprecatedVersionDrained",
+  "alert SchemawatchDecodeErrorsHigh",
+  "alert SchemawatchLabelOverflow",
+  // the served exposition is up, ready, and follows no registry
+  "alert SchemawatchAbsent",
+  "alert SchemawatchDown",
+  "alert SchemawatchNotReady",
+  "alert SchemawatchRegistryDown",
+];
+
+let scratch = "";
+const servers: Server[] = [];
+const proms: RunningPrometheus[] = [];
+let detailed: RunningPrometheus | undefined;
+let summed: RunningPrometheus | undefined;
+const expositions: Record<"detailed" | "summed", string> = { detailed: "", summed: "" };
+
+/** `producer` taken out of every `by (...)` list: what a query means over series that have no producer. */
+function withoutProducer(expr: string): string {
+  return expr.replace(/\bby\s*\(([^)]*)\)/g, (_, list: string) => {
+    const kept = list
+      .split(",")
+      .map((l) => l.trim())
+      .filter((l) => l !== "" && l !== "producer");
+    return `by (${kept.join(", ")})`;
+  });
+}
+
+async function replayed(producerDetail: boolean): Promise<string> {
+  const example = await readFile("examples/config.yaml", "utf8");
+  const config = join(scratch, `config-${producerDetail}.yaml`);
+  await writeFile(
+    config,
+    example.replace("schemas: catalog/event", `schemas: ${resolve("examples/catalog/event")}`) +
+      `metrics:\n  producerDetail: ${producerDetail}\n`,
+  );
+  const monitor = await startMonitor({
+    configPath: config,
+    source: { file: resolve(CAPTURE) },
+    host: "127.0.0.1",
+    port: 0,
+    env: {},
+    version: "0.0.0-producer-detail",
+    logger: createLogger("silent"),
+  });
+  try {
+    await monitor.replayed;
+    return await (await fetch(`${monitor.address}/metrics`)).text();
+  } finally {
+    await monitor.stop();
+  }
+}
+
+/** An exposition cut into its metrics' blocks (HELP, TYPE and samples), by metric name, in order. */
+function blocks(text: string): Map<string, string[]> {
+  const result = new Map<string, string[]>();
+  let current: string[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    const help = /^# HELP (\S+)/.exec(line);
+    if (help) result.set(help[1]!, (current = []));
+    current.push(line);
+  }
+  return result;
+}
+
+/**
+ * The summed monitor's validation blocks with the detailed monitor's other blocks: prom-client's
+ * process metrics differ between two processes, and the rest is asserted equal below.
+ */
+function summedExposition(detailedText: string, summedText: string): string {
+  const own = blocks(summedText);
+  return [...blocks(detailedText)]
+    .flatMap(([name, lines]) => (VALIDATION_SERIES.test(name) ? own.get(name)! : lines))
+    .join("\n");
+}
+
+/** Serves `text` with every counter grown linearly with the time of the scrape, stamped with that time. */
+async function serveGrowing(text: string): Promise<string> {
+  const started = Date.now();
+  const server = createServer((_request, response) => {
+    const now = Date.now();
+    const factor = 1000 + (now - started) / 1000;
+    let counter = false;
+    const lines = text
+      .split("\n")
+      .filter((line) => line !== "")
+      .map((line) => {
+        if (line.startsWith("# TYPE ")) counter = line.endsWith(" counter");
+        if (line.startsWith("#")) return line;
+        const sample = /^(.*) (\S+)$/.exec(line)!;
+        const value = Number(sample[2]);
+        return `${sample[1]} ${counter ? value * factor : value} ${now}`;
+      });
+    response.setHeader("content-type", "text/plain; version=0.0.4");
+    response.end(`${lines.join("\n")}\n`);
+  });
+  servers.push(server);
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+interface RuleFile {
+  groups: { rules: { alert?: string; record?: string; expr: string; for?: string }[] }[];
+}
+
+/** The project's rules with every range shortened; for the detailed side, producer taken out too. */
+async function rulesCopy(name: string, stripProducer: boolean): Promise<string> {
+  const rules = parse(await readFile(RULES, "utf8")) as RuleFile;
+  for (const group of rules.groups) {
+    for (const rule of group.rules) {
+      rule.expr = rule.expr.replace(/\[\d+[smh]\]/g, `[${WINDOW}]`);
+      if (stripProducer && rule.record !== undefined && VALIDATION_SERIES.test(rule.expr))
+        rule.expr = withoutProducer(rule.expr);
+    }
+  }
+  const path = join(scratch, name);
+  await writeFile(path, stringify(rules));
+  return path;
+}
+
+beforeAll(async () => {
+  scratch = await mkdtemp(join(tmpdir(), "schemawatch-producer-detail-"));
+  expositions.detailed = await replayed(true);
+  expositions.summed = await replayed(false);
+  const [detailedTarget, summedTarget] = [
+    await serveGrowing(expositions.detailed),
+    await serveGrowing(summedExposition(expositions.detailed, expositions.summed)),
+  ];
+  detailed = await startPrometheus({
+    targets: [detailedTarget],
+    ruleFiles: [await rulesCopy("detailed.rules.yaml", true)],
+  });
+  proms.push(detailed);
+  summed = await startPrometheus({
+    targets: [summedTarget],
+    ruleFiles: [await rulesCopy("summed.rules.yaml", false)],
+  });
+  proms.push(summed);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(proms.map((p) => p.stop()));
+  await Promise.all(servers.map((s) => new Promise((done) => s.close(done))));
+  if (scratch !== "") await rm(scratch, { recursive: true, force: true });
+});
+
+function both(): [RunningPrometheus, RunningPrometheus] {
+  if (detailed === undefined || summed === undefined) throw new Error("the Prometheus servers did not start");
+  return [detailed, summed];
+}
+
+/** Samples as `{labels} value` lines, sorted; values to 9 significant digits, NaN as NaN. */
+function canonical(samples: readonly Sample[]): string[] {
+  return samples
+    .map((s) => {
+      const labels = Object.entries(s.metric)
+        // each side has its own target, so its own instance
+        .filter(([name]) => name !== "__name__" && name !== "instance")
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([name, value]) => `${name}="${value}"`)
+        .join(",");
+      return `{${labels}} ${Number.isNaN(s.value) ? "NaN" : Number(s.value.toPrecision(9))}`;
+    })
+    .sort();
+}
+
+interface Comparison {
+  readonly where: string;
+  /** asked of the detailed side */
+  readonly detailed: string;
+  /** asked of the summed side */
+  readonly summed: string;
+}
+
+function comparisons(): Comparison[] {
+  const rules = (parse(readFileSync(RULES, "utf8")) as RuleFile).groups.flatMap((g) => g.rules);
+  return [
+    ...rules.map((r) =>
+      r.record !== undefined
+        ? { where: `recording rule ${r.record}`, detailed: r.record, summed: r.record }
+        : {
+            where: `alert ${r.alert ?? "?"}`,
+            detailed: r.expr.replace(/\[\d+[smh]\]/g, `[${WINDOW}]`),
+            summed: r.expr.replace(/\[\d+[smh]\]/g, `[${WINDOW}]`),
+          },
+    ),
+    ...panelQueries(buildDashboard()).map((q) => {
+      const expr = expandQuery(q.expr, EXPANSION);
+      return {
+        where: `panel ${q.panelId} ${q.refId} "${q.panelTitle}"`,
+        detailed: VALIDATION_SERIES.test(expr) ? withoutProducer(expr) : expr,
+        summed: expr,
+      };
+    }),
+  ];
+}
+
+describe("metrics.producerDetail: false against a real Prometheus", () => {
+  it("exports the validation series without producer, and every other schemawatch series unchanged", () => {
+    const [withDetail, without] = [blocks(expositions.detailed), blocks(expositions.summed)];
+    const own = (all: Map<string, string[]>, validation: boolean) =>
+      [...all].filter(([n]) => n.startsWith("schemawatch_") && VALIDATION_SERIES.test(n) === validation);
+    expect(own(without, false)).toEqual(own(withDetail, false));
+    const samples = (all: Map<string, string[]>) =>
+      own(all, true).flatMap(([, lines]) => lines.filter((l) => !l.startsWith("#")));
+    expect(samples(withDetail).every((l) => l.includes('producer="'))).toBe(true);
+    expect(samples(without).some((l) => l.includes("producer="))).toBe(false);
+    expect(samples(without).length).toBeLessThan(samples(withDetail).length);
+  });
+
+  it("gives every recording rule, alert expression and dashboard query the detailed monitor's answer, producer apart", async () => {
+    const [detailedProm, summedProm] = both();
+    const asked = comparisons();
+    // both sides scraped for longer than the windows, and the rules evaluated on that
+    for (const prom of both())
+      await prom.waitFor(
+        "the windows to be covered and the ratios recorded",
+        async () => {
+          const scrapes = await prom.query(`count_over_time(up[${WINDOW}])`);
+          const ratios = await prom.query("schemawatch:validations_fail:ratio_rate5m");
+          return (scrapes[0]?.value ?? 0) >= 15 && ratios.length > 0 ? true : undefined;
+        },
+        90_000,
+      );
+    let last: string[] = [];
+    const empty = new Set<string>();
+    await detailedProm
+      .waitFor(
+        "both sides to give the same answers",
+        async () => {
+          // an instant both have scraped past, with every window covered
+          const at = Date.now() / 1000 - 3;
+          const differences: string[] = [];
+          for (const c of asked) {
+            const [a, b] = [
+              canonical(await detailedProm.query(c.detailed, at)),
+              canonical(await summedProm.query(c.summed, at)),
+            ];
+            if (b.length === 0) empty.add(c.where);
+            if (JSON.stringify(a) !== JSON.stringify(b))
+              differences.push(
+                `${c.where}:\n  detailed ${JSON.stringify(a)}\n  summed   ${JSON.stringify(b)}`,
+              );
+          }
+          last = differences;
+          if (differences.length > 0) empty.clear();
+          return differences.length === 0 ? true : undefined;
+        },
+        90_000,
+      )
+      .catch((error: unknown) => {
+        throw new Error(`${String(error)}\n${last.join("\n")}`);
+      });
+    // what has nothing to compare: series a capture has none of, and alerts that do not fire on it
+    expect([...empty].sort()).toEqual([...NOTHING_TO_COMPARE].sort());
+  });
+
+  it("is a comparison of something: the forward would-fail ratio and a per-producer panel have values", async () => {
+    const [, summedProm] = both();
+    const ratio = await summedProm.query(
+      'schemawatch:validations_fail:ratio_rate5m{direction="forward",reader_version="1.0.0"}',
+    );
+    expect(ratio.map((s) => s.value).filter((v) => v > 0)).toHaveLength(1);
+    const perProducer = await summedProm.query("schemawatch_producer:validations_fail:ratio_rate5m");
+    expect(perProducer.length).toBeGreaterThan(0);
+    expect(perProducer.every((s) => s.metric["producer"] === undefined)).toBe(true);
+  });
+});

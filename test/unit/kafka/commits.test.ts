@@ -1,0 +1,127 @@
+// Deferred commits as logic: which offsets may be committed while the batches' tallies finish on
+// validation workers. Through a real broker they are exercised by every integration test (which run
+// with a validation worker) and by the kill -9 test in test/integration/e2e/crash.test.ts.
+import { describe, expect, it } from "vitest";
+import { CommitTracker, DeferredCommits, type CommitOffset } from "../../../src/kafka/commits.js";
+
+function deferred<T = void>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+const flushed = () => new Promise((r) => setImmediate(r));
+
+describe("the commit tracker", () => {
+  it("makes an offset committable only when every batch before it is tallied", async () => {
+    const tracker = new CommitTracker();
+    const [a, b, c] = [deferred(), deferred(), deferred()];
+    tracker.track("t", 0, "10", a.promise);
+    tracker.track("t", 0, "20", b.promise);
+    tracker.track("t", 0, "30", c.promise);
+    b.resolve();
+    await flushed();
+    expect(tracker.uncommitted()).toEqual([]);
+    a.resolve();
+    await flushed();
+    expect(tracker.uncommitted()).toEqual([{ topic: "t", partition: 0, offset: "20" }]);
+    c.resolve();
+    await flushed();
+    expect(tracker.uncommitted()).toEqual([{ topic: "t", partition: 0, offset: "30" }]);
+    tracker.committed([{ topic: "t", partition: 0, offset: "30" }]);
+    expect(tracker.uncommitted()).toEqual([]);
+  });
+
+  it("counts a batch whose validation failed as tallied, and keeps partitions apart", async () => {
+    const tracker = new CommitTracker();
+    tracker.track("t", 0, "5", Promise.reject(new Error("worker died")));
+    tracker.track("t", 1, "7", Promise.resolve());
+    await flushed();
+    expect(tracker.uncommitted()).toEqual([
+      { topic: "t", partition: 0, offset: "5" },
+      { topic: "t", partition: 1, offset: "7" },
+    ]);
+  });
+
+  it("forgets everything on reset; batches that finish after it change nothing", async () => {
+    const tracker = new CommitTracker();
+    const a = deferred();
+    tracker.track("t", 0, "10", a.promise);
+    tracker.reset();
+    a.resolve();
+    await flushed();
+    expect(tracker.uncommitted()).toEqual([]);
+  });
+});
+
+describe("deferred commits", () => {
+  function consumer() {
+    const commits: CommitOffset[][] = [];
+    const paused: string[] = [];
+    return {
+      commits,
+      paused,
+      commitOffsets: async (offsets: CommitOffset[]) => void commits.push(offsets),
+      pause: (topics: Array<{ topic: string }>) => void paused.push(...topics.map((t) => t.topic)),
+    };
+  }
+
+  it("at the end: pauses, waits for the batch being read and every tally, then commits", async () => {
+    const fake = consumer();
+    const commits = new DeferredCommits(fake, 60_000, () => undefined);
+    const batch = deferred();
+    const tally = deferred();
+    const handler = commits.wrap(async () => {
+      commits.track("t", 0, "42", tally.promise);
+      await batch.promise;
+    });
+    const reading = handler(undefined);
+    const finished = commits.finish(["t"]);
+    await flushed();
+    expect(fake.paused).toEqual(["t"]);
+    expect(fake.commits).toEqual([]);
+    batch.resolve();
+    await reading;
+    await flushed();
+    expect(fake.commits).toEqual([]);
+    tally.resolve();
+    await finished;
+    expect(fake.commits).toEqual([[{ topic: "t", partition: 0, offset: "42" }]]);
+  });
+
+  it("skips what a rejoin makes kafkajs read again, but never offsets that start over", async () => {
+    const fake = consumer();
+    const commits = new DeferredCommits(fake, 60_000, () => undefined);
+    commits.track("t", 0, "100", Promise.resolve());
+    await flushed();
+    await commits.commit();
+    commits.track("t", 0, "150", Promise.resolve());
+    // kafkajs resumes at the group's commit (100): offsets 100..149 were counted here already.
+    expect(commits.alreadyCounted("t", 0, "100")).toBe(149n);
+    expect(commits.alreadyCounted("t", 0, "120")).toBe(149n);
+    expect(commits.alreadyCounted("t", 0, "150")).toBeUndefined();
+    // Before this member's own commit: not a resumption, the offsets mean other records.
+    expect(commits.alreadyCounted("t", 0, "99")).toBeUndefined();
+    expect(commits.alreadyCounted("t", 1, "0")).toBeUndefined();
+    commits.forget("t");
+    expect(commits.alreadyCounted("t", 0, "120")).toBeUndefined();
+    commits.stop();
+  });
+
+  it("carries what it read over to the consumer of a reconnect, which resumes at the group's commit", async () => {
+    const old = new DeferredCommits(consumer(), 60_000, () => undefined);
+    old.track("t", 0, "100", Promise.resolve());
+    await flushed();
+    await old.commit();
+    old.track("t", 0, "150", Promise.resolve());
+    old.stop();
+    const next = new DeferredCommits(consumer(), 60_000, () => undefined, old);
+    expect(next.alreadyCounted("t", 0, "100")).toBe(149n);
+    expect(next.alreadyCounted("t", 0, "99")).toBeUndefined();
+    // without the old one's word, the new consumer would count 100..149 again
+    const fresh = new DeferredCommits(consumer(), 60_000, () => undefined);
+    expect(fresh.alreadyCounted("t", 0, "100")).toBeUndefined();
+    next.stop();
+    fresh.stop();
+  });
+});

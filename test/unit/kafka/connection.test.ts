@@ -1,0 +1,279 @@
+// Unit tests of the kafkajs client configuration: TLS files, SASL secrets and the log bridge. They
+// need no broker (they sit under test/kafka/ because the test for src/kafka/x.ts lives there).
+//
+// SASL is also exercised live, in test/integration/kafka/sasl.test.ts, against a broker started for it. TLS is
+// not: it would need certificates minted for the test and a second TLS listener, and kafkajs owns
+// the handshake; what schemawatch owns, and what is tested here, is reading the files into the
+// options kafkajs takes without ever putting a secret into an error or a log line.
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+
+import { logLevel } from "kafkajs";
+import { pino, type Logger } from "pino";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+
+import type { KafkaConfig } from "../../../src/config/types.js";
+import { SchemawatchError } from "../../../src/errors.js";
+import { KAFKA_RETRY, buildKafkaConfig, kafkaLogCreator } from "../../../src/kafka/connection.js";
+
+const SECRET = "s3cr3t-Pa55";
+const silent = pino({ level: "silent" });
+
+const base: KafkaConfig = {
+  brokers: ["b1:9092", "b2:9092"],
+  clientId: "sw",
+  groupId: "g",
+  fromBeginning: false,
+  lagInterval: 15_000,
+};
+
+let dir = "";
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "sw-connection-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+/** The error buildKafkaConfig rejects with, checked to be CONFIG_INVALID and free of the secret. */
+async function configError(config: KafkaConfig, env: Record<string, string> = {}): Promise<SchemawatchError> {
+  const error: unknown = await buildKafkaConfig(config, env, silent).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(SchemawatchError);
+  const sw = error as SchemawatchError;
+  expect(sw.code).toBe("CONFIG_INVALID");
+  const cause = sw.cause instanceof Error ? sw.cause.message : "";
+  expect(`${sw.message} ${cause} ${JSON.stringify(sw)}`).not.toContain(SECRET);
+  return sw;
+}
+
+describe("buildKafkaConfig", () => {
+  it("passes brokers and client id, with retry backoff and warn-level logging", async () => {
+    const built = await buildKafkaConfig(base, {}, silent);
+    expect(built.brokers).toEqual(["b1:9092", "b2:9092"]);
+    expect(built.clientId).toBe("sw");
+    expect(built.retry).toEqual({ initialRetryTime: 300, maxRetryTime: 30_000, retries: 5 });
+    expect(built.retry).toEqual(KAFKA_RETRY);
+    expect(built.logLevel).toBe(logLevel.WARN);
+    expect(typeof built.logCreator).toBe("function");
+    expect(built.ssl).toBeUndefined();
+    expect(built.sasl).toBeUndefined();
+    const debug = await buildKafkaConfig(base, {}, silent, { kafkaLogLevel: logLevel.DEBUG });
+    expect(debug.logLevel).toBe(logLevel.DEBUG);
+  });
+
+  it("stops kafkajs's idle request queues from polling every millisecond before any client exists", async () => {
+    await buildKafkaConfig(base, {}, silent);
+    const require = createRequire(import.meta.url);
+    const RequestQueue = require("kafkajs/src/network/requestQueue/index.js") as {
+      prototype: Record<symbol, unknown>;
+    };
+    expect(RequestQueue.prototype[Symbol.for("schemawatch.requestQueueIdleFix")]).toBe(true);
+  });
+
+  it("uses system CAs when TLS is on without files, and no TLS when it is off", async () => {
+    const on = await buildKafkaConfig(
+      { ...base, tls: { enabled: true, rejectUnauthorized: true } },
+      {},
+      silent,
+    );
+    expect(on.ssl).toEqual({ rejectUnauthorized: true });
+    const off = await buildKafkaConfig(
+      { ...base, tls: { enabled: false, ca: join(dir, "missing.pem"), rejectUnauthorized: true } },
+      {},
+      silent,
+    );
+    expect(off.ssl).toBeUndefined();
+  });
+
+  it("reads the CA, certificate and key files", async () => {
+    const tls = {
+      enabled: true,
+      ca: await file("ca.pem", "CA PEM\n"),
+      cert: await file("client.pem", "CERT PEM\n"),
+      key: await file("client.key", "KEY PEM\n"),
+      rejectUnauthorized: false,
+    };
+    const built = await buildKafkaConfig({ ...base, tls }, {}, silent);
+    expect(built.ssl).toEqual({
+      rejectUnauthorized: false,
+      ca: ["CA PEM\n"],
+      cert: "CERT PEM\n",
+      key: "KEY PEM\n",
+    });
+  });
+
+  it("names the key and the file it cannot read", async () => {
+    const missing = join(dir, "nope", "ca.pem");
+    const error = await configError({
+      ...base,
+      tls: { enabled: true, ca: missing, rejectUnauthorized: true },
+    });
+    expect(error.message).toBe(
+      `kafka.tls.ca: cannot read the CA certificate file ${missing}: ENOENT: no such file or directory, open '${missing}'`,
+    );
+    expect(error.cause).toBeInstanceOf(Error);
+  });
+
+  it("refuses a certificate without its key", async () => {
+    const cert = await file("client.pem", "CERT");
+    const error = await configError({ ...base, tls: { enabled: true, cert, rejectUnauthorized: true } });
+    expect(error.message).toMatch(/^kafka\.tls: cert and key go together/);
+  });
+
+  it("reads SASL PLAIN credentials from the config and an environment variable", async () => {
+    const built = await buildKafkaConfig(
+      { ...base, sasl: { mechanism: "plain", username: "alice", passwordEnv: "KAFKA_PASSWORD" } },
+      { KAFKA_PASSWORD: SECRET, UNRELATED: "x" },
+      silent,
+    );
+    expect(built.sasl).toEqual({ mechanism: "plain", username: "alice", password: SECRET });
+  });
+
+  it("reads SCRAM credentials from environment variables and a password file without its newline", async () => {
+    for (const [mechanism, text] of [
+      ["scram-sha-256", `${SECRET}\n`],
+      ["scram-sha-512", `${SECRET}\r\n\n`],
+    ] as const) {
+      const passwordFile = await file(`password-${mechanism}`, text);
+      const built = await buildKafkaConfig(
+        { ...base, sasl: { mechanism, usernameEnv: "KAFKA_USERNAME", passwordFile } },
+        { KAFKA_USERNAME: "bob" },
+        silent,
+      );
+      expect(built.sasl).toEqual({ mechanism, username: "bob", password: SECRET });
+    }
+  });
+
+  it("names a missing or empty environment variable", async () => {
+    const sasl = {
+      mechanism: "plain",
+      usernameEnv: "KAFKA_USERNAME",
+      passwordEnv: "KAFKA_PASSWORD",
+    } as const;
+    expect((await configError({ ...base, sasl }, { KAFKA_PASSWORD: SECRET })).message).toBe(
+      "kafka.sasl.usernameEnv: the environment variable KAFKA_USERNAME (the SASL user name) is not set or empty",
+    );
+    expect(
+      (await configError({ ...base, sasl }, { KAFKA_USERNAME: "bob", KAFKA_PASSWORD: "" })).message,
+    ).toBe(
+      "kafka.sasl.passwordEnv: the environment variable KAFKA_PASSWORD (the SASL password) is not set or empty",
+    );
+  });
+
+  it("names an unreadable or empty password file, never its contents", async () => {
+    const folder = join(dir, "a-folder");
+    await mkdir(folder);
+    const unreadable = await configError({
+      ...base,
+      sasl: { mechanism: "plain", username: "alice", passwordFile: folder },
+    });
+    expect(unreadable.message).toMatch(
+      new RegExp(`^kafka\\.sasl\\.passwordFile: cannot read the password file ${folder}: EISDIR`),
+    );
+    const empty = await file("empty", "\n");
+    expect(
+      (await configError({ ...base, sasl: { mechanism: "plain", username: "alice", passwordFile: empty } }))
+        .message,
+    ).toBe(`kafka.sasl.passwordFile: the password file ${empty} is empty`);
+  });
+
+  it("asks for exactly one user name and one password source", async () => {
+    const env = { KAFKA_USERNAME: SECRET, KAFKA_PASSWORD: SECRET };
+    const passwordFile = await file("password", SECRET);
+    const cases: [KafkaConfig["sasl"], string][] = [
+      [
+        { mechanism: "plain", passwordEnv: "KAFKA_PASSWORD" },
+        "kafka.sasl: username or usernameEnv is required",
+      ],
+      [
+        { mechanism: "plain", username: "a", usernameEnv: "KAFKA_USERNAME", passwordEnv: "KAFKA_PASSWORD" },
+        "kafka.sasl: set only one of username and usernameEnv",
+      ],
+      [{ mechanism: "plain", username: "a" }, "kafka.sasl: passwordEnv or passwordFile is required"],
+      [
+        { mechanism: "plain", username: "a", passwordEnv: "KAFKA_PASSWORD", passwordFile },
+        "kafka.sasl: set only one of passwordEnv and passwordFile",
+      ],
+    ];
+    for (const [sasl, message] of cases)
+      expect((await configError({ ...base, sasl }, env)).message).toBe(message);
+  });
+});
+
+describe("kafkaLogCreator", () => {
+  function capture(): { lines: Record<string, unknown>[]; logger: Logger } {
+    const lines: Record<string, unknown>[] = [];
+    const stream = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+        done();
+      },
+    });
+    return { lines, logger: pino({ level: "debug", base: null, timestamp: false }, stream) };
+  }
+
+  it("forwards entries at the matching pino level with the kafkajs namespace", () => {
+    const { lines, logger } = capture();
+    const log = kafkaLogCreator(logger)(logLevel.WARN);
+    const entry = (level: logLevel, message: string, extra: Record<string, unknown> = {}): void =>
+      log({ namespace: "Consumer", level, label: "X", log: { timestamp: "t", message, ...extra } });
+    entry(logLevel.ERROR, "Crash", { groupId: "g", retryCount: 3 });
+    entry(logLevel.WARN, "rebalancing");
+    entry(logLevel.INFO, "joined");
+    entry(logLevel.DEBUG, "fetch");
+    entry(logLevel.NOTHING, "never");
+    expect(lines).toEqual([
+      { level: 50, kafkajs: "Consumer", groupId: "g", retryCount: 3, msg: "Crash" },
+      { level: 40, kafkajs: "Consumer", msg: "rebalancing" },
+      { level: 30, kafkajs: "Consumer", msg: "joined" },
+      { level: 20, kafkajs: "Consumer", msg: "fetch" },
+    ]);
+  });
+
+  it("redacts secrets and drops record contents and byte buffers", () => {
+    const { lines, logger } = capture();
+    kafkaLogCreator(logger)(logLevel.DEBUG)({
+      namespace: "Connection",
+      level: logLevel.ERROR,
+      label: "ERROR",
+      log: {
+        timestamp: "t",
+        message: "Response error",
+        broker: "b1:9092",
+        sasl: { mechanism: "plain", username: "alice", password: SECRET },
+        request: { password: SECRET, ssl: { key: SECRET }, size: 12, value: SECRET },
+        messages: [{ value: SECRET }],
+        buffer: Buffer.from(SECRET),
+        raw: Buffer.from(SECRET),
+        error: new Error("boom"),
+      },
+    });
+    expect(JSON.stringify(lines)).not.toContain(SECRET);
+    expect(lines).toEqual([
+      {
+        level: 50,
+        kafkajs: "Connection",
+        broker: "b1:9092",
+        sasl: "[redacted]",
+        request: { password: "[redacted]", ssl: "[redacted]", size: 12, value: "[omitted]" },
+        messages: "[omitted]",
+        buffer: "[omitted]",
+        raw: `[${SECRET.length} bytes]`,
+        error: "boom",
+        msg: "Response error",
+      },
+    ]);
+  });
+});
