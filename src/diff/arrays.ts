@@ -1,7 +1,7 @@
-import { at, mk, scoped, tighter, type Family } from "./engine.js";
+import { at, mk, scoped, tighter, type Family } from "./family.js";
 import { limit } from "./limits.js";
 import { restChange, type RestSpec } from "./rest.js";
-import type { Change, Verdict } from "./types.js";
+import type { Change, Verdict } from "./vocabulary.js";
 import { ARRAY } from "./typeset.js";
 import { isUnique } from "./values.js";
 import type { Model } from "./model.js";

@@ -1,9 +1,9 @@
-import { at, mk, worst, type Ctx, type Engine, type Family, type Pair } from "./engine.js";
+import { at, mk, worst, type Comparer, type Ctx, type Family, type Pair } from "./family.js";
 import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
 import { isInert } from "./keywords.js";
 import type { ChangeKind } from "./kinds.js";
-import type { Change, Verdict } from "./types.js";
+import type { Change, Verdict } from "./vocabulary.js";
 import { describeTypes } from "./typeset.js";
 import { deepEqual } from "./values.js";
 
@@ -45,7 +45,7 @@ interface Cover {
  * Is every document of `source` valid under the union `targets`? For oneOf it must also match exactly
  * one target, which needs the other targets proven disjoint from the source.
  */
-function cover(engine: Engine, source: Loc, targets: readonly Loc[], exclusive: boolean, ctx: Ctx): Cover {
+function cover(engine: Comparer, source: Loc, targets: readonly Loc[], exclusive: boolean, ctx: Ctx): Cover {
   const model = engine.model;
   if (!exclusive && model.coversAll(targets, 0, model.types(source)))
     return { verdict: "ok", reason: "the branches accept everything" };
@@ -83,13 +83,13 @@ function cover(engine: Engine, source: Loc, targets: readonly Loc[], exclusive: 
 }
 
 /** The alternatives every document of a side satisfies one of: its own anyOf/oneOf branches, or itself. */
-function alternatives(engine: Engine, pair: Pair, isOld: boolean, keyword: "anyOf" | "oneOf"): Loc[] {
+function alternatives(engine: Comparer, pair: Pair, isOld: boolean, keyword: "anyOf" | "oneOf"): Loc[] {
   const view = isOld ? pair.old.view : pair.new.view;
   const other = keyword === "anyOf" ? view.oneOf : view.anyOf;
   return other ? other.map((branch) => engine.model.merge(view, branch)) : [view.loc];
 }
 
-function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "oneOf"): void {
+function union(engine: Comparer, pair: Pair, out: Change[], keyword: "anyOf" | "oneOf"): void {
   const o = pair.old.view;
   const n = pair.new.view;
   const before = o[keyword];
@@ -205,7 +205,7 @@ function union(engine: Engine, pair: Pair, out: Change[], keyword: "anyOf" | "on
 }
 
 /** `allOf` branches with nested pure `allOf`s flattened: `allOf [allOf [A, B], C]` is `allOf [A, B, C]`. */
-function flatConjuncts(engine: Engine, branches: readonly Loc[], depth = 0): Loc[] {
+function flatConjuncts(engine: Comparer, branches: readonly Loc[], depth = 0): Loc[] {
   return branches.flatMap((branch) => {
     const target = engine.model.deref(branch);
     const node = target.node;
@@ -215,7 +215,7 @@ function flatConjuncts(engine: Engine, branches: readonly Loc[], depth = 0): Loc
   });
 }
 
-function conjunction(engine: Engine, pair: Pair, out: Change[]): void {
+function conjunction(engine: Comparer, pair: Pair, out: Change[]): void {
   const o = pair.old.view;
   const n = pair.new.view;
   const ctx = engine.inPlace(pair);

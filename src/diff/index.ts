@@ -1,14 +1,15 @@
 import { arrays } from "./arrays.js";
 import { combinators } from "./combinators.js";
 import { isObject, type Loc } from "./document.js";
-import { Engine, mk, worst, type Family } from "./engine.js";
+import { Engine } from "./compare.js";
+import { mk, worst, type Family } from "./family.js";
 import { logic } from "./logic.js";
 import { members } from "./members.js";
 import { numbers } from "./numbers.js";
 import { objects } from "./objects.js";
 import { annotations, enums, typeKeyword } from "./scalars.js";
 import { strings } from "./strings.js";
-import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verdict } from "./types.js";
+import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verdict } from "./vocabulary.js";
 import { deepEqual } from "./values.js";
 import { engineSide, loadSides } from "./sides.js";
 import { Generator } from "./witness/generate.js";
@@ -17,7 +18,7 @@ import { prove } from "./witness/prove.js";
 export type { Dialect } from "./dialect.js";
 export { DEFAULT_DIALECT, dialectOf, DIALECTS } from "./dialect.js";
 export { CHANGE_KINDS, isAnnotationKind, type ChangeFamily, type ChangeKind } from "./kinds.js";
-export type * from "./types.js";
+export type * from "./vocabulary.js";
 
 const FAMILIES: readonly Family[] = [
   annotations,

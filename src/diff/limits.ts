@@ -1,6 +1,6 @@
-import { at, mk, tighter, type Pair } from "./engine.js";
+import { at, mk, tighter, type Pair } from "./family.js";
 import type { ChangeKind } from "./kinds.js";
-import type { Change } from "./types.js";
+import type { Change } from "./vocabulary.js";
 
 /**
  * A numeric limit such as `minLength` or `maxItems`. `measure` gives the size of a value the limit

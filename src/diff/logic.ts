@@ -1,8 +1,8 @@
-import { at, mk, proven, type Ctx, type Engine, type Family, type Pair } from "./engine.js";
+import { at, mk, proven, type Comparer, type Ctx, type Family, type Pair } from "./family.js";
 import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
 import type { Model } from "./model.js";
-import type { Change, Verdict } from "./types.js";
+import type { Change, Verdict } from "./vocabulary.js";
 import { passesLocal } from "./values.js";
 
 /**
@@ -26,7 +26,7 @@ function certainlyValid(model: Model, loc: Loc, value: unknown): boolean {
 }
 
 /** Adding `not X` is harmless when no document of the other side can match X. */
-function excluded(engine: Engine, source: Loc, negated: Loc): Verdict {
+function excluded(engine: Comparer, source: Loc, negated: Loc): Verdict {
   const model = engine.model;
   if (disjoint(model, source, negated)) return "ok";
   if (model.acceptsAll(negated)) return "breaks";
@@ -36,7 +36,7 @@ function excluded(engine: Engine, source: Loc, negated: Loc): Verdict {
   return "undecided";
 }
 
-function negation(engine: Engine, pair: Pair, out: Change[]): void {
+function negation(engine: Comparer, pair: Pair, out: Change[]): void {
   const a = pair.old.view.not;
   const b = pair.new.view.not;
   if (a && b) {
@@ -76,7 +76,7 @@ function negation(engine: Engine, pair: Pair, out: Change[]): void {
 
 /** `then` or `else` of two nodes whose conditions (`oldIf`, `newIf`) accept the same documents. */
 function branch(
-  engine: Engine,
+  engine: Comparer,
   pair: Pair,
   out: Change[],
   keyword: "then" | "else",
@@ -137,7 +137,7 @@ function branch(
  * `forward`: `view` is OLD's and NEW's documents are checked; else the reverse.
  */
 function satisfiesBoth(
-  engine: Engine,
+  engine: Comparer,
   pair: Pair,
   view: Pair["old"]["view"],
   condition: Loc,
@@ -160,7 +160,7 @@ function satisfiesBoth(
   return thenHolds && elseHolds;
 }
 
-function conditional(engine: Engine, pair: Pair, out: Change[]): void {
+function conditional(engine: Comparer, pair: Pair, out: Change[]): void {
   const o = pair.old.view;
   const n = pair.new.view;
   if (o.if && n.if) {

@@ -1,9 +1,9 @@
-import { at, mk, proven, scoped, tighter, type Family, type Pair } from "./engine.js";
+import { at, mk, proven, scoped, tighter, type Family, type Pair } from "./family.js";
 import { isObject, type Loc } from "./document.js";
 import { limit } from "./limits.js";
 import type { Enclosing, Model } from "./model.js";
 import { fallbackFor } from "./objects.js";
-import type { Change } from "./types.js";
+import type { Change } from "./vocabulary.js";
 import { OBJECT } from "./typeset.js";
 import type { View } from "./view.js";
 

@@ -1,6 +1,6 @@
-import { at, mk, tighter, type Family, type Pair } from "./engine.js";
+import { at, mk, tighter, type Family, type Pair } from "./family.js";
 import type { ChangeKind } from "./kinds.js";
-import type { Change } from "./types.js";
+import type { Change } from "./vocabulary.js";
 import { FRACTION, INTEGER, NUMBER } from "./typeset.js";
 import { isMultiple } from "./values.js";
 import type { Bound } from "./view.js";

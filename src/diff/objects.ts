@@ -1,8 +1,8 @@
-import { at, mk, scoped, worst, type Engine, type Family, type Pair } from "./engine.js";
+import { at, mk, scoped, worst, type Comparer, type Family, type Pair } from "./family.js";
 import type { Loc } from "./document.js";
 import type { Declaration, Enclosing, Model } from "./model.js";
 import { restChange } from "./rest.js";
-import type { Change, Verdict } from "./types.js";
+import type { Change, Verdict } from "./vocabulary.js";
 import { OBJECT } from "./typeset.js";
 import { testPattern } from "./values.js";
 import type { View } from "./view.js";
@@ -76,7 +76,7 @@ export function fallbackFor(model: Model, view: View, key: string, enclosing?: E
 
 const quote = (key: string): string => JSON.stringify(key);
 
-function added(engine: Engine, pair: Pair, key: string, schema: Loc): Change {
+function added(engine: Comparer, pair: Pair, key: string, schema: Loc): Change {
   const model = engine.model;
   const ctx = engine.nested(pair);
   const fallback = fallbackFor(model, pair.old.view, key, pair.ctx.encA);
@@ -111,7 +111,7 @@ function added(engine: Engine, pair: Pair, key: string, schema: Loc): Change {
   return mk("property-added-partially-open", path, backward, forward, reason);
 }
 
-function removed(engine: Engine, pair: Pair, key: string, schema: Loc): Change {
+function removed(engine: Comparer, pair: Pair, key: string, schema: Loc): Change {
   const model = engine.model;
   const ctx = engine.nested(pair);
   const fallback = fallbackFor(model, pair.new.view, key, pair.ctx.encB);
@@ -154,7 +154,7 @@ function disjointPatterns(a: string, b: string): boolean {
 }
 
 function patternChange(
-  engine: Engine,
+  engine: Comparer,
   pair: Pair,
   out: Change[],
   pattern: string,

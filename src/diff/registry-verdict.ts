@@ -1,5 +1,5 @@
-import type { Change, DiffResult, Verdict } from "./types.js";
-import { worst } from "./engine.js";
+import type { Change, DiffResult, Verdict } from "./vocabulary.js";
+import { worst } from "./family.js";
 
 type Direction = "backward" | "forward";
 

@@ -1,5 +1,5 @@
 import type { Version } from "../catalog/version.js";
-import type { Bump, Compatibility, DiffResult, Verdict } from "./types.js";
+import type { Bump, Compatibility, DiffResult, Verdict } from "./vocabulary.js";
 
 const ORDER: Readonly<Record<Bump, number>> = { none: 0, patch: 1, minor: 2, major: 3 };
 

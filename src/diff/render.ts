@@ -1,5 +1,5 @@
 import type { Evidence } from "./release.js";
-import type { Bump, Change, DiffResult, Verdict } from "./types.js";
+import type { Bump, Change, DiffResult, Verdict } from "./vocabulary.js";
 
 /** The release a comparison is judged against; `declared` is undefined when no version could be read. */
 export interface Release {

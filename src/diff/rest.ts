@@ -1,7 +1,7 @@
-import { at, mk, scoped, type Ctx, type Engine, type Pair } from "./engine.js";
+import { at, mk, scoped, type Comparer, type Ctx, type Pair } from "./family.js";
 import type { Loc } from "./document.js";
 import type { ChangeKind } from "./kinds.js";
-import type { Change, Verdict } from "./types.js";
+import type { Change, Verdict } from "./vocabulary.js";
 
 export interface RestSpec {
   /** Kind prefix: `additional-properties`, `items`, ... */
@@ -25,7 +25,7 @@ export interface RestSpec {
  * Compares the schemas for "everything else" (additionalProperties, items, ...), where a missing keyword
  * means `true`. Opening or closing is one change; two real schemas are compared keyword by keyword.
  */
-export function restChange(engine: Engine, pair: Pair, out: Change[], spec: RestSpec): void {
+export function restChange(engine: Comparer, pair: Pair, out: Change[], spec: RestSpec): void {
   if (!spec.old && !spec.new) return;
   const model = engine.model;
   const a = spec.old ?? engine.trueAt(pair.old.view.loc, spec.oldKeyword);

@@ -1,4 +1,4 @@
-import { at, mk, tighter, type Family } from "./engine.js";
+import { at, mk, tighter, type Family } from "./family.js";
 import type { ChangeKind } from "./kinds.js";
 import { ALL, describeTypes, maskOfType, maskOfValue, STRING } from "./typeset.js";
 import { declaredValues, deepEqual, includesValue } from "./values.js";

@@ -2,7 +2,7 @@ import { SchemaCompiler } from "../catalog/compiler.js";
 import { DEFAULT_DIALECT, dialectOf, type Dialect } from "./dialect.js";
 import { isObject, Space, type Loc } from "./document.js";
 import { Model } from "./model.js";
-import type { DiffOptions } from "./types.js";
+import type { DiffOptions } from "./vocabulary.js";
 import type { EngineSide } from "./witness/prove.js";
 
 /** One version loaded for comparison: its document (a private copy), dialect and reachable documents. */

@@ -1,6 +1,6 @@
 import { disjoint } from "./disjoint.js";
 import { isObject, type Loc } from "./document.js";
-import type { Ctx, Engine } from "./engine.js";
+import type { Comparer, Ctx } from "./family.js";
 import { isInert } from "./keywords.js";
 import { boundsCover } from "./ranges.js";
 import { deepEqual } from "./values.js";
@@ -212,7 +212,7 @@ function typeNames(mask: number): string[] {
  * strictly as for `not`; a `pos` inside a `neg` when the two schemas are disjoint. The pair being
  * compared itself is never asked again (the engine would assume it compatible while it is in progress).
  */
-export function slicedSubset(engine: Engine, slicer: Slicer, a: Loc, b: Loc, ctx: Ctx): boolean {
+export function slicedSubset(engine: Comparer, slicer: Slicer, a: Loc, b: Loc, ctx: Ctx): boolean {
   const strict: Ctx = { policy: "strict" };
   const model = engine.model;
   const same = (x: Loc, y: Loc) =>

@@ -1,4 +1,4 @@
-import { at, mk, tighter, type Family } from "./engine.js";
+import { at, mk, tighter, type Family } from "./family.js";
 import { limit } from "./limits.js";
 import { matchesEverything } from "./patterns.js";
 import { NUMBER, STRING } from "./typeset.js";

@@ -2,7 +2,7 @@ import type { SchemaCompiler, SchemaDocument, Validator } from "../../catalog/co
 import type { Dialect } from "../dialect.js";
 import type { Loc } from "../document.js";
 import type { Model } from "../model.js";
-import type { Change, Verdict, Witnesses } from "../types.js";
+import type { Change, Verdict, Witnesses } from "../vocabulary.js";
 import { Generator } from "./generate.js";
 import { variantsOf } from "./surgery.js";
 

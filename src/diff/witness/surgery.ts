@@ -1,6 +1,6 @@
 import type { Validator } from "../../catalog/compiler.js";
 import { formatPath, isObject, type Loc } from "../document.js";
-import type { Change } from "../types.js";
+import type { Change } from "../vocabulary.js";
 import type { ProofContext } from "./prove.js";
 
 /** Keywords that read each other are put back together. */

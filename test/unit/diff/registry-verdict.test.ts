@@ -10,7 +10,7 @@ import {
   type Answer,
   type Rule,
 } from "../../../src/diff/registry-verdict.js";
-import type { Change, DiffResult, Verdict } from "../../../src/diff/types.js";
+import type { Change, DiffResult, Verdict } from "../../../src/diff/vocabulary.js";
 
 const change = (kind: string, backward: Verdict, forward: Verdict, witness?: Change["witness"]): Change =>
   ({

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { parseVersion } from "../../../src/catalog/version.js";
 import { declaredBump, gatherEvidence, settle, suffices } from "../../../src/diff/release.js";
-import type { Bump, DiffResult, Verdict } from "../../../src/diff/types.js";
+import type { Bump, DiffResult, Verdict } from "../../../src/diff/vocabulary.js";
 
 const bump = (before: string, after: string) =>
   declaredBump(parseVersion(before, "a"), parseVersion(after, "b"));

@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import type { Evidence } from "../../../src/diff/release.js";
 import { toJson, toText, type Release } from "../../../src/diff/render.js";
-import type { Change, DiffResult } from "../../../src/diff/types.js";
+import type { Change, DiffResult } from "../../../src/diff/vocabulary.js";
 
 const names = { old: "v1.json", new: "v2.json" };
 const tighter: Change = {

@@ -1,7 +1,7 @@
 // Views and generators over one schema, as the witness search reads them (no engine run).
 import { SchemaCompiler } from "../../../../src/catalog/compiler.js";
 import { loadSides } from "../../../../src/diff/sides.js";
-import type { DiffOptions } from "../../../../src/diff/types.js";
+import type { DiffOptions } from "../../../../src/diff/vocabulary.js";
 import type { View } from "../../../../src/diff/view.js";
 import { Generator } from "../../../../src/diff/witness/generate.js";
 

@@ -3,7 +3,7 @@
 import type { SchemaCompiler } from "../../../../src/catalog/compiler.js";
 import { child, type Loc } from "../../../../src/diff/document.js";
 import { engineSide, loadSides } from "../../../../src/diff/sides.js";
-import type { Change } from "../../../../src/diff/types.js";
+import type { Change } from "../../../../src/diff/vocabulary.js";
 import type { ProofContext } from "../../../../src/diff/witness/prove.js";
 import { variantsOf } from "../../../../src/diff/witness/surgery.js";
 

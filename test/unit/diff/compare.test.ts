@@ -1,4 +1,4 @@
-// The engine's own rules (src/diff/engine.ts), as a reader of the report sees them: `false` schemas, a
+// The engine's own rules (src/diff/compare.ts), as a reader of the report sees them: `false` schemas, a
 // side that accepts nothing, keywords wrapped in allOf on one side only, the comparison type by type
 // of a side with anyOf/oneOf, and recursion. Each case checks kinds, paths, verdicts and reasons
 // exactly; witnesses are off (the engine's own verdicts).

@@ -1,101 +1,19 @@
-import { formatPath, isObject, escapePointer, type Loc } from "./document.js";
-import type { ChangeKind } from "./kinds.js";
-import type { Enclosing, Model } from "./model.js";
+import { isObject, escapePointer, type Loc } from "./document.js";
+import {
+  at,
+  mk,
+  proven,
+  worst,
+  type Comparer,
+  type Ctx,
+  type Family,
+  type Pair,
+  type Side,
+} from "./family.js";
+import type { Model } from "./model.js";
 import { slicedSubset } from "./slices.js";
-import type { Change, Policy, Verdict } from "./types.js";
+import type { Change, Verdict } from "./vocabulary.js";
 import type { View } from "./view.js";
-
-/** One side of a node comparison with the facts families need about it. */
-export interface Side {
-  readonly loc: Loc;
-  readonly view: View;
-  readonly types: number;
-  /** The finite set of values the node accepts, when it has one. */
-  readonly values: readonly unknown[] | undefined;
-}
-
-/**
- * `policy` is the one in force here (`not` switches to strict). `encA`/`encB` describe what validates
- * the keys an in-place branch leaves open, for the first and second schema of the comparison.
- */
-export interface Ctx {
-  readonly policy: Policy;
-  readonly encA?: Enclosing;
-  readonly encB?: Enclosing;
-}
-
-export interface Pair {
-  readonly old: Side;
-  readonly new: Side;
-  readonly ctx: Ctx;
-}
-
-/** A keyword family: compares its keywords of one node pair and appends the changes it finds. */
-export type Family = (engine: Engine, pair: Pair, out: Change[]) => void;
-
-const RANK: Readonly<Record<Verdict, number>> = { ok: 0, undecided: 1, breaks: 2 };
-
-export function worst(verdicts: Iterable<Verdict>): Verdict {
-  let result: Verdict = "ok";
-  for (const verdict of verdicts) if (RANK[verdict] > RANK[result]) result = verdict;
-  return result;
-}
-
-export function mk(
-  kind: ChangeKind,
-  path: string,
-  backward: Verdict,
-  forward: Verdict,
-  reason: string,
-): Change {
-  return { kind, path, backward, forward, reason };
-}
-
-/** The report path of a keyword under a node. */
-export function at(loc: Loc, ...segments: string[]): string {
-  const suffix = segments.map((s) => `/${escapePointer(s)}`).join("");
-  return formatPath(loc.doc, `${loc.ptr}${suffix}`);
-}
-
-/**
- * The verdict for a constraint that got tighter on the way from `side` to the other schema: fine when
- * `side` cannot produce the affected instance type at all, or when every value of its finite set passes
- * `check`; otherwise `fallback`.
- */
-export function tighter(
-  side: Side,
-  family: number,
-  check: (value: unknown) => boolean | undefined,
-  fallback: Verdict = "breaks",
-): Verdict {
-  if ((side.types & family) === 0) return "ok";
-  if (side.values) {
-    const results = side.values.map(check);
-    if (results.every((r) => r === true)) return "ok";
-    if (results.some((r) => r === false)) return "breaks";
-  }
-  return fallback;
-}
-
-/** Sets the directions a proof covers to ok (a comparison of branches seen with their context, say). */
-export function proven(changes: readonly Change[], backward: boolean, forward: boolean): Change[] {
-  return changes.map((c) => ({
-    ...c,
-    backward: backward ? "ok" : c.backward,
-    forward: forward ? "ok" : c.forward,
-  }));
-}
-
-/** Marks nested changes harmless in a direction whose source schema accepts no instance of `family`. */
-export function scoped(changes: readonly Change[], pair: Pair, family: number): Change[] {
-  const backwardMoot = (pair.old.types & family) === 0;
-  const forwardMoot = (pair.new.types & family) === 0;
-  return changes.map((c) => ({
-    ...c,
-    backward: backwardMoot ? "ok" : c.backward,
-    forward: forwardMoot ? "ok" : c.forward,
-  }));
-}
 
 type Memo = Map<string, Change[] | "busy">;
 const TRUE_KEY = {};
@@ -105,7 +23,7 @@ const TRUE_KEY = {};
  * (and context), which is also what makes recursive schemas terminate: a pair met again while it is
  * still being compared is assumed compatible, the standard coinductive reading of recursive types.
  */
-export class Engine {
+export class Engine implements Comparer {
   private readonly memo = new WeakMap<object, WeakMap<object, Memo>>();
   private readonly ids = new WeakMap<object, number>();
   private nextId = 1;
