@@ -3,7 +3,7 @@ import { DEFAULT_DIALECT, dialectOf, type Dialect } from "./dialect.js";
 import { isObject, Space, type Loc } from "./document.js";
 import { Model } from "./model.js";
 import type { DiffOptions } from "./vocabulary.js";
-import type { EngineSide } from "./witness/prove.js";
+import type { EngineSide } from "./witness/proof-context.js";
 
 /** One version loaded for comparison: its document (a private copy), dialect and reachable documents. */
 export interface LoadedSide {

@@ -1,7 +1,7 @@
 import type { Loc } from "../document.js";
 import type { View } from "../view.js";
 import { budget, MAX_LENGTH } from "./composite.js";
-import type { Generator } from "./generate.js";
+import type { PartValues } from "./parts.js";
 import type { Scope } from "./scope.js";
 
 /** The schemas that apply to item `index`: a tuple's own, else the rest (`items`, `additionalItems`). */
@@ -24,7 +24,12 @@ function itemSchemas(views: readonly View[], index: number): Loc[] {
  * Arrays of a scope: the shortest one, lengths at both versions' limits, each position with each of its
  * candidate values, a repeated item where the other version wants unique items.
  */
-export function arrays(generator: Generator, scope: Scope, hints: readonly View[], depth: number): unknown[] {
+export function arrays(
+  generator: PartValues,
+  scope: Scope,
+  hints: readonly View[],
+  depth: number,
+): unknown[] {
   const views = scope.views;
   const min = Math.max(0, ...views.map((v) => v.minItems ?? 0));
   const max = Math.min(Infinity, ...views.map((v) => v.maxItems ?? Infinity));

@@ -1,7 +1,7 @@
 import { isObject, type Loc } from "../document.js";
 import { passesLocal, testPattern } from "../values.js";
 import type { View } from "../view.js";
-import type { Generator } from "./generate.js";
+import type { PartValues } from "./parts.js";
 import { patternSamples } from "./regex.js";
 import { expand, hintsOf, type Scope } from "./scope.js";
 
@@ -12,7 +12,7 @@ export const MAX_LENGTH = 100;
 export const budget = (depth: number): number => (depth === 0 ? 3000 : depth < 3 ? 64 : 12);
 
 /** The schemas that apply to the value of `key`, or undefined when some view forbids the key. */
-function keySchemas(generator: Generator, views: readonly View[], key: string): Loc[] | undefined {
+function keySchemas(generator: PartValues, views: readonly View[], key: string): Loc[] | undefined {
   // Stryker disable next-line ArrayDeclaration: a non-schema among a key's schemas is skipped like an absent one
   const out: Loc[] = [];
   const declaredAnywhere = views.some(
@@ -36,7 +36,7 @@ function keySchemas(generator: Generator, views: readonly View[], key: string): 
   return out;
 }
 
-function keyAllowed(generator: Generator, names: Loc, key: string): boolean {
+function keyAllowed(generator: PartValues, names: Loc, key: string): boolean {
   const target = generator.model.deref(names);
   if (target.node === false) return false;
   return !isObject(target.node) || passesLocal(generator.model.view(target), key);
@@ -93,7 +93,7 @@ function closure(views: readonly View[], keys: Iterable<string>): string[] {
  * that a cut list still touches every key; an unknown key comes last.
  */
 export function objects(
-  generator: Generator,
+  generator: PartValues,
   scope: Scope,
   theirs: readonly View[],
   depth: number,

@@ -1,27 +1,8 @@
-import type { SchemaCompiler, SchemaDocument, Validator } from "../../catalog/compiler.js";
-import type { Dialect } from "../dialect.js";
-import type { Loc } from "../document.js";
-import type { Model } from "../model.js";
+import type { Validator } from "../../catalog/compiler.js";
 import type { Change, Verdict, Witnesses } from "../vocabulary.js";
 import { Generator } from "./generate.js";
+import type { ProofContext } from "./proof-context.js";
 import { variantsOf } from "./surgery.js";
-
-/** One version as the engine compiles it: its document, where it lives, what it references. */
-export interface EngineSide {
-  readonly root: Loc;
-  readonly uri: string;
-  readonly name: string;
-  readonly dialect: Dialect;
-  readonly refs: readonly SchemaDocument[];
-  readonly validate: Validator;
-}
-
-export interface ProofContext {
-  readonly model: Model;
-  readonly compiler: SchemaCompiler;
-  readonly old: EngineSide;
-  readonly new: EngineSide;
-}
 
 type Direction = "backward" | "forward";
 

@@ -1,7 +1,7 @@
 import type { Validator } from "../../catalog/compiler.js";
 import { formatPath, isObject, type Loc } from "../document.js";
 import type { Change } from "../vocabulary.js";
-import type { ProofContext } from "./prove.js";
+import type { ProofContext } from "./proof-context.js";
 
 /** Keywords that read each other are put back together. */
 const GROUPS: ReadonlyArray<readonly string[]> = [

@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { diffSchemas } from "../../../../src/diff/index.js";
 import { engineSide, loadSides } from "../../../../src/diff/sides.js";
 import type { Change } from "../../../../src/diff/vocabulary.js";
-import { prove, type ProofContext } from "../../../../src/diff/witness/prove.js";
+import type { ProofContext } from "../../../../src/diff/witness/proof-context.js";
+import { prove } from "../../../../src/diff/witness/prove.js";
 
 const D = "https://json-schema.org/draft/2020-12/schema";
 const changes = (old: object, next: object) =>

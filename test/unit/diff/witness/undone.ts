@@ -4,7 +4,7 @@ import type { SchemaCompiler } from "../../../../src/catalog/compiler.js";
 import { child, type Loc } from "../../../../src/diff/document.js";
 import { engineSide, loadSides } from "../../../../src/diff/sides.js";
 import type { Change } from "../../../../src/diff/vocabulary.js";
-import type { ProofContext } from "../../../../src/diff/witness/prove.js";
+import type { ProofContext } from "../../../../src/diff/witness/proof-context.js";
 import { variantsOf } from "../../../../src/diff/witness/surgery.js";
 
 const D = "https://json-schema.org/draft/2020-12/schema";
