@@ -71,13 +71,19 @@ async function compare(path, { config, catalog }) {
   const best = { plain: [Infinity, Infinity], budgeted: [Infinity, Infinity] };
   for (let round = 0; round < 5; round++) {
     for (const mode of ["plain", "budgeted"]) {
-      const pipeline = new Pipeline(catalog, config);
-      if (mode === "budgeted") {
-        const budget = new ValidationBudget(config.validationTimeout);
-        pipeline.useWorkers(
-          new InThreadValidation(() => pipeline.catalogSubjects(), false, budget, config.assertFormats),
-        );
-      }
+      const pipeline = new Pipeline(
+        catalog,
+        config,
+        mode === "budgeted"
+          ? {
+              runner: new InThreadValidation(
+                false,
+                new ValidationBudget(config.validationTimeout),
+                config.assertFormats,
+              ),
+            }
+          : {},
+      );
       globalThis.gc?.();
       const cpu = process.cpuUsage();
       const start = performance.now();

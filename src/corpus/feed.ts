@@ -1,5 +1,4 @@
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
-import type { Pipeline } from "../pipeline/pipeline.js";
 import type { ValidatedHook } from "../pipeline/validated.js";
 import type { Corpus } from "./corpus.js";
 
@@ -17,8 +16,8 @@ export function fallbackVersion(subject: CatalogSubject): CatalogVersion | undef
 }
 
 /**
- * Feeds a corpus from the pipeline (`pipeline.onValidated = feedCorpus(corpus)`, or called from a
- * hook that also feeds others). Conformance comes from the results the pipeline just computed, so a
+ * Feeds a corpus from the pipeline: a validated-record listener, given to the pipeline at its
+ * construction (`new Pipeline(catalog, config, { validated: [feedCorpus(corpus)] })`). Conformance comes from the results the pipeline just computed, so a
  * record costs a shape key and a few map lookups; only a retired writer version, which the pipeline
  * does not evaluate, is validated here.
  */
@@ -74,16 +73,4 @@ export function feedCorpus(corpus: Corpus): ValidatedHook {
       detail,
     );
   };
-}
-
-/** Adds the corpus to the pipeline's validated-record hook, after whatever hook is already there. */
-export function attachCorpus(pipeline: Pipeline, corpus: Corpus): void {
-  const previous = pipeline.onValidated;
-  const feed = feedCorpus(corpus);
-  pipeline.onValidated = previous
-    ? (record) => {
-        previous(record);
-        feed(record);
-      }
-    : feed;
 }

@@ -56,8 +56,6 @@ export class Health {
   catalogLoaded = false;
   /** Why the catalog is not loaded yet (a registry that has not answered), for /readyz. */
   catalogProblem: string | undefined;
-  /** The registries the catalog follows; undefined when it follows none. */
-  registries: RegistrySource | undefined;
   /** True while the source can reach Kafka (always true for a file source). */
   brokerUp = false;
   /** The partitions this member is assigned, per topic. */

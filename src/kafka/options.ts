@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 
 import type { KafkaConfig } from "../config/types.js";
-import type { Health } from "../health/health.js";
+import type { Health, PartitionEnds } from "../health/health.js";
 import type { RecordSink } from "../pipeline/record.js";
 import type { Env } from "./connection.js";
 import type { UndecodableBatch } from "./decode-guard.js";
@@ -92,6 +92,17 @@ export interface KafkaSourceOptions {
    * reading starts at (the log's end, or its start with `fromBeginning`).
    */
   readonly onStartOffset?: (topic: string, partition: number, offset: string) => void;
+  /**
+   * Called after each lag measurement, per topic: the group's lag on every partition (all of the
+   * topic's, not only this member's), each partition's ends when measured, and when the measurement
+   * started (ms). What the lifecycle learns of the partitions the brokers list and of open transactions.
+   */
+  readonly onLagMeasured?: (
+    topic: string,
+    lag: ReadonlyMap<number, number>,
+    ends: ReadonlyMap<number, PartitionEnds> | undefined,
+    measuredAt: number,
+  ) => void;
   /** Called each time the topic watch finds a monitored topic missing (deleted, or not created yet). */
   readonly onTopicMissing?: (topic: string) => void;
   /**

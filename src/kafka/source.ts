@@ -126,6 +126,7 @@ export class KafkaSource {
         health.lagMeasuredAt.set(topic, at);
         const topicEnds = ends.get(topic);
         if (topicEnds !== undefined) health.ends.set(topic, topicEnds);
+        this.#options.onLagMeasured?.(topic, partitions, topicEnds, at);
       }
       return lag;
     } catch (error) {

@@ -2,6 +2,14 @@ import { OpenTransactions, type MeasuredEnds, type OpenTransaction } from "./tra
 
 export type { MeasuredEnds, OpenTransaction } from "./transactions.js";
 
+/** How long what others said counts: set once, by whoever runs the lifecycle (its intervals). */
+export interface CoverageOptions {
+  /** See {@link Coverage.sharedSlackMs} (default 25 s). */
+  readonly sharedSlackMs?: number;
+  /** See {@link Coverage.endsStaleAfterMs} (default: none, a capture). */
+  readonly endsStaleAfterMs?: number;
+}
+
 /** Why observation of a partition (re)started: each restarts the drain and ready windows. */
 export type GapReason =
   | "first-observation"
@@ -78,7 +86,7 @@ export class Coverage {
    * How long another replica's published entry counts as observed after its last publish (it publishes
    * every judge interval). Past it, the owner is presumed gone and "not observed since" applies.
    */
-  sharedSlackMs = 25_000;
+  readonly sharedSlackMs: number;
   /**
    * How long after its last heartbeat (sent every second) another replica counts as alive, so that
    * the partitions it owns count as observed up to now. A replica killed without a word stops
@@ -90,10 +98,15 @@ export class Coverage {
    * Live from Kafka: how old the last measurement of a topic's partition ends may be for its
    * partitions to count as free of open transactions. Undefined for a capture, which has none.
    */
-  endsStaleAfterMs: number | undefined;
+  readonly endsStaleAfterMs: number | undefined;
   readonly gaps: Gap[] = [];
   /** Gaps per topic since start, for the metric. */
   readonly gapCounts = new Map<string, number>();
+
+  constructor(options: CoverageOptions = {}) {
+    this.sharedSlackMs = options.sharedSlackMs ?? 25_000;
+    this.endsStaleAfterMs = options.endsStaleAfterMs;
+  }
 
   get partitions(): IterableIterator<PartitionCoverage> {
     return this.#partitions.values();

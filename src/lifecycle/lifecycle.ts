@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import type { ReaderResult } from "../engine/evaluate.js";
-import { Coverage, type PartitionCoverage } from "./coverage.js";
+import { Coverage, type CoverageOptions, type PartitionCoverage } from "./coverage.js";
 import {
   emptyCandidateEvidence,
   emptyVersionEvidence,
@@ -10,6 +10,7 @@ import {
   type UnreadableEvidence,
   type VersionEvidence,
 } from "./evidence.js";
+import type { Observation, World } from "./observation.js";
 import { judgeCandidate, judgeDeprecated, type Verdict } from "./verdicts.js";
 
 export interface LifecycleSubject {
@@ -18,6 +19,15 @@ export interface LifecycleSubject {
   readonly drainWindow: number;
   readonly readyWindow: number;
   readonly minSamples: number;
+}
+
+export interface LifecycleOptions {
+  readonly coverage?: CoverageOptions;
+  /**
+   * When observation began (ms); default now. A replayed capture starts at +Infinity and takes its
+   * first record's time.
+   */
+  readonly startedAt?: number;
 }
 
 /** Serializable evidence, the content of the state file (and of the state topic's records). */
@@ -45,7 +55,7 @@ export interface LifecycleState {
  * clock is the monitor's for a live source and the records' own for a replayed capture.
  */
 export class Lifecycle {
-  readonly coverage = new Coverage();
+  readonly coverage: Coverage;
   readonly #subjects = new Map<string, LifecycleSubject>();
   readonly #versions = new Map<string, Map<string, VersionEvidence>>();
   readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
@@ -57,26 +67,16 @@ export class Lifecycle {
   /** Partitions of each topic as the brokers report them (all of them, not only this member's). */
   readonly knownPartitions = new Map<string, Set<number>>();
   startedAt: number;
-  /** With a shared state topic: this replica's candidate evidence merged with the other replicas'. */
-  candidateView:
-    ((subject: string, version: string, own: CandidateEvidence) => CandidateEvidence) | undefined;
-  /** With a shared state topic: this replica's unreadable records merged with the other replicas'. */
-  unreadableView: ((subject: string, own: UnreadableEvidence[]) => UnreadableEvidence[]) | undefined;
-  /**
-   * The subject's schema registry while it does not answer, and since when (epoch ms): a version
-   * registered meanwhile may be what its records carry, so no deprecated version is drained.
-   */
-  registryDown: ((subject: string) => { registry: string; since: number } | undefined) | undefined;
-  /**
-   * Records of a topic not counted yet: they wait for the registry's answer about their schema id,
-   * so their version is not known yet (the pipeline's held records).
-   */
-  waitingForLookups: ((topic: string) => number) | undefined;
-
-  constructor(subjects: readonly LifecycleSubject[], logger: Logger, now: () => number) {
+  constructor(
+    subjects: readonly LifecycleSubject[],
+    logger: Logger,
+    now: () => number,
+    options: LifecycleOptions = {},
+  ) {
     this.#log = logger;
     this.#now = now;
-    this.startedAt = now();
+    this.coverage = new Coverage(options.coverage);
+    this.startedAt = options.startedAt ?? now();
     for (const s of subjects) this.#subjects.set(s.subject.name, s);
   }
 
@@ -223,8 +223,9 @@ export class Lifecycle {
    * Judges every deprecated and candidate version now; logs each change of verdict once. A drained
    * version that receives traffic again goes back to in use with a warning.
    */
-  judge(): Map<string, Verdict> {
+  judge(world: World = {}): Map<string, Verdict> {
     const now = this.#now();
+    const observed: Observation = { coverage: this.coverage, knownPartitions: this.knownPartitions, world };
     const verdicts = new Map<string, Verdict>();
     for (const s of this.#subjects.values()) {
       for (const version of s.subject.versions) {
@@ -235,8 +236,8 @@ export class Lifecycle {
             s,
             version,
             this.version(s.subject.name, version.version.text),
-            this.unreadableView?.(s.subject.name, own) ?? own,
-            this,
+            world.unreadable?.(s.subject.name, own) ?? own,
+            observed,
             now,
           );
         } else if (version.status === "candidate") {
@@ -244,8 +245,8 @@ export class Lifecycle {
           verdict = judgeCandidate(
             s,
             version,
-            this.candidateView?.(s.subject.name, version.version.text, own) ?? own,
-            this,
+            world.candidates?.(s.subject.name, version.version.text, own) ?? own,
+            observed,
             now,
           );
         }

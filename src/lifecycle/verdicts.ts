@@ -6,7 +6,8 @@ import {
   type UnreadableEvidence,
   type VersionEvidence,
 } from "./evidence.js";
-import type { Lifecycle, LifecycleSubject } from "./lifecycle.js";
+import type { LifecycleSubject } from "./lifecycle.js";
+import type { Observation } from "./observation.js";
 
 /**
  * A partition this member no longer reads counts as observed only up to when it was revoked, plus
@@ -34,7 +35,7 @@ const ago = (now: number, ms: number) =>
  */
 export function coverageFor(
   s: LifecycleSubject,
-  lifecycle: Lifecycle,
+  observed: Observation,
   windowMs: number,
   now: number,
 ): { reasons: string[]; coveredSince: number | null; partitions: number } {
@@ -42,17 +43,17 @@ export function coverageFor(
   let coveredSince: number | null = null;
   let partitions = 0;
   for (const topic of s.subject.topics) {
-    const known = lifecycle.coverage.partitionsOf(topic, lifecycle.knownPartitions.get(topic));
+    const known = observed.coverage.partitionsOf(topic, observed.knownPartitions.get(topic));
     if (known.length === 0) {
       reasons.push(`no partition of ${topic} observed yet`);
       continue;
     }
     // Only the brokers list every partition (a live monitor learns them with the group's lag): the
     // ones known so far may not be all, and one not known cannot be seen to be unobserved.
-    if (!lifecycle.knownPartitions.has(topic))
+    if (!observed.knownPartitions.has(topic))
       reasons.push(`the partitions of ${topic} are not listed yet (the next lag measurement lists them)`);
-    const staleAfter = lifecycle.coverage.endsStaleAfterMs;
-    const endsAt = lifecycle.coverage.endsMeasuredAt(topic);
+    const staleAfter = observed.coverage.endsStaleAfterMs;
+    const endsAt = observed.coverage.endsMeasuredAt(topic);
     if (staleAfter !== undefined && (endsAt === undefined || now - endsAt > staleAfter)) {
       reasons.push(
         endsAt === undefined
@@ -60,14 +61,14 @@ export function coverageFor(
           : `the partition ends of ${topic} were last measured ${ago(now, endsAt)}: an open transaction there would not be seen`,
       );
     }
-    const waiting = lifecycle.waitingForLookups?.(topic) ?? 0;
+    const waiting = observed.world.waitingForLookups?.(topic) ?? 0;
     if (waiting > 0)
       reasons.push(
         `${waiting} ${waiting === 1 ? "record" : "records"} on ${topic} wait for the registry to answer about their schema id: their version is not known yet`,
       );
     for (const partition of known) {
       partitions++;
-      const entry = lifecycle.coverage.get(topic, partition);
+      const entry = observed.coverage.get(topic, partition);
       if (!entry) {
         reasons.push(
           `partition ${topic}/${partition} never observed (no member that shares this state reads it)`,
@@ -75,13 +76,13 @@ export function coverageFor(
         continue;
       }
       coveredSince = coveredSince === null ? entry.coveredSince : Math.max(coveredSince, entry.coveredSince);
-      const observedThrough = lifecycle.coverage.observedThrough(entry, now);
+      const observedThrough = observed.coverage.observedThrough(entry, now);
       if (entry.coveredSince > now - windowMs) {
         reasons.push(`coverage gap on ${topic}/${partition} until ${iso(entry.coveredSince + windowMs)}`);
       } else if (now - observedThrough > OBSERVATION_SLACK_MS) {
         reasons.push(`partition ${topic}/${partition} not observed since ${iso(observedThrough)}`);
       }
-      const open = lifecycle.coverage.openTransaction(topic, partition);
+      const open = observed.coverage.openTransaction(topic, partition);
       if (open !== undefined) {
         const records = `${open.records} ${open.records === 1 ? "record" : "records"}`;
         reasons.push(
@@ -102,11 +103,11 @@ export function judgeDeprecated(
   version: CatalogVersion,
   evidence: VersionEvidence,
   unreadable: readonly UnreadableEvidence[],
-  lifecycle: Lifecycle,
+  observed: Observation,
   now: number,
 ): Verdict {
   const windowMs = s.drainWindow * 1000;
-  const coverage = coverageFor(s, lifecycle, windowMs, now);
+  const coverage = coverageFor(s, observed, windowMs, now);
   const reasons = [...coverage.reasons];
   // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
   const since = now - windowMs - 1000;
@@ -127,7 +128,7 @@ export function judgeDeprecated(
         : `${records} could not be read (${entry.reason}) ${when}: their version is unknown, so ${version.version.text} may still be in use`,
     );
   }
-  const down = lifecycle.registryDown?.(s.subject.name);
+  const down = observed.world.registryDown?.(s.subject.name);
   if (down) {
     // Not a gap in observation: the window goes on, only the verdict waits for the registry.
     reasons.push(
@@ -161,11 +162,11 @@ export function judgeCandidate(
   s: LifecycleSubject,
   version: CatalogVersion,
   evidence: CandidateEvidence,
-  lifecycle: Lifecycle,
+  observed: Observation,
   now: number,
 ): Verdict {
   const windowMs = s.readyWindow * 1000;
-  const coverage = coverageFor(s, lifecycle, windowMs, now);
+  const coverage = coverageFor(s, observed, windowMs, now);
   const reasons = [...coverage.reasons];
   const producers: Record<string, unknown> = {};
   for (const [name, p] of Object.entries(evidence.producers).sort(([a], [b]) => a.localeCompare(b))) {

@@ -1,6 +1,6 @@
 import { Registry, collectDefaultMetrics, type Metric } from "prom-client";
 import type { Catalog } from "../catalog/types.js";
-import type { Health } from "../health/health.js";
+import type { Health, RegistrySource } from "../health/health.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import { DECODE_REASONS } from "../pipeline/record.js";
 import { NO_VERSION } from "../pipeline/tallies.js";
@@ -45,6 +45,8 @@ export interface MetricSources {
   readonly pipeline: Pipeline;
   readonly health: Health;
   readonly catalog: () => Catalog;
+  /** The registries the catalog follows; none for a catalog of files. */
+  readonly registries?: RegistrySource;
   readonly version: string;
   /** Verdicts and coverage; absent in tools that have no lifecycle. */
   readonly lifecycle?: LifecycleView;
@@ -138,7 +140,7 @@ export function createRegistry(sources: MetricSources): Registry {
   });
   add(METRICS.brokerUp, () => [{ labels: {}, value: health.brokerUp ? 1 : 0 }]);
   add(METRICS.ready, () => [{ labels: {}, value: health.ready ? 1 : 0 }]);
-  const registries = () => health.registries?.status() ?? [];
+  const registries = () => sources.registries?.status() ?? [];
   add(METRICS.registryUp, () =>
     registries().map((r) => ({ labels: { registry: r.name }, value: r.up ? 1 : 0 })),
   );

@@ -1,25 +1,23 @@
 import type { Logger } from "pino";
 
 import type { Config } from "../config/types.js";
-import type { LifecycleRuntime } from "./lifecycle-runtime.js";
-import { loadState } from "../state/file.js";
 import { buildCatalog, notesBySubject } from "../registry/catalog.js";
 import { CompiledVersions } from "../registry/compile.js";
 import { RegistryFollower } from "../registry/follower.js";
-import { savedSnapshots } from "../registry/saved.js";
 import type { Env } from "../registry/secrets.js";
 import type { SubjectSnapshot } from "../registry/types.js";
 import type { CatalogState, CatalogUpdates } from "./catalog-updates.js";
 import type { Health } from "../health/health.js";
-import type { Pipeline } from "../pipeline/pipeline.js";
+import type { IdLookups } from "../catalog/lookups.js";
+import type { SubjectConfig } from "../config/types.js";
 
 export interface CatalogSourcesOptions {
   readonly config: Config;
   readonly env: Env;
   readonly logger: Logger;
   readonly health: Health;
-  /** A live monitor keeps the registry snapshots in its state file; a replayed capture does not. */
-  readonly live: boolean;
+  /** The registry snapshots the state kept from an earlier run (none for a replay or a first start). */
+  readonly kept: readonly SubjectSnapshot[];
 }
 
 /**
@@ -33,19 +31,23 @@ export class CatalogSources {
   readonly #log: Logger;
   readonly #health: Health;
   // Registered versions never change: each is compiled once for the life of the monitor.
-  readonly #compiled = new CompiledVersions();
+  readonly #compiled: CompiledVersions;
   readonly #logged = new Set<string>();
-  #initial: CatalogState | undefined;
+  /** The catalog the monitor starts with. */
+  readonly initial: CatalogState;
 
-  private constructor(follower: RegistryFollower | undefined, log: Logger, health: Health) {
+  private constructor(
+    follower: RegistryFollower | undefined,
+    log: Logger,
+    health: Health,
+    compiled: CompiledVersions,
+    initial: CatalogState,
+  ) {
     this.follower = follower;
     this.#log = log;
     this.#health = health;
-  }
-
-  /** The catalog the monitor starts with. */
-  get initial(): CatalogState {
-    return this.#initial!;
+    this.#compiled = compiled;
+    this.initial = initial;
   }
 
   /**
@@ -62,17 +64,19 @@ export class CatalogSources {
       logger: options.logger.child({ component: "registry" }),
       onPolled: (name, up, error) => registryPolled(health, follower, name, up, error),
     });
-    // A replayed capture neither reads nor writes the live state, the registry's snapshots included.
-    await follower?.start(options.live && config.state.file ? await keptSnapshots(config.state.file) : []);
+    await follower?.start(options.kept);
     const log = options.logger.child({ component: "catalog" });
-    const sources = new CatalogSources(follower, log, health);
+    const compiled = new CompiledVersions();
+    const logged = new Set<string>();
+    let initial: CatalogState;
     try {
-      sources.#initial = await sources.build(config);
+      initial = await buildState(config, follower, compiled, logged, log);
     } catch (error) {
       await follower?.stop();
       throw error;
     }
-    health.registries = follower;
+    const sources = new CatalogSources(follower, log, health, compiled, initial);
+    for (const message of logged) sources.#logged.add(message);
     sources.complete();
     return sources;
   }
@@ -82,35 +86,25 @@ export class CatalogSources {
   }
 
   /** A catalog of `config` with the registries' current snapshots; throws on a bad schema file. */
-  async build(config: Config): Promise<CatalogState> {
-    const snapshots: readonly SubjectSnapshot[] = this.follower?.snapshots() ?? [];
-    const built = await buildCatalog(config, snapshots, { compiled: this.#compiled });
-    for (const note of built.notes) {
-      if (this.#logged.has(note.message)) continue;
-      this.#logged.add(note.message);
-      this.#log.warn({ subject: note.subject }, note.message);
-    }
-    this.follower?.setNotes(notesBySubject(built.notes));
-    return { config, catalog: built.catalog, snapshots };
+  build(config: Config): Promise<CatalogState> {
+    return buildState(config, this.follower, this.#compiled, this.#logged, this.#log);
+  }
+
+  /** Where a subject's unknown wire ids and GUIDs are looked up: its registry, if it has one. */
+  lookupsFor(subject: SubjectConfig): IdLookups | undefined {
+    return subject.registry ? this.follower?.lookups(subject.registry.name) : undefined;
   }
 
   /**
-   * Wires the registries into the running monitor: unknown wire ids are looked up, drained verdicts
-   * wait while a registry is down, a live monitor keeps the snapshots in its state, and a changed
-   * snapshot (a version registered, a state changed) becomes a catalog update.
+   * Subscribes the catalog's updates to the registries' changes: a changed snapshot (a version
+   * registered, a state changed) becomes a catalog update, and one a poll made since the first
+   * catalog was built is applied now.
    */
-  attach(pipeline: Pipeline, runtime: LifecycleRuntime, updates: CatalogUpdates, live: boolean): void {
+  follow(updates: CatalogUpdates): void {
     const follower = this.follower;
     if (!follower) return;
-    runtime.lifecycle.registryDown = (subject) => follower.down(subject);
-    if (live) runtime.registryState = () => follower.snapshots();
-    for (const subject of updates.current.config.subjects) {
-      const lookups = subject.registry ? follower.lookups(subject.registry.name) : undefined;
-      if (lookups) pipeline.subjects.get(subject.name)?.useIdLookups(lookups);
-    }
     const refresh = () => updates.refresh((current) => this.build(current.config));
-    follower.onChange = refresh;
-    // A poll may have changed a snapshot since the first catalog was built.
+    follower.subscribe(refresh);
     const now = follower.snapshots();
     const built = updates.current.snapshots;
     if (now.length !== built.length || now.some((s, i) => s !== built[i])) void refresh();
@@ -139,13 +133,23 @@ export function sameSources(before: Config, next: Config): boolean {
   return sources(before) === sources(next);
 }
 
-/** The registry snapshots the state file kept; none when it cannot be read (the lifecycle says why). */
-async function keptSnapshots(path: string): Promise<SubjectSnapshot[]> {
-  try {
-    return savedSnapshots((await loadState(path))?.registry);
-  } catch {
-    return [];
+/** A catalog of `config` with the follower's current snapshots; each note is logged once. */
+async function buildState(
+  config: Config,
+  follower: RegistryFollower | undefined,
+  compiled: CompiledVersions,
+  logged: Set<string>,
+  log: Logger,
+): Promise<CatalogState> {
+  const snapshots: readonly SubjectSnapshot[] = follower?.snapshots() ?? [];
+  const built = await buildCatalog(config, snapshots, { compiled });
+  for (const note of built.notes) {
+    if (logged.has(note.message)) continue;
+    logged.add(note.message);
+    log.warn({ subject: note.subject }, note.message);
   }
+  follower?.setNotes(notesBySubject(built.notes));
+  return { config, catalog: built.catalog, snapshots };
 }
 
 /** A registry that does not answer is a problem /readyz names, not a reason to be unready. */

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Catalog, CatalogVersion } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import { messageOf } from "../errors.js";
-import { lifecycleSubjects, type LifecycleRuntime } from "./lifecycle-runtime.js";
+import type { Lifecycle, LifecycleSubject } from "../lifecycle/lifecycle.js";
 import type { SubjectSnapshot } from "../registry/types.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { ValidationPool } from "../pipeline/workers/pool.js";
@@ -19,7 +19,7 @@ export interface CatalogUpdatesOptions {
   readonly initial: CatalogState;
   readonly pipeline: Pipeline;
   readonly pool: ValidationPool | undefined;
-  readonly lifecycle: LifecycleRuntime;
+  readonly lifecycle: Lifecycle;
   readonly logger: Logger;
   /** Called after each catalog took effect. */
   readonly onApplied?: (state: CatalogState) => void;
@@ -90,7 +90,7 @@ export class CatalogUpdates {
     await pool?.reload(next.config, next.snapshots);
     pipeline.replaceCatalog(next.catalog, (subject, entry, reader, result) => {
       if (reader.status === "candidate") {
-        lifecycle.lifecycle.candidateResult(
+        lifecycle.candidateResult(
           subject.subject.name,
           reader.version.text,
           entry.producer,
@@ -100,7 +100,7 @@ export class CatalogUpdates {
       }
     });
     this.#current = next;
-    lifecycle.lifecycle.replaceSubjects(lifecycleSubjects(pipeline));
+    lifecycle.replaceSubjects(subjectsOf(pipeline));
     for (const subject of next.catalog.subjects.values()) {
       const old = before.subjects.get(subject.name);
       const known = new Map(old?.versions.map((v) => [v.version.text, v]));
@@ -137,4 +137,14 @@ export class CatalogUpdates {
     );
     this.#options.onApplied?.(next);
   }
+}
+
+/** The pipeline's subjects with their lifecycle settings (as configured at start). */
+function subjectsOf(pipeline: Pipeline): LifecycleSubject[] {
+  return [...pipeline.subjects.values()].map((s) => ({
+    subject: s.subject,
+    drainWindow: s.config.drainWindow,
+    readyWindow: s.config.readyWindow,
+    minSamples: s.config.minSamples,
+  }));
 }

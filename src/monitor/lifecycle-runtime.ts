@@ -1,25 +1,59 @@
 import type { Logger } from "pino";
+import type { Catalog } from "../catalog/types.js";
+import type { Config } from "../config/types.js";
+import type { PartitionEnds } from "../health/health.js";
 import type { UndecodableBatch } from "../kafka/decode-guard.js";
-import type { Health } from "../health/health.js";
-import type { Pipeline } from "../pipeline/pipeline.js";
-import type { RecordSink, SourceRecord } from "../pipeline/record.js";
+import type { KafkaSourceOptions } from "../kafka/options.js";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import { Lifecycle, type LifecycleSubject } from "../lifecycle/lifecycle.js";
-import { loadState, saveState } from "../state/file.js";
-import type { StateTopic } from "../state/topic.js";
+import type { World } from "../lifecycle/observation.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
 import type { LifecycleView } from "../lifecycle/view.js";
+import type { ObservationClock } from "../pipeline/clock.js";
+import type { Pipeline, PipelineHooks } from "../pipeline/pipeline.js";
+import type { RecordSink, SourceRecord } from "../pipeline/record.js";
+import type { ReadState, StateFile } from "../state/file.js";
+import type { StateTopic } from "../state/topic.js";
 
-export interface LifecycleRuntimeOptions {
-  readonly pipeline: Pipeline;
-  readonly health: Health;
-  readonly logger: Logger;
-  /** Live: the monitor's clock. Replay: the records' own timestamps. */
-  readonly clock: "live" | "records";
-  readonly statePath?: string;
-  /** Several replicas: the shared, compacted state topic instead of the file. */
-  readonly stateTopic?: StateTopic;
-  /** Milliseconds between verdicts (and state saves). */
+/** The lifecycle settings of the config's subjects that the catalog has. */
+export function lifecycleSubjects(catalog: Catalog, config: Config): LifecycleSubject[] {
+  return config.subjects.flatMap((s) => {
+    const subject = catalog.subjects.get(s.name);
+    return subject
+      ? [{ subject, drainWindow: s.drainWindow, readyWindow: s.readyWindow, minSamples: s.minSamples }]
+      : [];
+  });
+}
+
+/** Where a running lifecycle keeps its evidence: a state file, the shared state topic, or nowhere. */
+export type Persistence =
+  | {
+      readonly kind: "file";
+      readonly file: StateFile;
+      /** The file's other sections (the corpus, the registry snapshots), read at each save. */
+      readonly sections: () => { readonly corpus?: unknown; readonly registry?: unknown };
+    }
+  | { readonly kind: "topic"; readonly topic: StateTopic }
+  | { readonly kind: "none" };
+
+/** A replayed capture's clock: the largest record timestamp read so far. */
+export class ReplayClock {
+  #now = 0;
+
+  get now(): number {
+    return this.#now;
+  }
+
+  see(timestamp: number): void {
+    // Stryker disable next-line EqualityOperator: at equal timestamps the assignment changes nothing
+    if (timestamp > this.#now) this.#now = timestamp;
+  }
+}
+
+export interface LifecycleTiming {
+  /** Live: the monitor's clock. Replay: the records' own timestamps (this clock). */
+  readonly clock: "live" | ReplayClock;
+  /** Milliseconds between verdicts (and state saves); default 10 s. */
   readonly judgeInterval?: number;
   /**
    * Live from Kafka: the lag interval, in ms. Partition ends (open transactions) measured longer ago
@@ -28,84 +62,131 @@ export interface LifecycleRuntimeOptions {
   readonly lagInterval?: number;
 }
 
-/** The subjects of a pipeline with their lifecycle settings. */
-export function lifecycleSubjects(pipeline: Pipeline): LifecycleSubject[] {
-  return [...pipeline.subjects.values()].map((s) => ({
-    subject: s.subject,
-    drainWindow: s.config.drainWindow,
-    readyWindow: s.config.readyWindow,
-    minSamples: s.config.minSamples,
-  }));
+const DEFAULT_JUDGE_INTERVAL = 10_000;
+
+/** The lifecycle of the config's subjects, with the coverage rules its timing implies. */
+export function newLifecycle(
+  catalog: Catalog,
+  config: Config,
+  logger: Logger,
+  timing: LifecycleTiming,
+): Lifecycle {
+  const interval = timing.judgeInterval ?? DEFAULT_JUDGE_INTERVAL;
+  const replay = timing.clock === "live" ? undefined : timing.clock;
+  return new Lifecycle(
+    lifecycleSubjects(catalog, config),
+    logger,
+    replay ? () => replay.now : () => Date.now(),
+    {
+      coverage: {
+        // Other replicas publish every interval: two missed publishes (and 5 s for the broker) mean gone.
+        sharedSlackMs: 2 * interval + 5_000,
+        ...(timing.lagInterval === undefined ? {} : { endsStaleAfterMs: 2 * timing.lagInterval + 30_000 }),
+      },
+      ...(replay ? { startedAt: Number.POSITIVE_INFINITY } : {}),
+    },
+  );
 }
 
 /**
- * Wires the lifecycle into a running monitor: the pipeline's validated records, the source's
- * assignments and batches, a clock tick, periodic verdicts, and the state file.
+ * What the pipeline tells the lifecycle, given to the pipeline at its construction. First among the
+ * validated listeners: the ones after it (the corpus) walk the document and may fail on a deep one.
+ */
+export function lifecycleListeners(
+  lifecycle: Lifecycle,
+): Required<Pick<PipelineHooks, "validated" | "unreadable">> {
+  return {
+    validated: [
+      (record) =>
+        lifecycle.validated(
+          record.subject.subject.name,
+          record.subject.results,
+          record.producer,
+          record.writer,
+          record.observedAt,
+        ),
+    ],
+    unreadable: [
+      (subject, topic, partition, reason, records, at) =>
+        lifecycle.unreadable(subject.subject.name, topic, partition, reason, records, at),
+    ],
+  };
+}
+
+export interface LifecycleRuntimeOptions {
+  readonly lifecycle: Lifecycle;
+  /** The pipeline that tells the lifecycle of its records (`lifecycleListeners`). */
+  readonly pipeline: Pipeline;
+  readonly logger: Logger;
+  readonly timing: LifecycleTiming;
+  /** A live runtime advances it every 250 ms: the pipeline's observation time of records. */
+  readonly observationClock?: ObservationClock;
+  readonly persistence: Persistence;
+  /**
+   * What verdicts read of the world besides the evidence: the registries, and the records waiting
+   * for a lookup (by default the pipeline's held records).
+   */
+  readonly world?: Pick<World, "registryDown" | "waitingForLookups">;
+}
+
+/**
+ * Runs the lifecycle in a live monitor or a replay: the source's events (assignments, batches, lag
+ * measurements), a coarse clock tick, periodic verdicts, and the state's saves.
  */
 export class LifecycleRuntime implements LifecycleView {
   readonly lifecycle: Lifecycle;
   readonly #pipeline: Pipeline;
-  readonly #health: Health;
+  readonly #observationClock: ObservationClock | undefined;
+  readonly #replay: ReplayClock | undefined;
   readonly #log: Logger;
-  readonly #statePath: string | undefined;
-  readonly #stateTopic: StateTopic | undefined;
+  readonly #persistence: Persistence;
   readonly #interval: number;
-  #eventClock = 0;
+  readonly #world: World;
   #timer: NodeJS.Timeout | undefined;
   #lastJudged = 0;
   #lastShared = 0;
+  /** Each topic's last lag measurement, as the source reported it. */
+  readonly #measured = new Map<
+    string,
+    { lag: ReadonlyMap<number, number>; ends: ReadonlyMap<number, PartitionEnds> | undefined; at: number }
+  >();
   /** The lag measurement of each topic last folded in (its start time). */
   readonly #listedAt = new Map<string, number>();
   #verdicts = new Map<string, Verdict>();
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
-  /** Extra state saved alongside the evidence (the corpus), and what was restored of it. */
-  extraState: (() => unknown) | undefined;
-  restoredExtra: unknown;
-  /** The registry snapshots saved alongside the evidence in the state file (read back at start-up). */
-  registryState: (() => unknown) | undefined;
 
   constructor(options: LifecycleRuntimeOptions) {
+    this.lifecycle = options.lifecycle;
     this.#pipeline = options.pipeline;
-    this.#health = options.health;
     this.#log = options.logger;
-    this.#statePath = options.statePath;
-    this.#stateTopic = options.stateTopic;
-    this.#interval = options.judgeInterval ?? 10_000;
-    const now = options.clock === "live" ? () => Date.now() : () => this.#eventClock;
-    this.lifecycle = new Lifecycle(lifecycleSubjects(options.pipeline), options.logger, now);
-    // Other replicas publish every interval: two missed publishes (and 5 s for the broker) mean gone.
-    this.lifecycle.coverage.sharedSlackMs = 2 * this.#interval + 5_000;
-    if (options.lagInterval !== undefined)
-      this.lifecycle.coverage.endsStaleAfterMs = 2 * options.lagInterval + 30_000;
-    if (options.clock === "records") this.lifecycle.startedAt = Number.POSITIVE_INFINITY;
-    const previous = this.#pipeline.onValidated;
-    this.#pipeline.onValidated = (record) => {
-      // First: the hooks before it (the corpus) walk the document and may fail on a deep one.
-      this.lifecycle.validated(
-        record.subject.subject.name,
-        record.subject.results,
-        record.producer,
-        record.writer,
-        record.observedAt,
-      );
-      previous?.(record);
+    this.#persistence = options.persistence;
+    this.#interval = options.timing.judgeInterval ?? DEFAULT_JUDGE_INTERVAL;
+    this.#observationClock = options.observationClock;
+    this.#replay = options.timing.clock === "live" ? undefined : options.timing.clock;
+    const pipeline = options.pipeline;
+    const topic = options.persistence.kind === "topic" ? options.persistence.topic : undefined;
+    this.#world = {
+      waitingForLookups: (name) => pipeline.waitingForLookupsOn(name),
+      ...options.world,
+      ...topic?.world,
     };
-    this.lifecycle.waitingForLookups = (topic) => this.#pipeline.waitingForLookupsOn(topic);
-    this.#pipeline.onUnreadable = (subject, topic, partition, reason, records, at) =>
-      this.lifecycle.unreadable(subject.subject.name, topic, partition, reason, records, at);
   }
 
-  /** Loads the state file; unreadable state is reported and becomes a coverage gap, never zero traffic. */
-  async load(): Promise<void> {
-    if (this.#stateTopic) {
+  /**
+   * Takes the state read at start (the file's lifecycle section, or the state topic read to its end);
+   * unreadable state is reported and becomes a coverage gap, never zero traffic.
+   */
+  async load(saved: ReadState = {}): Promise<void> {
+    const persistence = this.#persistence;
+    if (persistence.kind === "topic") {
       try {
-        const records = await this.#stateTopic.start(this.lifecycle, (problem) => {
+        const records = await persistence.topic.start(this.lifecycle, (problem) => {
           this.stateProblem = problem;
           this.#log.error({ problem }, "lifecycle state record unreadable: treated as a coverage gap");
         });
         this.#log.info(
-          { records, replica: this.#stateTopic.replica },
+          { records, replica: persistence.topic.replica },
           "lifecycle state read from the state topic",
         );
       } catch (error) {
@@ -113,26 +194,24 @@ export class LifecycleRuntime implements LifecycleView {
       }
       return;
     }
-    if (!this.#statePath) return;
-    try {
-      const state = await loadState(this.#statePath);
-      if (state) {
-        this.lifecycle.restore(state);
-        this.restoredExtra = state.corpus;
-        this.#log.info(
-          { path: this.#statePath, partitions: state.partitions.length },
-          "lifecycle state restored",
-        );
-      }
-    } catch (error) {
-      this.#unreadable(error);
+    if (saved.problem !== undefined) return this.#unreadable(saved.problem);
+    const state = saved.sections?.lifecycle;
+    if (state) {
+      this.lifecycle.restore(state);
+      this.#log.info(
+        {
+          path: persistence.kind === "file" ? persistence.file.path : undefined,
+          partitions: state.partitions.length,
+        },
+        "lifecycle state restored",
+      );
     }
   }
 
   #unreadable(error: unknown): void {
     this.stateProblem = isSchemawatchError(error) ? error.message : messageOf(error);
     this.#log.error({ problem: this.stateProblem }, "lifecycle state unreadable: every window restarts now");
-    const topics = [...this.#pipeline.subjects.values()].flatMap((s) => [...s.subject.topics]);
+    const topics = [...this.lifecycle.subjects].flatMap((s) => [...s.subject.topics]);
     this.lifecycle.coverage.invalidateAll(this.lifecycle.now(), this.stateProblem, topics);
   }
 
@@ -146,40 +225,52 @@ export class LifecycleRuntime implements LifecycleView {
 
   #tick(): void {
     const now = Date.now();
-    this.#pipeline.observedAt = now;
+    this.#observationClock?.advance(now);
     this.lifecycle.coverage.tick(now);
     this.#listPartitions(now);
     if (now - this.#lastJudged >= this.#interval) {
       this.#lastJudged = now;
       this.verdicts();
       void this.save();
-    } else if (this.#stateTopic && now - this.#lastShared >= 1_000) {
+    } else if (this.#persistence.kind === "topic" && now - this.#lastShared >= 1_000) {
       this.#lastShared = now;
       this.#foldDeclared();
-      this.#stateTopic.publishVersions(this.lifecycle).catch((error: unknown) => {
+      this.#persistence.topic.publishVersions(this.lifecycle).catch((error: unknown) => {
         this.#log.error({ problem: messageOf(error) }, "could not publish version evidence");
       });
     }
   }
 
-  /** KafkaSource hooks. */
-  readonly hooks = {
-    onAssigned: (assignment: Map<string, number[]>) =>
-      this.lifecycle.coverage.assigned(assignment, this.lifecycle.now()),
+  /** What the Kafka source tells the lifecycle: given to the source at its construction. */
+  readonly sourceEvents: Required<
+    Pick<
+      KafkaSourceOptions,
+      | "onAssigned"
+      | "onRevoked"
+      | "onTopicMissing"
+      | "onStartOffset"
+      | "onBatchEnd"
+      | "onReadPast"
+      | "onUndecodable"
+      | "onLagMeasured"
+    >
+  > = {
+    onAssigned: (assignment) => this.lifecycle.coverage.assigned(assignment, this.lifecycle.now()),
     onRevoked: () => {
       const owned = this.lifecycle.coverage.owned();
       this.lifecycle.coverage.revoked(this.lifecycle.now());
       // The next owner continues from this last word on the offsets, as after a restart.
-      this.#stateTopic?.publishCoverage(owned).catch((error: unknown) => {
-        this.#log.error({ problem: messageOf(error) }, "could not publish coverage on revocation");
-      });
+      if (this.#persistence.kind === "topic")
+        this.#persistence.topic.publishCoverage(owned).catch((error: unknown) => {
+          this.#log.error({ problem: messageOf(error) }, "could not publish coverage on revocation");
+        });
     },
-    onTopicMissing: (topic: string) => this.lifecycle.coverage.topicMissing(topic, this.lifecycle.now()),
-    onStartOffset: (topic: string, partition: number, offset: string) =>
+    onTopicMissing: (topic) => this.lifecycle.coverage.topicMissing(topic, this.lifecycle.now()),
+    onStartOffset: (topic, partition, offset) =>
       this.lifecycle.coverage.startsAnew(topic, partition, offset, this.lifecycle.now()),
-    onBatchEnd: (topic: string, partition: number, first: string, last: string, highWatermark: string) =>
+    onBatchEnd: (topic, partition, first, last, highWatermark) =>
       this.lifecycle.coverage.processed(topic, partition, first, last, this.lifecycle.now(), highWatermark),
-    onReadPast: (topic: string, partition: number, last: string, highWatermark: string) =>
+    onReadPast: (topic, partition, last, highWatermark) =>
       this.lifecycle.coverage.readPast(topic, partition, last, this.lifecycle.now(), highWatermark),
     onUndecodable: (topic: string, partition: number, batch: UndecodableBatch) => {
       this.lifecycle.coverage.undecodable(
@@ -192,14 +283,17 @@ export class LifecycleRuntime implements LifecycleView {
       );
       this.#pipeline.undecodableBatch(topic, partition, batch.records);
     },
+    onLagMeasured: (topic, lag, ends, at) => this.#measured.set(topic, { lag, ends, at }),
   };
 
   /** A sink for replayed captures: the records' timestamps are the clock, each record its own batch. */
   replaySink(): RecordSink {
+    const pipeline = this.#pipeline;
+    const replay = this.#replay;
+    if (!replay) throw new Error("a live lifecycle has no replay sink");
     return {
       process: (record: SourceRecord) => {
-        // Stryker disable next-line EqualityOperator: at equal timestamps the assignment changes nothing
-        if (record.timestamp > this.#eventClock) this.#eventClock = record.timestamp;
+        replay.see(record.timestamp);
         // Stryker disable next-line EqualityOperator: at equal timestamps the assignment changes nothing
         if (record.timestamp < this.lifecycle.startedAt) this.lifecycle.startedAt = record.timestamp;
         let known = this.lifecycle.knownPartitions.get(record.topic);
@@ -216,9 +310,9 @@ export class LifecycleRuntime implements LifecycleView {
           record.offset,
           record.timestamp,
         );
-        this.#pipeline.process(record);
+        pipeline.process(record);
       },
-      flush: () => this.#pipeline.flush(),
+      flush: () => pipeline.flush(),
     };
   }
 
@@ -228,8 +322,7 @@ export class LifecycleRuntime implements LifecycleView {
    */
   #listPartitions(now: number): void {
     const coverage = this.lifecycle.coverage;
-    for (const [topic, partitions] of this.#health.lag) {
-      const measuredAt = this.#health.lagMeasuredAt.get(topic) ?? 0;
+    for (const [topic, { lag: partitions, ends, at: measuredAt }] of this.#measured) {
       const fresh = this.#listedAt.get(topic) !== measuredAt;
       if (fresh) {
         this.#listedAt.set(topic, measuredAt);
@@ -238,7 +331,6 @@ export class LifecycleRuntime implements LifecycleView {
         const gone = coverage.partitionsListed(topic, partitions.keys(), now);
         if (gone.length > 0)
           this.#log.warn({ topic, gone }, "partitions of a monitored topic are gone: its windows restart");
-        const ends = this.#health.ends.get(topic);
         for (const [partition, end] of ends ?? [])
           coverage.endsMeasured(topic, partition, end, partitions.get(partition) ?? 0, measuredAt);
       }
@@ -250,7 +342,7 @@ export class LifecycleRuntime implements LifecycleView {
   verdicts(): Map<string, Verdict> {
     this.#listPartitions(this.lifecycle.now());
     this.#foldDeclared();
-    this.#verdicts = this.lifecycle.judge();
+    this.#verdicts = this.lifecycle.judge(this.#world);
     return this.#verdicts;
   }
 
@@ -268,32 +360,28 @@ export class LifecycleRuntime implements LifecycleView {
 
   /** Where the state is kept, for the log; undefined when this runtime keeps none (a replay). */
   get stateAt(): string | undefined {
-    if (this.#stateTopic) return `the state topic ${this.#stateTopic.topic}`;
-    return this.#statePath === undefined ? undefined : `the state file ${this.#statePath}`;
+    const p = this.#persistence;
+    if (p.kind === "topic") return `the state topic ${p.topic.topic}`;
+    return p.kind === "file" ? `the state file ${p.file.path}` : undefined;
   }
 
   /** Saves the state; resolves to the problem when it could not (logged), else undefined. */
   async save(): Promise<string | undefined> {
-    if (this.#stateTopic) {
+    const p = this.#persistence;
+    if (p.kind === "topic") {
       try {
-        await this.#stateTopic.publish(this.lifecycle, this.lifecycle.coverage.owned());
+        await p.topic.publish(this.lifecycle, this.lifecycle.coverage.owned());
       } catch (error) {
         this.#log.error({ problem: messageOf(error) }, "could not publish lifecycle state");
         return messageOf(error);
       }
       return undefined;
     }
-    if (!this.#statePath) return undefined;
+    if (p.kind === "none") return undefined;
     try {
-      const extra = this.extraState?.();
-      const registry = this.registryState?.();
-      await saveState(this.#statePath, {
-        ...this.lifecycle.toState(),
-        ...(extra === undefined ? {} : { corpus: extra }),
-        ...(registry === undefined ? {} : { registry }),
-      });
+      await p.file.write({ lifecycle: this.lifecycle.toState(), ...p.sections() });
     } catch (error) {
-      this.#log.error({ path: this.#statePath, problem: messageOf(error) }, "could not save lifecycle state");
+      this.#log.error({ path: p.file.path, problem: messageOf(error) }, "could not save lifecycle state");
       return messageOf(error);
     }
     return undefined;
@@ -308,6 +396,6 @@ export class LifecycleRuntime implements LifecycleView {
 
   /** Closes the state topic's clients, after the last save. */
   async close(): Promise<void> {
-    await this.#stateTopic?.stop();
+    if (this.#persistence.kind === "topic") await this.#persistence.topic.stop();
   }
 }

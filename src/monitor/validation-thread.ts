@@ -40,8 +40,8 @@ async function handle(message: CatalogMessage | JobMessage): Promise<void> {
         message.shapes,
         new ValidationBudget(message.config.validationTimeout),
         message.config.assertFormats,
+        () => Atomics.add(progress, PROGRESS_ITEMS, 1),
       );
-      validator.onItem = () => Atomics.add(progress, PROGRESS_ITEMS, 1);
       port!.postMessage({ kind: "catalog", generation: message.generation } satisfies WorkerReply);
     } catch (error) {
       const reply: WorkerReply = {

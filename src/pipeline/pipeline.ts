@@ -1,5 +1,6 @@
 import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
-import type { Config } from "../config/types.js";
+import type { IdLookups } from "../catalog/lookups.js";
+import type { Config, SubjectConfig } from "../config/types.js";
 import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./record.js";
 import { HeldRecords } from "./held.js";
@@ -13,8 +14,10 @@ import {
   type ReservoirEntry,
 } from "./subject-pipeline.js";
 import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries, type TopicSeries } from "./tallies.js";
+import type { ObservationClock } from "./clock.js";
 import { ValidatedRecord, type ValidatedHook } from "./validated.js";
 import { applyJobResult } from "./workers/apply.js";
+import type { WriterResult } from "./writer.js";
 import { SampleJob, ValidationTimeoutError, type ResultMessage } from "./workers/job.js";
 
 /** Jobs kept for reuse: as many as batches are in flight at once (kafkajs's partition concurrency). */
@@ -22,13 +25,66 @@ const SPARE_JOBS = 8;
 
 /** Validates a job somewhere else: the validation workers (`ValidationPool`). */
 export interface JobRunner {
-  validate(job: SampleJob): Promise<ResultMessage>;
+  /** `subjects`: the pipeline's current subjects by config index (they change with reloads). */
+  validate(job: SampleJob, subjects: ReadonlyArray<CatalogSubject | undefined>): Promise<ResultMessage>;
   /** Whether a record of this subject is validated at once on this thread instead (no job needed). */
   validatesHere?(subject: CatalogSubject): boolean;
 }
-import type { WriterResult } from "./writer.js";
-
 export { SubjectPipeline, type ReservoirEntry } from "./subject-pipeline.js";
+
+/** A record (or undecodable batch) whose writer version could not be read: unknown use on its partition. */
+export type UnreadableHook = (
+  subject: SubjectPipeline,
+  topic: string,
+  partition: number,
+  reason: UnreadableReason,
+  records: number,
+  at: number,
+) => void;
+
+/**
+ * What a pipeline tells, and whom: given at construction, never assigned later. Listeners of one kind
+ * hear each record in the order given.
+ */
+export interface PipelineHooks {
+  /**
+   * Each validated record, after its tallies are recorded (the lifecycle, the corpus). The subject's
+   * `results` hold that record's outcome against every reader until the next record.
+   */
+  readonly validated?: readonly ValidatedHook[];
+  /**
+   * Each record (or undecodable batch) whose writer version could not be read: evidence of unknown use
+   * on that partition, which the lifecycle keeps against the subject's deprecated versions.
+   */
+  readonly unreadable?: readonly UnreadableHook[];
+  /** A bug's error (a record landed in `internal_error`); never with the record's contents. */
+  readonly internalError?: (error: unknown, record: SourceRecord) => void;
+  /**
+   * When records are observed. A live source's coarse clock (a timestamp per record would cost a
+   * clock read each); without it, a record's own timestamp, which is what a replayed capture wants.
+   */
+  readonly clock?: ObservationClock;
+  /**
+   * Where sampled records are parsed and validated: the validation workers, or the consumer's thread
+   * within the time budget. `process` then only counts and collects the sample, and `flush` (which
+   * every source awaits before it commits or moves on) has them validate it and records the results.
+   * Without one, records are validated at once in `process`, with no time budget (tests, tools).
+   */
+  readonly runner?: JobRunner;
+  /** Where each subject looks up the wire ids and GUIDs its catalog does not know (its registry). */
+  readonly lookups?: (subject: SubjectConfig) => IdLookups | undefined;
+  /** The clock of held records and reservoirs (tests set it). */
+  readonly now?: () => number;
+}
+
+/** One function that calls each listener in order, or none for none (the hot path checks once). */
+function inOrder<F extends (...args: never[]) => void>(listeners: readonly F[]): F | undefined {
+  if (listeners.length === 0) return undefined;
+  if (listeners.length === 1) return listeners[0];
+  return ((...args: Parameters<F>) => {
+    for (const listener of listeners) listener(...args);
+  }) as F;
+}
 
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
 export const UNKNOWN_TOPIC = "unknown";
@@ -64,37 +120,13 @@ export class Pipeline implements RecordSink {
       this.#releasing = false;
     }
   };
-  /**
-   * Called for each validated record, after its tallies are recorded (lifecycle, corpus). The
-   * subject's `results` hold that record's outcome against every reader until the next record.
-   */
-  onValidated: ValidatedHook | undefined;
-  /**
-   * Called for each record (or undecodable batch) whose writer version could not be read: evidence of
-   * unknown use on that partition, which the lifecycle keeps against the subject's deprecated versions.
-   */
-  onUnreadable:
-    | ((
-        subject: SubjectPipeline,
-        topic: string,
-        partition: number,
-        reason: UnreadableReason,
-        records: number,
-        at: number,
-      ) => void)
-    | undefined;
-  /** Called with a bug's error (a record landed in `internal_error`); never with the record's contents. */
-  onInternalError: ((error: unknown, record: SourceRecord) => void) | undefined;
-  /**
-   * When records are observed, in milliseconds. A live source sets it from a coarse clock (a
-   * timestamp per record would cost a clock read each); undefined means the record's own timestamp,
-   * which is what a replayed capture wants.
-   */
-  observedAt: number | undefined;
-
+  readonly #onValidated: ValidatedHook | undefined;
+  readonly #onUnreadable: UnreadableHook | undefined;
+  readonly #onInternalError: ((error: unknown, record: SourceRecord) => void) | undefined;
+  readonly #clock: ObservationClock | undefined;
   readonly #validated = new ValidatedRecord();
   /** With validation workers: the pool, and the sampled records of the batch being read. */
-  #pool: JobRunner | undefined;
+  readonly #pool: JobRunner | undefined;
   #job = new SampleJob();
   /** Jobs whose results are recorded, for the next batches. */
   readonly #spareJobs: SampleJob[] = [];
@@ -103,7 +135,13 @@ export class Pipeline implements RecordSink {
   readonly #subjectIndex = new Map<SubjectPipeline, number>();
   readonly #subjectCount: number;
 
-  constructor(catalog: Catalog, config: Config, now: () => number = Date.now) {
+  constructor(catalog: Catalog, config: Config, hooks: PipelineHooks = {}) {
+    const now = hooks.now ?? Date.now;
+    this.#onValidated = inOrder(hooks.validated ?? []);
+    this.#onUnreadable = inOrder(hooks.unreadable ?? []);
+    this.#onInternalError = hooks.internalError;
+    this.#clock = hooks.clock;
+    this.#pool = hooks.runner;
     this.#maxBytes = config.maxRecordBytes;
     this.#held = new HeldRecords(now);
     this.#subjectCount = config.subjects.length;
@@ -111,7 +149,13 @@ export class Pipeline implements RecordSink {
     config.subjects.forEach((subjectConfig, index) => {
       const subject = catalog.subjects.get(subjectConfig.name);
       if (!subject) return;
-      const pipeline = new SubjectPipeline(subject, subjectConfig, now, reservoirSize(this.#subjectCount));
+      const pipeline = new SubjectPipeline(
+        subject,
+        subjectConfig,
+        now,
+        reservoirSize(this.#subjectCount),
+        hooks.lookups?.(subjectConfig),
+      );
       subjects.set(subject.name, pipeline);
       this.#subjectIndex.set(pipeline, index);
       for (const topic of subject.topics)
@@ -119,15 +163,6 @@ export class Pipeline implements RecordSink {
       this.#startAtZero(pipeline);
     });
     this.subjects = subjects;
-  }
-
-  /**
-   * Hands the parsing and validation of sampled records to validation workers: `process` then only
-   * counts and collects the sample, and `flush` (which every source awaits before it commits or
-   * moves on) has the workers validate it and records their results.
-   */
-  useWorkers(pool: JobRunner): void {
-    this.#pool = pool;
   }
 
   /** The catalog's subjects by their index in the config's subject list: how job runners name them. */
@@ -226,15 +261,15 @@ export class Pipeline implements RecordSink {
       this.tallies.decodeError(pipeline ? record.topic : UNKNOWN_TOPIC, "internal_error");
       // Whatever it declared went unread with it: unknown use.
       if (pipeline)
-        this.onUnreadable?.(
+        this.#onUnreadable?.(
           pipeline,
           record.topic,
           record.partition,
           "internal_error",
           1,
-          this.observedAt ?? record.timestamp,
+          this.#clock?.now ?? record.timestamp,
         );
-      this.onInternalError?.(error, record);
+      this.#onInternalError?.(error, record);
     }
   }
 
@@ -248,9 +283,9 @@ export class Pipeline implements RecordSink {
     this.tallies.decodeError(topic, "undecodable_batch", records);
     const series = this.tallies.series(topic, pipeline.subject, UNKNOWN_PRODUCER, UNREADABLE);
     series.count.value += records;
-    const at = this.observedAt ?? Date.now();
+    const at = this.#clock?.now ?? Date.now();
     if (at > series.lastObservedMs) series.lastObservedMs = at;
-    this.onUnreadable?.(pipeline, topic, partition, "undecodable_batch", records, at);
+    this.#onUnreadable?.(pipeline, topic, partition, "undecodable_batch", records, at);
   }
 
   #process(record: SourceRecord): void {
@@ -293,15 +328,15 @@ export class Pipeline implements RecordSink {
     const subject = pipeline.subject;
     const series = route.series.series(subject, producer, versionUnknown ? UNREADABLE : writer.version);
     series.count.value++;
-    const seen = seenAt(record.timestamp, this.observedAt);
+    const seen = seenAt(record.timestamp, this.#clock?.now);
     if (seen > series.lastSeenMs) series.lastSeenMs = seen;
-    const observedAt = this.observedAt ?? record.timestamp;
+    const observedAt = this.#clock?.now ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
     if (reason !== undefined) {
       this.tallies.decodeError(record.topic, reason);
       // An undeclared record too large to validate may need a deprecated version nobody could check.
       if (versionUnknown || (reason === "too_large" && writer.version === undefined)) {
-        this.onUnreadable?.(
+        this.#onUnreadable?.(
           pipeline,
           record.topic,
           record.partition,
@@ -316,7 +351,7 @@ export class Pipeline implements RecordSink {
     if (!pipeline.sampler.sample()) {
       // Only validation tells whether a record that declares no version needs a deprecated one.
       if (writer.version === undefined && pipeline.hasDeprecated)
-        this.onUnreadable?.(pipeline, record.topic, record.partition, "not_validated", 1, observedAt);
+        this.#onUnreadable?.(pipeline, record.topic, record.partition, "not_validated", 1, observedAt);
       return;
     }
     // A job runs within the time budget, a parsed document's too; the consumer's thread validates at
@@ -352,7 +387,7 @@ export class Pipeline implements RecordSink {
       // for what it is. Anything else is a bug.
       if (isStackOverflow(error)) {
         if (writer.version === undefined)
-          this.onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
+          this.#onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
         return this.tallies.decodeError(record.topic, "too_deep");
       }
       throw error;
@@ -391,7 +426,7 @@ export class Pipeline implements RecordSink {
 
   #notify(validated: ValidatedRecord): void {
     try {
-      this.onValidated?.(validated);
+      this.#onValidated?.(validated);
     } catch (error) {
       // The corpus walks the document too; its count and validations stand, the rest is skipped.
       if (isStackOverflow(error)) return this.tallies.decodeError(validated.topic, "too_deep");
@@ -434,14 +469,21 @@ export class Pipeline implements RecordSink {
   /** A job's record that was not validated: unknown use when it declares no version. */
   #unvalidated(job: SampleJob, i: number, reason: UnreadableReason): void {
     if (job.writers[i] !== undefined) return;
-    this.onUnreadable?.(job.pipelines[i]!, job.topics[i]!, job.partitions[i]!, reason, 1, job.observedAt[i]!);
+    this.#onUnreadable?.(
+      job.pipelines[i]!,
+      job.topics[i]!,
+      job.partitions[i]!,
+      reason,
+      1,
+      job.observedAt[i]!,
+    );
   }
 
   /** Validates the job and records the results; the job's payload buffer, when it came back. */
   async #validate(pool: JobRunner, job: SampleJob): Promise<Uint8Array | undefined> {
     let result: ResultMessage;
     try {
-      result = await pool.validate(job);
+      result = await pool.validate(job, this.catalogSubjects());
     } catch (error) {
       // The worker died with the job (its payloads went with it): the records stay counted, their
       // validation is lost, and the loss is counted where an operator sees it.
@@ -459,7 +501,7 @@ export class Pipeline implements RecordSink {
       );
     } catch (error) {
       this.#lost(job);
-      this.onInternalError?.(error, {
+      this.#onInternalError?.(error, {
         topic: job.topics[0]!,
         partition: job.partitions[0]!,
         offset: "",

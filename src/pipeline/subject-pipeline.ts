@@ -66,22 +66,27 @@ export class SubjectPipeline {
   readonly #spacingMs: number;
   #next = 0;
   #lastKept = Number.NEGATIVE_INFINITY;
-  #lookups: IdLookups | undefined;
+  readonly #lookups: IdLookups | undefined;
   #deprecatedOf: CatalogSubject | undefined;
   #hasDeprecated = false;
 
-  /** `reservoir`: how many recent samples it keeps (`reservoirSize` of the monitor's subject count). */
+  /**
+   * `reservoir`: how many recent samples it keeps (`reservoirSize` of the monitor's subject count);
+   * `lookups`: where wire ids and GUIDs this subject does not know are looked up (its registry).
+   */
   constructor(
     subject: CatalogSubject,
     config: SubjectConfig,
     now: () => number,
     reservoir: number = RESERVOIR_MAX,
+    lookups?: IdLookups,
   ) {
     this.subject = subject;
+    this.#lookups = lookups;
     this.reservoirSize = reservoir;
     this.#spacingMs = RESERVOIR_SPAN_MS / reservoir;
     this.config = config;
-    this.writer = new WriterResolver(subject, config.writer);
+    this.writer = new WriterResolver(subject, config.writer, lookups);
     this.producer = new ProducerResolver(config.producer);
     this.sampler = new Sampler(config.sampling, now);
     this.results = createResults(subject);
@@ -114,12 +119,6 @@ export class SubjectPipeline {
     else this.reservoir[this.#next] = entry;
     this.#next = (this.#next + 1) % this.reservoirSize;
     this.#lastKept = entry.observedAt;
-  }
-
-  /** Where wire ids and GUIDs this subject does not know are looked up (its registry). */
-  useIdLookups(lookups: IdLookups): void {
-    this.#lookups = lookups;
-    this.writer = new WriterResolver(this.subject, this.config.writer, lookups);
   }
 
   /** Takes a reloaded catalog's version of this subject; producers, sampler and reservoir stay. */

@@ -187,8 +187,13 @@ export class RegistryFollower {
     await this.#applied;
   }
 
-  /** Called when a poll changed a snapshot; set by whoever rebuilds the catalog. */
-  set onChange(handler: (() => void | Promise<void>) | undefined) {
+  /**
+   * Subscribes the catalog's rebuild to changed snapshots: called when a poll changed one (a version
+   * registered, a state changed); a lookup's answer waits for the promise it returns. One subscriber,
+   * the monitor's catalog updates.
+   */
+  subscribe(handler: () => void | Promise<void>): void {
+    if (this.#onChange !== undefined) throw new Error("the registry follower has a subscriber already");
     this.#onChange = handler;
   }
 

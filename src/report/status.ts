@@ -1,7 +1,7 @@
 import type { Catalog } from "../catalog/types.js";
 import { DIRECTIONS, type Direction } from "../engine/direction.js";
 import type { LookupResult, RegistryStatus, SubjectRegistryStatus } from "../registry/types.js";
-import { describeProblems, type Health, type ProblemStatus } from "../health/health.js";
+import { describeProblems, type Health, type ProblemStatus, type RegistrySource } from "../health/health.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import { NO_VERSION, UNKNOWN_VERSION, type RecordSeries } from "../pipeline/tallies.js";
 
@@ -148,7 +148,13 @@ function bySubject<T>(items: readonly T[], subjectOf: (item: T) => string): Map<
 }
 
 /** The JSON behind `/api/status` and the report printed by `run --exit-at-end`. */
-export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health): MonitorStatus {
+export function buildStatus(
+  catalog: Catalog,
+  pipeline: Pipeline,
+  health: Health,
+  /** The registries the catalog follows; none for a catalog of files. */
+  registries?: RegistrySource,
+): MonitorStatus {
   const tallies = pipeline.tallies;
   const subjects: SubjectStatus[] = [];
   // Grouped once: a monitor of hundreds of subjects must not read every counter once per subject.
@@ -222,7 +228,7 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
         };
       }),
       producers: [...producers.values()].sort((a, b) => a.producer.localeCompare(b.producer)),
-      registry: registryOf(health, name),
+      registry: registryOf(registries, name),
     });
   }
   const decodeErrors: Record<string, Record<string, number>> = {};
@@ -237,7 +243,7 @@ export function buildStatus(catalog: Catalog, pipeline: Pipeline, health: Health
     notReadyReason: health.reasonNotReady() ?? null,
     problems: describeProblems(health),
     subjects,
-    registries: (health.registries?.status() ?? []).map(registryEntry),
+    registries: (registries?.status() ?? []).map(registryEntry),
     decodeErrors,
     labelOverflow: { producer: overflow },
     openTransactions: [...health.ends].flatMap(([topic, partitions]) =>
@@ -259,7 +265,7 @@ function lastSeen(series: readonly RecordSeries[]): Map<string, number> {
   return seen;
 }
 
-function registryOf(health: Health, subject: string): SubjectRegistryEntry | null {
-  const status = health.registries?.subject(subject);
+function registryOf(registries: RegistrySource | undefined, subject: string): SubjectRegistryEntry | null {
+  const status = registries?.subject(subject);
   return status ? subjectRegistryEntry(status) : null;
 }

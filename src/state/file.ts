@@ -65,3 +65,52 @@ function isState(value: unknown): value is LifecycleState {
         Object.values(v["unreadable"]).every(isUnreadableList)))
   );
 }
+
+/** The state document's sections, each owned by one concern. */
+export interface StateSections {
+  readonly lifecycle: LifecycleState;
+  /** The corpus of real shapes (src/corpus), when it is enabled. */
+  readonly corpus?: unknown;
+  /** The last good snapshot of every registry subject (src/registry). */
+  readonly registry?: unknown;
+}
+
+/** What was read of the state file at start: its sections, or why it could not be read. */
+export interface ReadState {
+  readonly sections?: StateSections;
+  /** A STATE_INVALID error: the caller reports it and treats it as a coverage gap. */
+  readonly problem?: unknown;
+}
+
+/**
+ * The single-process state: one JSON document in one file, read once at start (each concern takes
+ * its section from what was read) and written whole at every save.
+ */
+export class StateFile {
+  readonly path: string;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  /** Reads the file; a missing file is a first start (no sections), never an error. */
+  async read(): Promise<ReadState> {
+    try {
+      const state = await loadState(this.path);
+      if (!state) return {};
+      const { corpus, registry, ...lifecycle } = state;
+      return { sections: { lifecycle, corpus, registry } };
+    } catch (error) {
+      return { problem: error };
+    }
+  }
+
+  /** Writes every section (the lifecycle's, with the others beside it, as the format has them). */
+  write(sections: StateSections): Promise<void> {
+    return saveState(this.path, {
+      ...sections.lifecycle,
+      ...(sections.corpus === undefined ? {} : { corpus: sections.corpus }),
+      ...(sections.registry === undefined ? {} : { registry: sections.registry }),
+    });
+  }
+}

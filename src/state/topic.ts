@@ -8,6 +8,7 @@ import { SchemawatchError } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
 import { mergeUnreadable, type CandidateEvidence, type UnreadableEvidence } from "../lifecycle/evidence.js";
+import type { World } from "../lifecycle/observation.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import { SerialSender, StateMessages } from "./messages.js";
 import { Load, openTopic, withRetries } from "./open.js";
@@ -63,6 +64,13 @@ export class StateTopic {
     this.#unreadable = this.#messages.unreadable;
   }
 
+  /** What the other replicas saw, merged with this one's own evidence when the lifecycle judges. */
+  readonly world: Pick<World, "candidates" | "unreadable"> = {
+    candidates: (subject, version, own) =>
+      mergeCandidates([own, ...(this.#candidates.get(`${subject}\u0000${version}`)?.values() ?? [])]),
+    unreadable: (subject, own) => mergeUnreadable([own, ...(this.#unreadable.get(subject)?.values() ?? [])]),
+  };
+
   get topic(): string {
     return this.#options.topic;
   }
@@ -71,10 +79,6 @@ export class StateTopic {
   async start(lifecycle: Lifecycle, onProblem: (problem: string) => void): Promise<number> {
     this.#lifecycle = lifecycle;
     this.#onProblem = onProblem;
-    lifecycle.candidateView = (subject, version, own) =>
-      mergeCandidates([own, ...(this.#candidates.get(`${subject}\u0000${version}`)?.values() ?? [])]);
-    lifecycle.unreadableView = (subject, own) =>
-      mergeUnreadable([own, ...(this.#unreadable.get(subject)?.values() ?? [])]);
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
     const timeout = this.#options.loadTimeoutMs ?? 30_000;

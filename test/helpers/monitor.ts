@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { loadCatalog } from "../../src/catalog/load.js";
 import { parseConfig } from "../../src/config/load.js";
-import { Pipeline } from "../../src/pipeline/pipeline.js";
+import { Pipeline, type PipelineHooks } from "../../src/pipeline/pipeline.js";
 import type { HeaderValue, SourceRecord } from "../../src/pipeline/record.js";
 
 /** A config for the bundled `event` catalog (1.0 deprecated, 1.1 active, 2.0 candidate) plus extra YAML. */
@@ -17,10 +17,11 @@ export function eventConfigYaml(subjectExtra = "", topExtra = ""): string {
 ${subjectExtra}`;
 }
 
-export async function eventPipeline(subjectExtra = "", topExtra = "", now?: () => number) {
+/** The bundled `event` catalog's pipeline; `hooks` are its listeners (and clock, runner, lookups). */
+export async function eventPipeline(subjectExtra = "", topExtra = "", hooks: PipelineHooks = {}) {
   const config = parseConfig(eventConfigYaml(subjectExtra, topExtra), resolve("test/config.yaml"));
   const catalog = await loadCatalog(config);
-  return { config, catalog, pipeline: new Pipeline(catalog, config, now) };
+  return { config, catalog, pipeline: new Pipeline(catalog, config, hooks) };
 }
 
 let offset = 0;

@@ -127,8 +127,7 @@ async function buildFromCapture(path: string, configPath: string, context: Comma
   };
   const catalog = await readRegistryCatalog(config, undefined, context);
   const corpus = new Corpus(config.corpus);
-  const pipeline = new Pipeline(catalog, config);
-  pipeline.onValidated = feedCorpus(corpus);
+  const pipeline = new Pipeline(catalog, config, { validated: [feedCorpus(corpus)] });
   const logger = createLogger("warn", { write: (line: string) => void context.stderr.write(line) });
   await replayFile(
     {

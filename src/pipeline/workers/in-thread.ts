@@ -14,7 +14,6 @@ import { JobValidator } from "./validate.js";
  * it covers a batch, never a single record.
  */
 export class InThreadValidation {
-  readonly #subjects: () => ReadonlyArray<CatalogSubject | undefined>;
   readonly #shapes: boolean;
   readonly #budget: ValidationBudget;
   readonly #assertFormats: boolean;
@@ -22,14 +21,7 @@ export class InThreadValidation {
   #validator: JobValidator | undefined;
   #ids = 0;
 
-  /** `subjects`: the pipeline's current subjects by config index (they change with reloads). */
-  constructor(
-    subjects: () => ReadonlyArray<CatalogSubject | undefined>,
-    shapes: boolean,
-    budget: ValidationBudget,
-    assertFormats: boolean,
-  ) {
-    this.#subjects = subjects;
+  constructor(shapes: boolean, budget: ValidationBudget, assertFormats: boolean) {
     this.#assertFormats = assertFormats;
     this.#shapes = shapes;
     this.#budget = budget;
@@ -45,8 +37,11 @@ export class InThreadValidation {
     return here;
   }
 
-  async validate(job: SampleJob): Promise<ResultMessage> {
-    const subjects = this.#subjects();
+  /** `subjects`: the pipeline's current subjects by config index (they change with reloads). */
+  async validate(
+    job: SampleJob,
+    subjects: ReadonlyArray<CatalogSubject | undefined>,
+  ): Promise<ResultMessage> {
     if (!this.#validator?.judges(subjects))
       this.#validator = new JobValidator(subjects, 0, this.#shapes, this.#budget, this.#assertFormats);
     // The event loop turns between vm runs: /healthz and /metrics answer while a batch is judged.

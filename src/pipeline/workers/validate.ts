@@ -45,7 +45,7 @@ export class JobValidator {
   /** Per subject index: whether its readers are compiled (a catalog compiles each on first need). */
   readonly #compiled: boolean[];
   /** Called as each item starts (a worker tells the pool's watchdog it is not stuck). */
-  onItem: ((item: number) => void) | undefined;
+  readonly #onItem: ((item: number) => void) | undefined;
 
   /** `subjects` by the index of the config's subject list; `shapes` when the corpus wants shape keys. */
   constructor(
@@ -54,7 +54,9 @@ export class JobValidator {
     shapes: boolean,
     budget: ValidationBudget = new ValidationBudget(DEFAULT_VALIDATION_TIMEOUT_MS),
     assertFormats = true,
+    onItem?: (item: number) => void,
   ) {
+    this.#onItem = onItem;
     this.#subjects = subjects;
     this.#generation = generation;
     this.#results = subjects.map((s) => (s ? createResults(s) : undefined));
@@ -174,7 +176,7 @@ export class JobValidator {
   }
 
   #item(job: JobMessage, i: number, out: Output, parsed: unknown): void {
-    this.onItem?.(i);
+    this.#onItem?.(i);
     const start = i === 0 ? 0 : job.ends[i - 1]!;
     const subjectIndex = job.subjects[i]!;
     const subject = this.#subjects[subjectIndex];

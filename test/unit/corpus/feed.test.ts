@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { Corpus } from "../../../src/corpus/corpus.js";
-import { attachCorpus, fallbackVersion, feedCorpus } from "../../../src/corpus/feed.js";
+import { fallbackVersion, feedCorpus } from "../../../src/corpus/feed.js";
 import { eventPipeline, record, wire } from "../../helpers/monitor.js";
 
 describe("feedCorpus", () => {
   it("keeps what the pipeline validated, with writer, producer and conformance from its results", async () => {
-    const { pipeline } = await eventPipeline();
     const corpus = new Corpus({ maxShapes: 10, redact: [] });
-    pipeline.onValidated = feedCorpus(corpus);
+    const { pipeline } = await eventPipeline("", "", { validated: [feedCorpus(corpus)] });
     pipeline.process(record({ id: 1, event: "view" }, { "schema-version": "event/1.0", producer: "web" }));
     pipeline.process(record({ id: 2, event: "buy" }, { "schema-version": "event/1.0", producer: "web" }));
     pipeline.process(
@@ -30,9 +29,8 @@ describe("feedCorpus", () => {
   });
 
   it("fits placeholders to the writer version, or to the newest active one when none is declared", async () => {
-    const { pipeline, catalog } = await eventPipeline();
     const corpus = new Corpus({ maxShapes: 10, redact: ["/event", "/amount"] });
-    pipeline.onValidated = feedCorpus(corpus);
+    const { pipeline, catalog } = await eventPipeline("", "", { validated: [feedCorpus(corpus)] });
     pipeline.process(record({ id: 1, event: "click" }, { "schema-version": "event/1.0", producer: "web" }));
     pipeline.process(record({ id: 2, event: "buy", amount: 2.5 }, { producer: "legacy" }));
     expect(corpus.entries().map((e) => e.document)).toEqual([
@@ -45,12 +43,12 @@ describe("feedCorpus", () => {
       expect(subject.byVersion.get("1.1.0")!.validate(entry.document)).toBe(true);
   });
 
-  it("attaches after a hook that is already there, which still runs", async () => {
-    const { pipeline } = await eventPipeline();
+  it("listens after the listeners before it, which still run", async () => {
     const corpus = new Corpus({ maxShapes: 10, redact: [] });
     const earlier: string[] = [];
-    pipeline.onValidated = (record) => void earlier.push(record.producer);
-    attachCorpus(pipeline, corpus);
+    const { pipeline } = await eventPipeline("", "", {
+      validated: [(record) => void earlier.push(record.producer), feedCorpus(corpus)],
+    });
     pipeline.process(record({ id: 1, event: "view" }, { "schema-version": "event/1.0", producer: "web" }));
     expect(earlier).toEqual(["web"]);
     expect(corpus.entries().map((e) => `${e.writer} ${e.producer}`)).toEqual(["1.0.0 web"]);

@@ -198,8 +198,7 @@ describe("until when a partition counts as observed", () => {
   });
 
   it("another replica's partition: now while it publishes within the slack, to the millisecond, then its last word", () => {
-    const coverage = new Coverage();
-    coverage.sharedSlackMs = 25_000;
+    const coverage = new Coverage({ sharedSlackMs: 25_000 });
     coverage.shared(entry(2, { observedUntil: s(100) }), s(101), "r2");
     coverage.heard("r2", s(124));
     const e = coverage.get("events", 2)!;

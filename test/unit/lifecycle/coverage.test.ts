@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Coverage } from "../../../src/lifecycle/coverage.js";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
-import { createLogger } from "../../../src/log.js";
-import { Health } from "../../../src/health/health.js";
-import { eventPipeline } from "../../helpers/monitor.js";
+import { liveLifecycle } from "../../helpers/lifecycle.js";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 const s = (seconds: number) => T0 + seconds * 1000;
@@ -111,13 +108,7 @@ describe("coverage of a topic that goes missing", () => {
 
 describe("the partitions a live verdict rests on", () => {
   it("withholds drained until the brokers have listed the topic's partitions", async () => {
-    const { pipeline } = await eventPipeline();
-    const runtime = new LifecycleRuntime({
-      pipeline,
-      health: new Health(),
-      logger: createLogger("silent"),
-      clock: "live",
-    });
+    const { runtime } = await liveLifecycle();
     const now = Date.now();
     const week = 7 * 24 * 3600 * 1000;
     // partition 0 as a state file left it, observed for more than the 7-day window until just now

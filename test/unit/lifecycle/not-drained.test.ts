@@ -1,9 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
-import { createLogger } from "../../../src/log.js";
-import { Health } from "../../../src/health/health.js";
 import { DECODE_REASONS, type UnreadableReason } from "../../../src/pipeline/record.js";
-import { decodeCounts, eventPipeline, record, recordCounts, wire } from "../../helpers/monitor.js";
+import { liveLifecycle } from "../../helpers/lifecycle.js";
+import { decodeCounts, record, recordCounts, wire } from "../../helpers/monitor.js";
 
 // Every cause that keeps a deprecated version from being drained, each with its reason exactly as a
 // person reads it, and each at its boundary: a rule moved by a second (or a tick) fails here.
@@ -21,29 +19,25 @@ const V1 = { id: 1, event: "view" };
 async function live() {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(T0);
-  const { pipeline } = await eventPipeline(`    drainWindow: ${WINDOW_S}s\n`);
-  pipeline.observedAt = T0;
-  const runtime = new LifecycleRuntime({
-    pipeline,
-    health: new Health(),
-    logger: createLogger("silent"),
-    clock: "live",
+  const { pipeline, runtime, lifecycle, clock, world } = await liveLifecycle({
+    subjectExtra: `    drainWindow: ${WINDOW_S}s\n`,
   });
-  const lifecycle = runtime.lifecycle;
+  clock.advance(T0);
   return {
     pipeline,
     runtime,
     lifecycle,
+    world,
     /** Moves the clock to T0 + `seconds`. */
     at(seconds: number) {
       vi.setSystemTime(T0 + seconds * 1000);
-      pipeline.observedAt = Date.now();
+      clock.advance(Date.now());
     },
     /** Lists events/0 and assigns it now; it has caught up once a batch reached the high watermark. */
     observe() {
       lifecycle.knownPartitions.set("events", new Set([0]));
-      runtime.hooks.onAssigned(new Map([["events", [0]]]));
-      runtime.hooks.onBatchEnd("events", 0, "0", "9", "10");
+      runtime.sourceEvents.onAssigned(new Map([["events", [0]]]));
+      runtime.sourceEvents.onBatchEnd("events", 0, "0", "9", "10");
     },
     drained() {
       return runtime.verdicts().get("event\u00001.0.0")!;
@@ -206,7 +200,7 @@ describe("not drained: an undecodable batch", () => {
     const m = await live();
     m.observe();
     m.at(100);
-    m.runtime.hooks.onUndecodable("events", 0, batch);
+    m.runtime.sourceEvents.onUndecodable("events", 0, batch);
     // the gap: observation restarts at the batch, and continues after its last offset
     expect(m.lifecycle.coverage.gaps.at(-1)).toEqual({
       topic: "events",
@@ -281,7 +275,7 @@ describe("not drained: a partition not observed", () => {
     const m = await live();
     m.observe();
     m.at(WINDOW_S);
-    m.runtime.hooks.onRevoked();
+    m.runtime.sourceEvents.onRevoked();
     m.at(WINDOW_S + 1);
     expect(m.drained().reasons).toEqual([]);
     m.at(WINDOW_S + 1.001);
@@ -311,7 +305,7 @@ describe("not drained: the registry is down", () => {
   it("waits for the registry, naming it and since when", async () => {
     const m = await live();
     m.observe();
-    m.lifecycle.registryDown = (subject) =>
+    m.world.registryDown = (subject) =>
       subject === "event" ? { registry: "main", since: T0 + 300_000 } : undefined;
     m.at(WINDOW_S);
     expect(m.drained().reasons).toEqual([
@@ -331,7 +325,7 @@ describe("not drained: several causes at once", () => {
     evidence.undeclaredDependents = 1;
     evidence.lastUndeclaredAt = T0 + 500_000;
     m.lifecycle.unreadable("event", "events", 0, "too_large", 1, T0 + 500_000);
-    m.lifecycle.registryDown = () => ({ registry: "main", since: T0 });
+    m.world.registryDown = () => ({ registry: "main", since: T0 });
     m.lifecycle.knownPartitions.set("events", new Set([0, 1]));
     m.at(WINDOW_S);
     expect(m.drained().reasons).toEqual([

@@ -1,9 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { zeroFailureUpperBound } from "../../../src/lifecycle/evidence.js";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
-import { createLogger } from "../../../src/log.js";
-import { Health } from "../../../src/health/health.js";
-import { eventPipeline } from "../../helpers/monitor.js";
+import { liveLifecycle } from "../../helpers/lifecycle.js";
 
 // Every cause that keeps a candidate from being ready, exact about the reason and at its boundary.
 
@@ -21,21 +18,16 @@ const fail = (keyword: string, instancePath: string): Result => ({ passed: false
 async function live() {
   vi.useFakeTimers({ toFake: ["Date"] });
   vi.setSystemTime(T0);
-  const { pipeline } = await eventPipeline(`    readyWindow: ${WINDOW_S}s\n    minSamples: 3\n`);
-  const runtime = new LifecycleRuntime({
-    pipeline,
-    health: new Health(),
-    logger: createLogger("silent"),
-    clock: "live",
+  const { runtime, lifecycle } = await liveLifecycle({
+    subjectExtra: `    readyWindow: ${WINDOW_S}s\n    minSamples: 3\n`,
   });
-  const lifecycle = runtime.lifecycle;
   return {
     lifecycle,
     at: (seconds: number) => vi.setSystemTime(T0 + seconds * 1000),
     observe() {
       lifecycle.knownPartitions.set("events", new Set([0]));
-      runtime.hooks.onAssigned(new Map([["events", [0]]]));
-      runtime.hooks.onBatchEnd("events", 0, "0", "9", "10");
+      runtime.sourceEvents.onAssigned(new Map([["events", [0]]]));
+      runtime.sourceEvents.onBatchEnd("events", 0, "0", "9", "10");
     },
     sample(producer: string, result: Result, seconds: number) {
       lifecycle.candidateResult("event", "2.0.0", producer, result, T0 + seconds * 1000);

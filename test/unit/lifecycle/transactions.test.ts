@@ -1,9 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Coverage } from "../../../src/lifecycle/coverage.js";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
-import { createLogger } from "../../../src/log.js";
-import { Health } from "../../../src/health/health.js";
-import { eventPipeline } from "../../helpers/monitor.js";
+import { liveLifecycle } from "../../helpers/lifecycle.js";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 const s = (seconds: number) => T0 + seconds * 1000;
@@ -79,26 +76,21 @@ describe("an open transaction on a partition", () => {
 
 /** A live runtime on the example subject, with events/0 observed for more than the drain window. */
 async function liveRuntime(lagInterval?: number) {
-  const { pipeline } = await eventPipeline();
-  const health = new Health();
-  const runtime = new LifecycleRuntime({
-    pipeline,
-    health,
-    logger: createLogger("silent"),
-    clock: "live",
-    ...(lagInterval === undefined ? {} : { lagInterval }),
-  });
+  const { runtime, world } = await liveLifecycle(lagInterval === undefined ? {} : { lagInterval });
   const now = Date.now();
   runtime.lifecycle.coverage.restore([
     { topic: "events", partition: 0, coveredSince: now - WEEK - 60_000, lastOffset: "9", observedUntil: now },
   ]);
-  const measure = (at: number, stable: bigint, logEnd: bigint, lag = 0) => {
-    health.lag.set("events", new Map([[0, lag]]));
-    health.lagMeasuredAt.set("events", at);
-    health.ends.set("events", new Map([[0, { stable, logEnd }]]));
-  };
+  /** The source's lag measurement of events/0 at `at` (without `stable`, one that read no ends). */
+  const measure = (at: number, stable?: bigint, logEnd?: bigint, lag = 0) =>
+    runtime.sourceEvents.onLagMeasured(
+      "events",
+      new Map([[0, lag]]),
+      stable === undefined || logEnd === undefined ? undefined : new Map([[0, { stable, logEnd }]]),
+      at,
+    );
   const drained = () => runtime.verdicts().get("event\u00001.0.0")!;
-  return { runtime, health, measure, drained, now };
+  return { runtime, world, measure, drained, now };
 }
 
 describe("drained, with transactions", () => {
@@ -130,9 +122,8 @@ describe("drained, with transactions", () => {
   });
 
   it("waits for a first measurement of the ends when the lag was listed without them", async () => {
-    const { health, drained, now } = await liveRuntime(1_000);
-    health.lag.set("events", new Map([[0, 0]]));
-    health.lagMeasuredAt.set("events", now - 100);
+    const { measure, drained, now } = await liveRuntime(1_000);
+    measure(now - 100);
     expect(drained().reasons).toEqual([
       "the partition ends of events were never measured: an open transaction there would not be seen",
     ]);
@@ -147,7 +138,7 @@ describe("drained, with transactions", () => {
 
 describe("partitions that no longer exist", () => {
   it("leave the window: forgotten, and the remaining partitions restart it", async () => {
-    const { runtime, health, drained, now } = await liveRuntime(1_000);
+    const { runtime, measure, drained, now } = await liveRuntime(1_000);
     const coverage = runtime.lifecycle.coverage;
     // a state file from when events had 3 partitions
     coverage.restore(
@@ -160,9 +151,7 @@ describe("partitions that no longer exist", () => {
       })),
     );
     const at = now - 200;
-    health.lag.set("events", new Map([[0, 0]]));
-    health.lagMeasuredAt.set("events", at);
-    health.ends.set("events", new Map([[0, { stable: 10n, logEnd: 10n }]]));
+    measure(at, 10n, 10n);
     const verdict = drained();
     expect(coverage.partitionsOf("events")).toEqual([0]);
     expect(runtime.lifecycle.knownPartitions.get("events")).toEqual(new Set([0]));
@@ -178,7 +167,7 @@ describe("partitions that no longer exist", () => {
     expect(verdict.yes).toBe(false);
     expect(verdict.reasons).toEqual([`coverage gap on events/0 until ${iso(gapAt + WEEK)}`]);
     // the next measurement lists the same partitions: no second gap
-    health.lagMeasuredAt.set("events", at + 1);
+    measure(at + 1, 10n, 10n);
     drained();
     expect(coverage.gaps).toHaveLength(1);
   });
@@ -186,11 +175,11 @@ describe("partitions that no longer exist", () => {
 
 describe("drained, with records waiting for the registry", () => {
   it("waits while records of its topics wait for the lookup of their schema id", async () => {
-    const { runtime, measure, drained, now } = await liveRuntime(1_000);
+    const { world, measure, drained, now } = await liveRuntime(1_000);
     measure(now - 100, 10n, 10n);
     expect(drained().reasons).toEqual([]);
     let waiting = 3;
-    runtime.lifecycle.waitingForLookups = (topic) => (topic === "events" ? waiting : 0);
+    world.waitingForLookups = (topic) => (topic === "events" ? waiting : 0);
     expect(drained().reasons).toEqual([
       "3 records on events wait for the registry to answer about their schema id: their version is not known yet",
     ]);

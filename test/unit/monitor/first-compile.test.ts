@@ -57,10 +57,8 @@ subjects:
 }
 
 function pipelineOf(config: Awaited<ReturnType<typeof twoSubjects>>, catalog: Catalog): Pipeline {
-  const pipeline = new Pipeline(catalog, config);
   const budget = new ValidationBudget(config.validationTimeout);
-  pipeline.useWorkers(new InThreadValidation(() => pipeline.catalogSubjects(), false, budget, false));
-  return pipeline;
+  return new Pipeline(catalog, config, { runner: new InThreadValidation(false, budget, false) });
 }
 
 const RECORDS: Array<[string, unknown, Record<string, string>]> = [

@@ -2,19 +2,23 @@
 // topic, for the runtime's unit tests.
 import { Writable } from "node:stream";
 import type { Lifecycle } from "../../../src/lifecycle/lifecycle.js";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
+import type { Persistence } from "../../../src/monitor/lifecycle-runtime.js";
+import { StateFile } from "../../../src/state/file.js";
 import type { StateTopic } from "../../../src/state/topic.js";
 import { createLogger } from "../../../src/log.js";
-import { Health } from "../../../src/health/health.js";
-import { eventPipeline } from "../../helpers/monitor.js";
+import { liveLifecycle } from "../../helpers/lifecycle.js";
 
 export const T0 = Date.parse("2026-12-01T08:00:00Z");
 
 export async function runtimeWith(
-  options: { statePath?: string; stateTopic?: StateTopic; judgeInterval?: number } = {},
+  options: {
+    statePath?: string;
+    stateTopic?: StateTopic;
+    judgeInterval?: number;
+    /** The state file's other sections, as the core gives them (the corpus, the registry snapshots). */
+    sections?: () => { corpus?: unknown; registry?: unknown };
+  } = {},
 ) {
-  const { pipeline } = await eventPipeline();
-  const health = new Health();
   // What the runtime logs, as `msg {fields}` (pino's own fields left out).
   const logged: string[] = [];
   const sink = new Writable({
@@ -32,14 +36,20 @@ export async function runtimeWith(
       done();
     },
   });
-  const runtime = new LifecycleRuntime({
-    pipeline,
-    health,
+  const file = options.statePath === undefined ? undefined : new StateFile(options.statePath);
+  const persistence: Persistence = file
+    ? { kind: "file", file, sections: options.sections ?? (() => ({})) }
+    : options.stateTopic
+      ? { kind: "topic", topic: options.stateTopic }
+      : { kind: "none" };
+  const { pipeline, runtime, clock } = await liveLifecycle({
     logger: createLogger("info", sink),
-    clock: "live",
-    ...options,
+    persistence,
+    ...(options.judgeInterval === undefined ? {} : { judgeInterval: options.judgeInterval }),
   });
-  return { pipeline, health, runtime, logged };
+  /** Reads the state file once, as the monitor's start does, and hands the runtime what was read. */
+  const load = async () => runtime.load(file ? await file.read() : {});
+  return { pipeline, runtime, clock, logged, load };
 }
 
 /** A state topic that records what the runtime asks of it; `fail` makes each call reject. */

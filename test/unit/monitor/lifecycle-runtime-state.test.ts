@@ -1,6 +1,6 @@
 import { access, readFile, writeFile } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { loadState, saveState } from "../../../src/state/file.js";
+import { StateFile, loadState, saveState } from "../../../src/state/file.js";
 import { writeTree } from "../../helpers/files.js";
 import { T0, fakeStateTopic, runtimeWith } from "./lifecycle-runtime-fakes.js";
 
@@ -15,28 +15,31 @@ describe("the state file", () => {
   it("saves the evidence with the corpus and the registry snapshots beside it, and restores them", async () => {
     const dir = await writeTree({});
     const path = `${dir}/state.json`;
-    const { runtime } = await runtimeWith({ statePath: path });
+    const { runtime } = await runtimeWith({
+      statePath: path,
+      sections: () => ({ corpus: { shapes: 2 }, registry: { subjects: ["event"] } }),
+    });
     runtime.lifecycle.coverage.processed("events", 0, "0", "41", T0);
-    runtime.extraState = () => ({ shapes: 2 });
-    runtime.registryState = () => ({ subjects: ["event"] });
     await runtime.save();
     const saved = (await loadState(path))!;
     expect(saved.corpus).toEqual({ shapes: 2 });
     expect(saved.registry).toEqual({ subjects: ["event"] });
 
-    const { runtime: restarted, logged } = await runtimeWith({ statePath: path });
-    await restarted.load();
+    const { runtime: restarted, logged, load } = await runtimeWith({ statePath: path });
+    await load();
     expect(logged).toEqual([`lifecycle state restored {"path":"${path}","partitions":1}`]);
     expect(restarted.lifecycle.coverage.get("events", 0)).toMatchObject({ lastOffset: "41" });
-    expect(restarted.restoredExtra).toEqual({ shapes: 2 });
+    expect((await new StateFile(path).read()).sections).toMatchObject({
+      corpus: { shapes: 2 },
+      registry: { subjects: ["event"] },
+    });
     expect(restarted.stateProblem).toBeUndefined();
   });
 
   it("leaves out what has nothing to save", async () => {
     const dir = await writeTree({});
     const path = `${dir}/state.json`;
-    const { runtime } = await runtimeWith({ statePath: path });
-    runtime.extraState = () => undefined;
+    const { runtime } = await runtimeWith({ statePath: path, sections: () => ({ corpus: undefined }) });
     await runtime.save();
     const saved = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
     expect(Object.keys(saved).sort()).toEqual([
@@ -52,8 +55,8 @@ describe("the state file", () => {
 
   it("a missing file is a first start: no problem, no gap, nothing logged", async () => {
     const dir = await writeTree({});
-    const { runtime, logged } = await runtimeWith({ statePath: `${dir}/state.json` });
-    await runtime.load();
+    const { runtime, logged, load } = await runtimeWith({ statePath: `${dir}/state.json` });
+    await load();
     expect(runtime.stateProblem).toBeUndefined();
     expect(runtime.lifecycle.coverage.gapCounts.size).toBe(0);
     expect(logged).toEqual([]);
@@ -64,8 +67,8 @@ describe("the state file", () => {
 
   it("a file that cannot be read is reported and restarts every window now, never zero traffic", async () => {
     const dir = await writeTree({ "state.json": "{ not json" });
-    const { runtime } = await runtimeWith({ statePath: `${dir}/state.json` });
-    await runtime.load();
+    const { runtime, load } = await runtimeWith({ statePath: `${dir}/state.json` });
+    await load();
     expect(runtime.stateProblem).toBe(`${dir}/state.json: state is not valid JSON`);
     expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
   });
@@ -79,16 +82,16 @@ describe("the state file", () => {
     expect(logged[0]).toMatch(
       /^could not save lifecycle state \{"path":".*\/state.json\/inside","problem":"/,
     );
-    const { runtime: none, logged: quiet } = await runtimeWith();
-    await none.load();
+    const { runtime: none, logged: quiet, load: loadNone } = await runtimeWith();
+    await loadNone();
     await none.save();
     expect(none.stateProblem).toBeUndefined();
     expect(quiet).toEqual([]);
     // the first state written there is read back as it was
     await saveState(`${dir}/other.json`, none.lifecycle.toState());
     await writeFile(`${dir}/state.json`, await readFile(`${dir}/other.json`));
-    const again = (await runtimeWith({ statePath: `${dir}/state.json` })).runtime;
-    await again.load();
+    const { runtime: again, load: loadAgain } = await runtimeWith({ statePath: `${dir}/state.json` });
+    await loadAgain();
     expect(again.stateProblem).toBeUndefined();
   });
 });
@@ -105,7 +108,7 @@ describe("the shared state topic", () => {
     runtime.startTicking();
     // versions go out at the first tick after the verdict (250 ms), then exactly a second later
     await vi.advanceTimersByTimeAsync(1250);
-    runtime.hooks.onRevoked();
+    runtime.sourceEvents.onRevoked();
     await runtime.stop();
     // the stop saves; closing the topic's clients is a step of its own, after the last save
     await runtime.close();
@@ -134,7 +137,7 @@ describe("the shared state topic", () => {
     expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
     runtime.startTicking();
     await vi.advanceTimersByTimeAsync(1000);
-    runtime.hooks.onRevoked();
+    runtime.sourceEvents.onRevoked();
     await runtime.save();
     expect(calls).toEqual(["start", "publish 0", "publishVersions", "publishCoverage 0", "publish 0"]);
     await vi.advanceTimersByTimeAsync(0);

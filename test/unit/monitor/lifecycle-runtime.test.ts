@@ -1,8 +1,13 @@
 import { access } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
+import {
+  LifecycleRuntime,
+  ReplayClock,
+  lifecycleListeners,
+  newLifecycle,
+} from "../../../src/monitor/lifecycle-runtime.js";
 import { createLogger } from "../../../src/log.js";
-import { Health } from "../../../src/health/health.js";
+import { Pipeline } from "../../../src/pipeline/pipeline.js";
 import { writeTree } from "../../helpers/files.js";
 import { eventPipeline, record } from "../../helpers/monitor.js";
 import { T0, runtimeWith } from "./lifecycle-runtime-fakes.js";
@@ -20,31 +25,31 @@ describe("the live clock", () => {
   it("ticks every 250 ms and judges at once, then whenever the interval has passed, to the millisecond", async () => {
     vi.useFakeTimers();
     vi.setSystemTime(T0);
-    const { pipeline, runtime } = await runtimeWith({ judgeInterval: 1000 });
+    const { clock, runtime } = await runtimeWith({ judgeInterval: 1000 });
     runtime.startTicking();
-    expect(pipeline.observedAt).toBe(T0);
+    expect(clock.now).toBe(T0);
     const first = runtime.verdict("event", "1.0.0");
     expect(first?.kind).toBe("drained");
     await vi.advanceTimersByTimeAsync(750);
-    expect(pipeline.observedAt).toBe(T0 + 750);
+    expect(clock.now).toBe(T0 + 750);
     expect(runtime.verdict("event", "1.0.0")).toBe(first);
     await vi.advanceTimersByTimeAsync(250);
     expect(runtime.verdict("event", "1.0.0")).not.toBe(first);
     await runtime.stop();
     await vi.advanceTimersByTimeAsync(1000);
-    expect(pipeline.observedAt).toBe(T0 + 1000);
+    expect(clock.now).toBe(T0 + 1000);
   });
 
   it("keeps an assigned partition observed up to each tick", async () => {
     vi.useFakeTimers();
     vi.setSystemTime(T0);
-    const { runtime, health } = await runtimeWith();
+    const { runtime } = await runtimeWith();
     runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), T0, false);
     runtime.startTicking();
     await vi.advanceTimersByTimeAsync(500);
     expect(runtime.lifecycle.coverage.get("events", 0)!.observedUntil).toBe(T0 + 500);
     // each tick lists the partitions the last lag measurement found, before any verdict
-    health.lag.set("events", new Map([[1, 3]]));
+    runtime.sourceEvents.onLagMeasured("events", new Map([[1, 3]]), undefined, T0 + 500);
     await vi.advanceTimersByTimeAsync(250);
     expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([1]);
     await runtime.stop();
@@ -58,17 +63,14 @@ describe("the live clock", () => {
 
 describe("the partitions the lag measurement lists", () => {
   it("become known at the next verdict, and one at lag 0 measured after its assignment has caught up", async () => {
-    const { runtime, health } = await runtimeWith();
+    const { runtime } = await runtimeWith();
     const now = Date.now();
     runtime.lifecycle.coverage.assigned(new Map([["events", [0, 1]]]), now - 10_000);
-    health.lag.set(
-      "events",
-      new Map([
-        [0, 0],
-        [1, 5],
-      ]),
-    );
-    health.lagMeasuredAt.set("events", now - 1_000);
+    const lag = new Map([
+      [0, 0],
+      [1, 5],
+    ]);
+    runtime.sourceEvents.onLagMeasured("events", lag, undefined, now - 1_000);
     runtime.verdicts();
     expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([0, 1]);
     expect(runtime.lifecycle.coverage.isCatchingUp("events", 0)).toBe(false);
@@ -76,17 +78,18 @@ describe("the partitions the lag measurement lists", () => {
   });
 
   it("are the partitions the brokers list now: one no longer listed is no longer known", async () => {
-    const { runtime, health } = await runtimeWith();
+    const { runtime } = await runtimeWith();
     runtime.lifecycle.knownPartitions.set("events", new Set([5]));
-    health.lag.set("events", new Map([[0, 0]]));
+    runtime.sourceEvents.onLagMeasured("events", new Map([[0, 0]]), undefined, Date.now());
     runtime.verdicts();
     expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([0]);
   });
 
-  it("a lag with no time of measurement counts as measured at 0: before any assignment", async () => {
-    const { runtime, health } = await runtimeWith();
-    runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), Date.now());
-    health.lag.set("events", new Map([[0, 0]]));
+  it("a lag 0 measured before the assignment leaves the partition catching up", async () => {
+    const { runtime } = await runtimeWith();
+    const now = Date.now();
+    runtime.lifecycle.coverage.assigned(new Map([["events", [0]]]), now);
+    runtime.sourceEvents.onLagMeasured("events", new Map([[0, 0]]), undefined, now - 1);
     runtime.verdicts();
     expect(runtime.lifecycle.coverage.isCatchingUp("events", 0)).toBe(true);
   });
@@ -94,8 +97,8 @@ describe("the partitions the lag measurement lists", () => {
 
 describe("declared versions", () => {
   it("are folded from the tallies only for records with a writer that were observed", async () => {
-    const { runtime, pipeline } = await runtimeWith();
-    pipeline.observedAt = T0;
+    const { runtime, pipeline, clock } = await runtimeWith();
+    clock.advance(T0);
     pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
     pipeline.process(record(V1, { producer: "mobile" }));
     runtime.verdicts();
@@ -112,12 +115,17 @@ describe("declared versions", () => {
 
 describe("a replayed capture", () => {
   it("takes the records' timestamps as the clock, the earliest as the start, each partition as assigned", async () => {
-    const { pipeline } = await eventPipeline();
+    const { catalog, config } = await eventPipeline();
+    const timing = { clock: new ReplayClock() };
+    const logger = createLogger("silent");
+    const lifecycle = newLifecycle(catalog, config, logger, timing);
+    const pipeline = new Pipeline(catalog, config, lifecycleListeners(lifecycle));
     const runtime = new LifecycleRuntime({
+      lifecycle,
       pipeline,
-      health: new Health(),
-      logger: createLogger("silent"),
-      clock: "records",
+      logger,
+      timing,
+      persistence: { kind: "none" },
     });
     expect(runtime.lifecycle.startedAt).toBe(Number.POSITIVE_INFINITY);
     const sink = runtime.replaySink();
@@ -162,7 +170,7 @@ describe("the source's hooks", () => {
   it("a topic that goes missing restarts the windows of the partitions read before", async () => {
     const { runtime } = await runtimeWith();
     runtime.lifecycle.coverage.processed("events", 0, "0", "9", T0);
-    runtime.hooks.onTopicMissing("events");
+    runtime.sourceEvents.onTopicMissing("events");
     expect(runtime.lifecycle.coverage.gaps.at(-1)).toMatchObject({ reason: "topic-missing", partition: 0 });
   });
 });

@@ -35,12 +35,14 @@ subjects:
 ${writer}`,
     resolve("test/config.yaml"),
   );
-  const pipeline = new Pipeline(await loadCatalog(config), config);
   const budget = new ValidationBudget(config.validationTimeout);
-  pipeline.useWorkers(new InThreadValidation(() => pipeline.catalogSubjects(), false, budget, false));
   const unread: string[] = [];
-  pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-    unread.push(`${topic}/${partition} ${reason} ${records}`);
+  const pipeline = new Pipeline(await loadCatalog(config), config, {
+    runner: new InThreadValidation(false, budget, false),
+    unreadable: [
+      (_s, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+    ],
+  });
   return { config, pipeline, unread };
 }
 

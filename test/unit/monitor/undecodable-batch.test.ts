@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { decodeCounts, eventPipeline, recordCounts } from "../../helpers/monitor.js";
+import { ObservationClock } from "../../../src/pipeline/clock.js";
 
 // An undecodable batch reaches the pipeline as a count of records: tallied as undecodable_batch of an
 // unknown version, and reported as unreadable at the monitor's clock (the wall clock when it has none).
@@ -11,21 +12,26 @@ afterEach(() => {
 });
 
 async function watched() {
-  const { pipeline } = await eventPipeline();
   const unreadable: string[] = [];
-  pipeline.onUnreadable = (subject, topic, partition, reason, records, at) =>
-    unreadable.push(`${subject.subject.name} ${topic}/${partition} ${reason} ${records} at ${at - T0}`);
-  return { pipeline, unreadable };
+  const clock = new ObservationClock();
+  const { pipeline } = await eventPipeline("", "", {
+    clock,
+    unreadable: [
+      (subject, topic, partition, reason, records, at) =>
+        unreadable.push(`${subject.subject.name} ${topic}/${partition} ${reason} ${records} at ${at - T0}`),
+    ],
+  });
+  return { pipeline, unreadable, clock };
 }
 
 describe("an undecodable batch", () => {
   it("is stamped with the monitor's clock, and its series keeps the latest time", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     vi.setSystemTime(T0 + 99_000);
-    const { pipeline, unreadable } = await watched();
-    pipeline.observedAt = T0 + 5_000;
+    const { pipeline, unreadable, clock } = await watched();
+    clock.advance(T0 + 5_000);
     pipeline.undecodableBatch("events", 2, 7);
-    pipeline.observedAt = T0 + 1_000;
+    clock.advance(T0 + 1_000);
     pipeline.undecodableBatch("events", 2, 3);
     expect(unreadable).toEqual([
       "event events/2 undecodable_batch 7 at 5000",

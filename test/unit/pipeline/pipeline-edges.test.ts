@@ -6,7 +6,8 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../../src/catalog/load.js";
 import { parseConfig } from "../../../src/config/load.js";
-import { Pipeline } from "../../../src/pipeline/pipeline.js";
+import { ObservationClock } from "../../../src/pipeline/clock.js";
+import { Pipeline, type PipelineHooks } from "../../../src/pipeline/pipeline.js";
 import type { ResultMessage, SampleJob } from "../../../src/pipeline/workers/job.js";
 import { JobValidator } from "../../../src/pipeline/workers/validate.js";
 import {
@@ -89,19 +90,26 @@ describe("a catalog reload", () => {
 describe("a bug in the pipeline", () => {
   it("on a watched topic: internal_error, unknown use at the record's time or the monitor's clock, the error to its hook", async () => {
     const { config, catalog } = await catalogOf(eventConfigYaml());
-    const pipeline = new Pipeline(catalog, config);
     const bug = new TypeError("a bug");
-    pipeline.onValidated = () => {
-      throw bug;
-    };
     const unread: string[] = [];
-    pipeline.onUnreadable = (s, topic, partition, reason, records, at) =>
-      unread.push(`${s.subject.name} ${topic}/${partition} ${reason} ${records} at ${at}`);
     const errors: unknown[] = [];
-    pipeline.onInternalError = (error, r) => errors.push(error, r.offset);
+    const clock = new ObservationClock();
+    const pipeline = new Pipeline(catalog, config, {
+      clock,
+      validated: [
+        () => {
+          throw bug;
+        },
+      ],
+      unreadable: [
+        (s, topic, partition, reason, records, at) =>
+          unread.push(`${s.subject.name} ${topic}/${partition} ${reason} ${records} at ${at}`),
+      ],
+      internalError: (error, r) => errors.push(error, r.offset),
+    });
     const first = record({ id: 1, event: "view" }, { "schema-version": "1.0" }, { timestamp: 1000 });
     pipeline.process(first);
-    pipeline.observedAt = 5000;
+    clock.advance(5000);
     const second = { ...record({ id: 1, event: "view" }, { "schema-version": "1.0" }), partition: 3 };
     pipeline.process(second);
     expect(decodeCounts(pipeline)).toEqual(["events internal_error=2"]);
@@ -114,11 +122,12 @@ describe("a bug in the pipeline", () => {
 
   it("on a topic no subject watches (a bug before the lookup): internal_error of the unknown topic only", async () => {
     const { config, catalog } = await catalogOf(eventConfigYaml());
-    const pipeline = new Pipeline(catalog, config);
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic) => unread.push(topic);
     const errors: unknown[] = [];
-    pipeline.onInternalError = (error) => errors.push(error);
+    const pipeline = new Pipeline(catalog, config, {
+      unreadable: [(_s, topic) => unread.push(topic)],
+      internalError: (error) => errors.push(error),
+    });
     // A record whose topic throws when read: the pipeline's first step fails.
     let reads = 0;
     const broken = {
@@ -137,16 +146,21 @@ describe("a bug in the pipeline", () => {
 
 describe("the pipeline with a job runner", () => {
   /** The event pipeline with a runner that validates with the workers' code, seeing every job. */
-  async function withRunner(answer?: (job: SampleJob, id: number) => Promise<ResultMessage>) {
+  async function withRunner(
+    answer?: (job: SampleJob, id: number) => Promise<ResultMessage>,
+    hooks: PipelineHooks = {},
+  ) {
     const { config, catalog } = await catalogOf(eventConfigYaml());
-    const pipeline = new Pipeline(catalog, config);
-    const validator = new JobValidator([pipeline.subjects.get("event")!.subject], 1, false);
+    const validator = new JobValidator([catalog.subjects.get("event")!], 1, false);
     const jobs: SampleJob[] = [];
     let id = 0;
-    pipeline.useWorkers({
-      validate: async (job) => {
-        jobs.push(job);
-        return answer ? answer(job, ++id) : validator.validate(job.message(++id));
+    const pipeline = new Pipeline(catalog, config, {
+      ...hooks,
+      runner: {
+        validate: async (job) => {
+          jobs.push(job);
+          return answer ? answer(job, ++id) : validator.validate(job.message(++id));
+        },
       },
     });
     return { pipeline, jobs };
@@ -166,10 +180,11 @@ describe("the pipeline with a job runner", () => {
 
   it("does not reuse a job whose worker died with it", async () => {
     let calls = 0;
-    const { pipeline, jobs } = await withRunner(() => Promise.reject(new Error(`worker exit ${++calls}`)));
     // A worker that exits is not a bug of the pipeline: counted, not reported as one.
     const errors: unknown[] = [];
-    pipeline.onInternalError = (error) => errors.push(error);
+    const { pipeline, jobs } = await withRunner(() => Promise.reject(new Error(`worker exit ${++calls}`)), {
+      internalError: (error) => errors.push(error),
+    });
     for (let flush = 0; flush < 3; flush++) {
       pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
       await pipeline.flush();
@@ -180,11 +195,12 @@ describe("the pipeline with a job runner", () => {
   });
 
   it("counts a job whose result cannot be applied as internal_error, and names its first record's partition", async () => {
-    const { pipeline, jobs } = await withRunner(async () => ({}) as ResultMessage);
     const errors: string[] = [];
-    pipeline.onInternalError = (error, r) => errors.push(`${(error as Error).name} ${JSON.stringify(r)}`);
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason) => unread.push(`${topic}/${partition} ${reason}`);
+    const { pipeline, jobs } = await withRunner(async () => ({}) as ResultMessage, {
+      internalError: (error, r) => errors.push(`${(error as Error).name} ${JSON.stringify(r)}`),
+      unreadable: [(_s, topic, partition, reason) => unread.push(`${topic}/${partition} ${reason}`)],
+    });
     pipeline.process({ ...record(V1, { producer: "legacy" }), partition: 4 });
     pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
     await pipeline.flush();
@@ -202,11 +218,12 @@ describe("the pipeline with a job runner", () => {
 
   it("validates here, without a job, a subject the runner says it validates here", async () => {
     const { config, catalog } = await catalogOf(eventConfigYaml());
-    const pipeline = new Pipeline(catalog, config);
     const asked: string[] = [];
-    pipeline.useWorkers({
-      validate: () => Promise.reject(new Error("no job expected")),
-      validatesHere: (subject) => (asked.push(subject.name), true),
+    const pipeline = new Pipeline(catalog, config, {
+      runner: {
+        validate: () => Promise.reject(new Error("no job expected")),
+        validatesHere: (subject) => (asked.push(subject.name), true),
+      },
     });
     pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
     expect(pipeline.pendingValidations).toBe(0);
@@ -234,32 +251,36 @@ describe("the pipeline with a job runner", () => {
 describe("the pipeline without hooks", () => {
   it("counts a bug, an undecodable batch, a skipped record and lost jobs with no hook set, and never throws", async () => {
     const { config, catalog } = await catalogOf(eventConfigYaml("    sampling:\n      ratio: 0.5\n"));
-    const pipeline = new Pipeline(catalog, config);
-    // Undeclared records: the second is skipped by the sampler, while 1.0.0 is deprecated.
-    pipeline.process(record(V1, { producer: "legacy" }));
-    pipeline.process(record(V1, { producer: "legacy" }));
+    // Only a validated hook, which breaks: no unreadable or internal-error listener to tell.
+    const pipeline = new Pipeline(catalog, config, {
+      validated: [
+        () => {
+          throw new TypeError("a bug");
+        },
+      ],
+    });
+    // Undeclared records, every second one skipped by the sampler while 1.0.0 is deprecated; each
+    // sampled one is validated and breaks in the hook.
+    for (let i = 0; i < 4; i++) pipeline.process(record(V1, { producer: "legacy" }));
     pipeline.undecodableBatch("events", 1, 2);
-    pipeline.onValidated = () => {
-      throw new TypeError("a bug");
-    };
-    // One of the two is sampled, validated, and breaks in the hook.
-    pipeline.process(record(V1, { producer: "legacy" }));
-    pipeline.process(record(V1, { producer: "legacy" }));
-    expect(decodeCounts(pipeline)).toEqual(["events internal_error=1", "events undecodable_batch=2"]);
+    expect(decodeCounts(pipeline)).toEqual(["events internal_error=2", "events undecodable_batch=2"]);
 
-    pipeline.onValidated = undefined;
+    // No hook at all, and workers that exit or answer nonsense.
     let answers = 0;
-    pipeline.useWorkers({
-      validate: async () => {
-        if (answers++ === 0) throw new Error("the worker exited");
-        return {} as ResultMessage;
+    const workers = new Pipeline(catalog, config, {
+      runner: {
+        validate: async () => {
+          if (answers++ === 0) throw new Error("the worker exited");
+          return {} as ResultMessage;
+        },
       },
     });
+    workers.undecodableBatch("events", 1, 2);
     for (let flush = 0; flush < 2; flush++) {
-      pipeline.process(record(V1, { producer: "legacy" }));
-      pipeline.process(record(V1, { producer: "legacy" }));
-      await pipeline.flush();
+      workers.process(record(V1, { producer: "legacy" }));
+      workers.process(record(V1, { producer: "legacy" }));
+      await workers.flush();
     }
-    expect(decodeCounts(pipeline)).toEqual(["events internal_error=3", "events undecodable_batch=2"]);
+    expect(decodeCounts(workers)).toEqual(["events internal_error=2", "events undecodable_batch=2"]);
   });
 });

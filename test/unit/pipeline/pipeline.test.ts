@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { Corpus } from "../../../src/corpus/corpus.js";
-import { attachCorpus } from "../../../src/corpus/feed.js";
+import { feedCorpus } from "../../../src/corpus/feed.js";
 import { resolve } from "node:path";
 import { loadCatalog } from "../../../src/catalog/load.js";
 import { parseConfig } from "../../../src/config/load.js";
@@ -137,7 +137,9 @@ describe("pipeline: sampling", () => {
 
   it("caps validations per second and lowers the effective ratio", async () => {
     let now = 1_000_000;
-    const { pipeline } = await eventPipeline("    sampling:\n      maxPerSecond: 10\n", "", () => now);
+    const { pipeline } = await eventPipeline("    sampling:\n      maxPerSecond: 10\n", "", {
+      now: () => now,
+    });
     for (let i = 0; i < 40; i++) pipeline.process(record(V1, { "schema-version": "1.0" }));
     now += 500; // half a second refills five tokens
     for (let i = 0; i < 40; i++) pipeline.process(record(V1, { "schema-version": "1.0" }));
@@ -171,10 +173,12 @@ describe("pipeline: records it cannot fully read", () => {
   const deep = (depth: number) => `{"id":1,"event":"view","x":${"[".repeat(depth)}${"]".repeat(depth)}}`;
 
   it("reads the version and producer of a too-large or unparseable record from its headers and counts it", async () => {
-    const { pipeline } = await eventPipeline("", "maxRecordBytes: 64\n");
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    const { pipeline } = await eventPipeline("", "maxRecordBytes: 64\n", {
+      unreadable: [
+        (_s, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+      ],
+    });
     const big = Buffer.from(JSON.stringify({ id: 1, event: "view", pad: "x".repeat(80) }));
     pipeline.process(record(undefined, { "schema-version": "1.0", producer: "web" }, { raw: big }));
     pipeline.process(
@@ -188,13 +192,17 @@ describe("pipeline: records it cannot fully read", () => {
   });
 
   it("counts a record whose version lives in a payload it cannot read as writer unknown, and says so", async () => {
+    const unread: string[] = [];
     const { pipeline } = await eventPipeline(
       "    writer:\n      sources: [pointer]\n      pointer: /schema\n",
       "maxRecordBytes: 64\n",
+      {
+        unreadable: [
+          (_s, topic, partition, reason, records) =>
+            unread.push(`${topic}/${partition} ${reason} ${records}`),
+        ],
+      },
     );
-    const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-      unread.push(`${topic}/${partition} ${reason} ${records}`);
     pipeline.process(record(undefined, { producer: "batch" }, { raw: Buffer.alloc(65, 0x20) }));
     pipeline.process(record(undefined, { producer: "batch" }, { raw: Buffer.from([0xff, 0x7b]) }));
     pipeline.process(record({ ...V1, schema: "event/1.0" }, { producer: "web" }));
@@ -212,10 +220,11 @@ describe("pipeline: records it cannot fully read", () => {
   });
 
   it("counts a document nested deeper than the corpus can follow as too_deep, after counting and validating it", async () => {
-    const { pipeline } = await eventPipeline();
-    attachCorpus(pipeline, new Corpus({ maxShapes: 10, redact: [] }));
     const errors: unknown[] = [];
-    pipeline.onInternalError = (error) => errors.push(error);
+    const { pipeline } = await eventPipeline("", "", {
+      validated: [feedCorpus(new Corpus({ maxShapes: 10, redact: [] }))],
+      internalError: (error) => errors.push(error),
+    });
     pipeline.process(
       record(undefined, { "schema-version": "1.0", producer: "deep" }, { raw: Buffer.from(deep(100_000)) }),
     );
@@ -226,16 +235,19 @@ describe("pipeline: records it cannot fully read", () => {
   });
 
   it("counts a bug as internal_error and hands the error, never the record's contents, to its logger", async () => {
-    const { pipeline } = await eventPipeline();
     const seen: string[] = [];
-    pipeline.onValidated = () => {
-      throw new TypeError("a bug");
-    };
-    pipeline.onInternalError = (error, r) =>
-      seen.push(`${(error as Error).message} at ${r.topic}/${r.partition}`);
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    const { pipeline } = await eventPipeline("", "", {
+      validated: [
+        () => {
+          throw new TypeError("a bug");
+        },
+      ],
+      internalError: (error, r) => seen.push(`${(error as Error).message} at ${r.topic}/${r.partition}`),
+      unreadable: [
+        (_s, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+      ],
+    });
     pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
     expect(decodeCounts(pipeline)).toEqual(["events internal_error=1"]);
     expect(seen).toEqual(["a bug at events/0"]);
@@ -244,10 +256,12 @@ describe("pipeline: records it cannot fully read", () => {
   });
 
   it("takes an undeclared record the sampler skips as unknown use while the subject has a deprecated version", async () => {
-    const { pipeline } = await eventPipeline("    sampling:\n      ratio: 0.5\n");
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    const { pipeline } = await eventPipeline("    sampling:\n      ratio: 0.5\n", "", {
+      unreadable: [
+        (_s, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+      ],
+    });
     // ratio 0.5 validates exactly every second record of the subject
     for (let i = 0; i < 4; i++) pipeline.process(record(V1, { producer: "legacy" }));
     for (let i = 0; i < 4; i++) pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
@@ -272,19 +286,22 @@ describe("pipeline: records it cannot fully read", () => {
       ),
       resolve("test/config.yaml"),
     );
-    const pipeline = new Pipeline(await loadCatalog(config), config);
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason) => unread.push(`${topic}/${partition} ${reason}`);
+    const pipeline = new Pipeline(await loadCatalog(config), config, {
+      unreadable: [(_s, topic, partition, reason) => unread.push(`${topic}/${partition} ${reason}`)],
+    });
     for (let i = 0; i < 4; i++) pipeline.process(record(V1, { producer: "legacy" }));
     expect(recordCounts(pipeline)).toEqual(["legacy none=4"]);
     expect(unread).toEqual([]);
   });
 
   it("counts an undecodable batch's records as writer unknown and undecodable_batch", async () => {
-    const { pipeline } = await eventPipeline();
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    const { pipeline } = await eventPipeline("", "", {
+      unreadable: [
+        (_s, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+      ],
+    });
     pipeline.undecodableBatch("events", 2, 30);
     expect(recordCounts(pipeline)).toEqual(["unknown unknown=30"]);
     expect(decodeCounts(pipeline)).toEqual(["events undecodable_batch=30"]);

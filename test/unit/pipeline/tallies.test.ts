@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRegistry } from "../../../src/metrics/exporter.js";
 import { Health } from "../../../src/health/health.js";
 import type { CatalogSubject } from "../../../src/catalog/types.js";
+import { ObservationClock } from "../../../src/pipeline/clock.js";
 import { Tallies, UNREADABLE, seenAt } from "../../../src/pipeline/tallies.js";
 import { eventPipeline, record } from "../../helpers/monitor.js";
 
@@ -10,8 +11,9 @@ const V10 = { producer: "web", "schema-version": "1.0" };
 
 /** The last-seen gauge of event 1.0.0 after the given records, read from /metrics as Prometheus would. */
 async function lastSeenAfter(timestamps: number[], observedAt: number | undefined): Promise<number> {
-  const { pipeline, catalog } = await eventPipeline();
-  pipeline.observedAt = observedAt;
+  const clock = new ObservationClock();
+  if (observedAt !== undefined) clock.advance(observedAt);
+  const { pipeline, catalog } = await eventPipeline("", "", { clock });
   for (const timestamp of timestamps) pipeline.process(record({ id: 1, event: "view" }, V10, { timestamp }));
   const text = await createRegistry({
     pipeline,

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 import { parseConfig } from "../../../src/config/load.js";
+import type { IdLookups } from "../../../src/catalog/lookups.js";
 import { Pipeline } from "../../../src/pipeline/pipeline.js";
 import { buildCatalog, retainRemoved } from "../../../src/registry/catalog.js";
 import { CompiledVersions, referenceDocuments, versionBaseUri } from "../../../src/registry/compile.js";
@@ -208,10 +209,14 @@ subjects:
       snapshot([version(1, 5, street), version(2, 9, shared)], "refunds-value"),
     ]);
     const asked: number[] = [];
-    const pipeline = new Pipeline(catalog, cfg);
-    pipeline.subjects.get("order")!.useIdLookups({
-      request: (id) => void asked.push(id),
-      requestGuid: () => undefined,
+    const pipeline = new Pipeline(catalog, cfg, {
+      lookups: (subject) =>
+        subject.name === "order"
+          ? {
+              request: (id) => void asked.push(id),
+              requestGuid: () => undefined,
+            }
+          : undefined,
     });
     pipeline.process(record(undefined, {}, { topic: "orders", raw: wire(9, { id: 1 }) }));
     pipeline.process(record(undefined, {}, { topic: "refunds", raw: wire(9, { id: 1 }) }));
@@ -230,10 +235,14 @@ subjects:
     const guid = "0f8e1a52-3c4d-4b6e-9f70-112233445566";
     const { catalog } = await buildCatalog(await config(), [snapshot([version(1, 1, street, { guid })])]);
     const asked: string[] = [];
-    const pipeline = new Pipeline(catalog, await config());
-    pipeline.subjects.get("order")!.useIdLookups({
-      request: () => undefined,
-      requestGuid: (g) => void asked.push(g),
+    const pipeline = new Pipeline(catalog, await config(), {
+      lookups: (subject) =>
+        subject.name === "order"
+          ? {
+              request: () => undefined,
+              requestGuid: (g) => void asked.push(g),
+            }
+          : undefined,
     });
     const header = (hex: string) => ({
       __value_schema_id: Buffer.concat([Buffer.from([1]), Buffer.from(hex, "hex")]),
@@ -251,12 +260,12 @@ subjects:
   it("has a record whose id is being looked up wait, and counts it once: under the version the answer brought, else as unknown", async () => {
     const cfg = await config();
     const { catalog } = await buildCatalog(cfg, [snapshot([version(1, 1, street)])]);
-    const pipeline = new Pipeline(catalog, cfg);
     let answer!: () => void;
     const lookup = new Promise<void>((resolve) => (answer = resolve));
     const never = new Promise<void>(() => undefined);
     const asked: number[] = [];
-    pipeline.subjects.get("order")!.useIdLookups({
+    // The registry's lookups, changed below: the pipeline reads them at each record.
+    const lookups: { -readonly [K in keyof IdLookups]: IdLookups[K] } = {
       request: (id) => {
         asked.push(id);
         return id === 2 ? lookup : id === 9 ? never : undefined;
@@ -264,6 +273,9 @@ subjects:
       requestGuid: () => undefined,
       wait: 60_000,
       waitRecords: 10,
+    };
+    const pipeline = new Pipeline(catalog, cfg, {
+      lookups: (subject) => (subject.name === "order" ? lookups : undefined),
     });
     const orders = (id: number) => record(undefined, {}, { topic: "orders", raw: wire(id, { street: "x" }) });
     for (const id of [1, 2, 2, 2]) pipeline.process(orders(id));
@@ -284,12 +296,8 @@ subjects:
     expect(asked).toEqual([2, 2, 2]);
 
     // An id the answer does not bring, and one whose answer never comes within the wait: unknown, once.
-    pipeline.subjects.get("order")!.useIdLookups({
-      request: (id) => (id === 9 ? never : undefined),
-      requestGuid: () => undefined,
-      wait: 20,
-      waitRecords: 10,
-    });
+    lookups.request = (id) => (id === 9 ? never : undefined);
+    lookups.wait = 20;
     pipeline.process(orders(9));
     pipeline.process(orders(8));
     expect(pipeline.waitingForLookups).toBe(1);

@@ -2,23 +2,15 @@ import { cp, readFile, writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
-import { loadState, saveState } from "../../../src/state/file.js";
-import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
-import { Health } from "../../../src/health/health.js";
+import { StateFile, loadState, saveState } from "../../../src/state/file.js";
 import { startMonitor } from "../../../src/monitor/start.js";
 import { writeTree } from "../../helpers/files.js";
-import { eventPipeline } from "../../helpers/monitor.js";
+import { liveLifecycle } from "../../helpers/lifecycle.js";
 
 describe("the state file", () => {
   it("round-trips the evidence, replaced atomically", async () => {
     const dir = await writeTree({});
-    const { pipeline } = await eventPipeline();
-    const runtime = new LifecycleRuntime({
-      pipeline,
-      health: new Health(),
-      logger: createLogger("silent"),
-      clock: "live",
-    });
+    const { runtime } = await liveLifecycle();
     runtime.lifecycle.coverage.processed("events", 0, "0", "41", 1_000);
     runtime.lifecycle.declared("event", "1.0.0", "web", 2_000);
     const state = runtime.lifecycle.toState();
@@ -45,15 +37,9 @@ describe("the state file", () => {
       code: "STATE_INVALID",
       message: `${dir}/state.json: state is not valid JSON`,
     });
-    const { pipeline } = await eventPipeline();
-    const runtime = new LifecycleRuntime({
-      pipeline,
-      health: new Health(),
-      logger: createLogger("silent"),
-      clock: "live",
-      statePath: `${dir}/state.json`,
-    });
-    await runtime.load();
+    const file = new StateFile(`${dir}/state.json`);
+    const { runtime } = await liveLifecycle({ persistence: { kind: "file", file, sections: () => ({}) } });
+    await runtime.load(await file.read());
     expect(runtime.stateProblem).toBe(`${dir}/state.json: state is not valid JSON`);
     expect(runtime.lifecycle.coverage.gapCounts.get("events")).toBe(1);
     // Nothing of the corrupt file is taken as observation: no partition covered, no window started.

@@ -4,8 +4,9 @@
 // worker path must count and validate exactly as the in-thread path.
 import { describe, expect, it } from "vitest";
 import { Corpus } from "../../../../src/corpus/corpus.js";
-import { attachCorpus } from "../../../../src/corpus/feed.js";
-import type { Pipeline } from "../../../../src/pipeline/pipeline.js";
+import { feedCorpus } from "../../../../src/corpus/feed.js";
+import type { JobRunner, Pipeline } from "../../../../src/pipeline/pipeline.js";
+import type { ValidatedHook } from "../../../../src/pipeline/validated.js";
 import type { SampleJob } from "../../../../src/pipeline/workers/job.js";
 import { JobValidator } from "../../../../src/pipeline/workers/validate.js";
 import { resolve } from "node:path";
@@ -25,19 +26,19 @@ const V1 = { id: 1, event: "view" };
 const V11 = { id: 2, event: "buy", amount: 5 };
 
 /** A job runner that validates on this thread, with the workers' own code, asynchronously. */
-function inThreadRunner(pipeline: Pipeline, shapes = false): { jobs: number[] } {
-  const subjects = [...pipeline.subjects.values()].map((s) => s.subject);
-  const validator = new JobValidator(subjects, 1, shapes);
-  const seen = { jobs: [] as number[] };
+function inThreadRunner(shapes = false): { jobs: number[]; runner: JobRunner } {
+  const jobs: number[] = [];
+  let validator: JobValidator | undefined;
   let id = 0;
-  pipeline.useWorkers({
-    validate: async (job: SampleJob) => {
-      seen.jobs.push(job.size);
+  const runner: JobRunner = {
+    validate: async (job, subjects) => {
+      jobs.push(job.size);
+      validator ??= new JobValidator(subjects, 1, shapes);
       await Promise.resolve();
       return validator.validate(job.message(++id));
     },
-  });
-  return seen;
+  };
+  return { jobs, runner };
 }
 
 /** A mixed stream: declared versions, the wire prefix, undeclared, broken and deep records. */
@@ -63,8 +64,8 @@ function stream() {
 describe("the validation-worker path", () => {
   it("counts and validates exactly as the in-thread path, and holds nothing back after flush", async () => {
     const inThread = await eventPipeline();
-    const workers = await eventPipeline();
-    const runner = inThreadRunner(workers.pipeline);
+    const runner = inThreadRunner();
+    const workers = await eventPipeline("", "", { runner: runner.runner });
     for (const r of stream()) inThread.pipeline.process(r);
     const records = stream();
     for (const r of records.slice(0, 40)) workers.pipeline.process(r);
@@ -92,19 +93,16 @@ describe("the validation-worker path", () => {
   });
 
   it("gives the validated-record hook the same records, with the document parsed only when asked", async () => {
-    const inThread = await eventPipeline();
-    const workers = await eventPipeline();
-    inThreadRunner(workers.pipeline);
-    const heard = (p: Pipeline) => {
-      const out: string[] = [];
-      p.onValidated = (v) =>
+    const heard = (out: string[]): ValidatedHook => {
+      return (v) =>
         out.push(
           `${v.producer} ${v.writer?.version.text ?? "none"} ${v.subject.results.map((r) => (r.passed ? "pass" : r.keyword)).join(",")} ${JSON.stringify(v.document())}`,
         );
-      return out;
     };
-    const a = heard(inThread.pipeline);
-    const b = heard(workers.pipeline);
+    const a: string[] = [];
+    const b: string[] = [];
+    const inThread = await eventPipeline("", "", { validated: [heard(a)] });
+    const workers = await eventPipeline("", "", { validated: [heard(b)], runner: inThreadRunner().runner });
     for (const r of stream()) inThread.pipeline.process(r);
     for (const r of stream()) workers.pipeline.process(r);
     await workers.pipeline.flush();
@@ -114,13 +112,13 @@ describe("the validation-worker path", () => {
   });
 
   it("feeds the corpus from the workers' shape keys, keeping the same examples", async () => {
-    const inThread = await eventPipeline();
-    const workers = await eventPipeline();
-    inThreadRunner(workers.pipeline, true);
     const corpusA = new Corpus({ maxShapes: 50, redact: [] });
     const corpusB = new Corpus({ maxShapes: 50, redact: [] });
-    attachCorpus(inThread.pipeline, corpusA);
-    attachCorpus(workers.pipeline, corpusB);
+    const inThread = await eventPipeline("", "", { validated: [feedCorpus(corpusA)] });
+    const workers = await eventPipeline("", "", {
+      validated: [feedCorpus(corpusB)],
+      runner: inThreadRunner(true).runner,
+    });
     for (const r of stream()) inThread.pipeline.process(r);
     for (const r of stream()) workers.pipeline.process(r);
     await workers.pipeline.flush();
@@ -129,8 +127,7 @@ describe("the validation-worker path", () => {
   });
 
   it("counts a document too deep for the validators as too_deep, from the worker as in-thread", async () => {
-    const workers = await eventPipeline();
-    inThreadRunner(workers.pipeline, true);
+    const workers = await eventPipeline("", "", { runner: inThreadRunner(true).runner });
     const deep = `{"id":1,"event":"view","x":${"[".repeat(100_000)}${"]".repeat(100_000)}}`;
     workers.pipeline.process(
       record(undefined, { "schema-version": "1.0", producer: "deep" }, { raw: Buffer.from(deep) }),
@@ -143,15 +140,17 @@ describe("the validation-worker path", () => {
 
   it("takes a job lost with its worker as unknown use for the records that declare no version", async () => {
     // Without the payload pointer, undeclared records are not parsed here: they go to the worker.
-    const { pipeline } = await eventPipeline("    writer:\n      sources: [header]\n");
-    pipeline.useWorkers({
-      validate: async () => {
-        throw new Error("the worker exited");
-      },
-    });
     const unread: string[] = [];
-    pipeline.onUnreadable = (_s, topic, partition, reason, records) =>
-      unread.push(`${topic}/${partition} ${reason} ${records}`);
+    const { pipeline } = await eventPipeline("    writer:\n      sources: [header]\n", "", {
+      runner: {
+        validate: async () => {
+          throw new Error("the worker exited");
+        },
+      },
+      unreadable: [
+        (_s, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+      ],
+    });
     pipeline.process(record(V1, { producer: "legacy" }));
     pipeline.process(record(V1, { "schema-version": "1.0", producer: "web" }));
     pipeline.process(record(V1, { producer: "legacy" }));
@@ -165,7 +164,6 @@ describe("the validation-worker path", () => {
 
   it("judges a record here when the worker judged it with another catalog's readers (a reload in between)", async () => {
     const inThread = await eventPipeline();
-    const workers = await eventPipeline();
     // The worker's catalog has 2.0.0 retired: it judges two readers where the pipeline has three.
     const olderConfig = parseConfig(
       eventConfigYaml().replace('"2.0.0": { status: candidate }', '"2.0.0": { status: retired }'),
@@ -175,12 +173,13 @@ describe("the validation-worker path", () => {
     expect(older.readers.map((r) => r.version.text)).toEqual(["1.0.0", "1.1.0"]);
     const validator = new JobValidator([older], 1, false);
     let id = 0;
-    workers.pipeline.useWorkers({
-      validate: async (job: SampleJob) => validator.validate(job.message(++id)),
-    });
     const candidate: string[] = [];
-    workers.pipeline.onValidated = (v) =>
-      candidate.push(v.subject.results.map((r) => `${r.reader.version.text}:${r.passed}`).join(" "));
+    const workers = await eventPipeline("", "", {
+      runner: { validate: async (job: SampleJob) => validator.validate(job.message(++id)) },
+      validated: [
+        (v) => candidate.push(v.subject.results.map((r) => `${r.reader.version.text}:${r.passed}`).join(" ")),
+      ],
+    });
     for (const r of stream()) inThread.pipeline.process(r);
     for (const r of stream()) workers.pipeline.process(r);
     await workers.pipeline.flush();
@@ -195,8 +194,9 @@ describe("the validation-worker path", () => {
   });
 
   it("counts the records of a job whose worker died as internal_error, their counts kept", async () => {
-    const { pipeline } = await eventPipeline();
-    pipeline.useWorkers({ validate: () => Promise.reject(new Error("a validation worker exited")) });
+    const { pipeline } = await eventPipeline("", "", {
+      runner: { validate: () => Promise.reject(new Error("a validation worker exited")) },
+    });
     for (const r of stream().slice(0, 5)) pipeline.process(r);
     await pipeline.flush();
     expect(recordCounts(pipeline)).toEqual(["web 1.0.0=5"]);
@@ -207,20 +207,22 @@ describe("the validation-worker path", () => {
 
 describe("the job validator", () => {
   it("answers per item and reader, with keyword and pointer strings interned once per job", async () => {
-    const { pipeline } = await eventPipeline();
-    const validator = new JobValidator([pipeline.subjects.get("event")!.subject], 7, false);
+    let validator: JobValidator | undefined;
     let message: ReturnType<SampleJob["message"]> | undefined;
-    pipeline.useWorkers({
-      validate: async (job) => {
-        message = job.message(1);
-        return validator.validate(message);
+    const { pipeline } = await eventPipeline("", "", {
+      runner: {
+        validate: async (job, subjects) => {
+          validator = new JobValidator(subjects, 7, false);
+          message = job.message(1);
+          return validator.validate(message);
+        },
       },
     });
     pipeline.process(record(V11, { "schema-version": "1.1", producer: "mobile" }));
     pipeline.process(record(V11, { "schema-version": "1.1", producer: "mobile" }));
     pipeline.process(record(undefined, { "schema-version": "1.0" }, { raw: Buffer.from("[") }));
     await pipeline.flush();
-    const result = validator.validate(message!);
+    const result = validator!.validate(message!);
     expect(result.generation).toBe(7);
     expect([...result.status]).toEqual([0, 0, 2]);
     expect(result.readers).toEqual({ 0: ["1.0.0", "1.1.0", "2.0.0"] });

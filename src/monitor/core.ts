@@ -1,0 +1,168 @@
+import type { Logger } from "pino";
+import type { Catalog } from "../catalog/types.js";
+import type { Config } from "../config/types.js";
+import { Corpus } from "../corpus/corpus.js";
+import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
+import { ValidationBudget } from "../engine/budget.js";
+import { messageOf } from "../errors.js";
+import type { Health } from "../health/health.js";
+import { createRegistry } from "../metrics/exporter.js";
+import { ObservationClock } from "../pipeline/clock.js";
+import { Pipeline } from "../pipeline/pipeline.js";
+import { InThreadValidation } from "../pipeline/workers/in-thread.js";
+import { ValidationPool } from "../pipeline/workers/pool.js";
+import { buildReport, type Report } from "../report/model.js";
+import { buildStatus, type MonitorStatus } from "../report/status.js";
+import type { ReadState } from "../state/file.js";
+import type { StateFile } from "../state/file.js";
+import type { StateTopic } from "../state/topic.js";
+import type { CatalogSources } from "./catalog-sources.js";
+import { CatalogUpdates } from "./catalog-updates.js";
+import { internalErrorLogger } from "./diagnostics.js";
+import {
+  LifecycleRuntime,
+  ReplayClock,
+  lifecycleListeners,
+  newLifecycle,
+  type Persistence,
+} from "./lifecycle-runtime.js";
+import { validationThreadUrl } from "./validation-thread-url.js";
+import type { Registry } from "prom-client";
+
+export interface CoreInputs {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly health: Health;
+  readonly sources: CatalogSources;
+  /** Live from Kafka; otherwise a replayed capture, judged on its own clock and saving nothing. */
+  readonly live: boolean;
+  /** Where the state is kept: the file read once at start (with what was read), or the state topic. */
+  readonly state:
+    | { readonly kind: "file"; readonly file: StateFile; readonly read: ReadState }
+    | { readonly kind: "topic"; readonly topic: StateTopic }
+    | { readonly kind: "none" };
+  readonly workers: number;
+  readonly version: string;
+}
+
+/** The monitor's core: everything between a record arriving and a number on /metrics. */
+export interface Core {
+  readonly pipeline: Pipeline;
+  readonly pool: ValidationPool | undefined;
+  readonly lifecycle: LifecycleRuntime;
+  readonly updates: CatalogUpdates;
+  readonly corpus: Corpus | undefined;
+  readonly metrics: Registry;
+  catalog(): Catalog;
+  status(): MonitorStatus;
+  report(): Report;
+}
+
+/**
+ * Builds the core in the order each part's constructor needs the others: the corpus and the
+ * lifecycle (what listens to records), the pipeline (given its listeners, its clock and its
+ * validation), the lifecycle's runtime (given the pipeline), the catalog's updates, the metrics.
+ */
+export function buildCore(inputs: CoreInputs): Core {
+  const { config, logger, health, sources, live, state } = inputs;
+  const initial = sources.initial;
+  const follower = sources.follower;
+  const saved = state.kind === "file" ? state.read.sections : undefined;
+  const corpus = config.corpus.enabled
+    ? restoreCorpus(config, initial.catalog, saved?.corpus, logger)
+    : undefined;
+  const timing = {
+    clock: live ? ("live" as const) : new ReplayClock(),
+    ...(live ? { lagInterval: config.kafka.lagInterval } : {}),
+  };
+  const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
+  const listeners = lifecycleListeners(lifecycle);
+  const observationClock = live ? new ObservationClock() : undefined;
+  const pool =
+    inputs.workers > 0
+      ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
+      : // On the consumer's thread too, every validation has its time budget: a batch's at the flush.
+        new InThreadValidation(
+          config.corpus.enabled,
+          new ValidationBudget(config.validationTimeout),
+          config.assertFormats,
+        );
+  const pipeline = new Pipeline(initial.catalog, config, {
+    validated: corpus ? [...listeners.validated, feedCorpus(corpus)] : listeners.validated,
+    unreadable: listeners.unreadable,
+    internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
+    runner: pool,
+    lookups: (subject) => sources.lookupsFor(subject),
+    ...(observationClock ? { clock: observationClock } : {}),
+  });
+  const persistence: Persistence =
+    state.kind === "file"
+      ? {
+          kind: "file",
+          file: state.file,
+          sections: () => ({
+            ...(corpus ? { corpus: corpus.toJSON() } : {}),
+            ...(follower ? { registry: follower.snapshots() } : {}),
+          }),
+        }
+      : state;
+  const runtime = new LifecycleRuntime({
+    lifecycle,
+    pipeline,
+    logger: logger.child({ component: "lifecycle" }),
+    timing,
+    persistence,
+    ...(observationClock ? { observationClock } : {}),
+    ...(follower ? { world: { registryDown: (subject: string) => follower.down(subject) } } : {}),
+  });
+  const updates = new CatalogUpdates({
+    initial,
+    pipeline,
+    pool: pool instanceof ValidationPool ? pool : undefined,
+    lifecycle,
+    logger: sources.log,
+    onApplied: () => sources.complete(),
+  });
+  sources.follow(updates);
+  const catalog = () => updates.current.catalog;
+  const metrics = createRegistry({
+    pipeline,
+    health,
+    catalog,
+    ...(follower ? { registries: follower } : {}),
+    version: inputs.version,
+    lifecycle: runtime,
+    producerDetail: config.metrics.producerDetail,
+  });
+  const status = () => buildStatus(catalog(), pipeline, health, follower);
+  return {
+    pipeline,
+    pool: pool instanceof ValidationPool ? pool : undefined,
+    lifecycle: runtime,
+    updates,
+    corpus,
+    metrics,
+    catalog,
+    status,
+    report: () => buildReport(status(), pipeline.tallies, runtime),
+  };
+}
+
+/** The corpus, restored from the state when it was saved there; bad saved content starts it afresh. */
+function restoreCorpus(config: Config, catalog: Catalog, saved: unknown, logger: Logger): Corpus {
+  const options = { maxShapes: config.corpus.maxShapes, redact: config.corpus.redact };
+  if (saved === undefined) return new Corpus(options);
+  try {
+    return Corpus.fromJSON(saved as Parameters<typeof Corpus.fromJSON>[0], {
+      ...options,
+      schemaFor: (subjectName, writer) => {
+        const subject = catalog.subjects.get(subjectName);
+        if (!subject) return undefined;
+        return (subject.byVersion.get(writer) ?? fallbackVersion(subject))?.file.json;
+      },
+    });
+  } catch (error) {
+    logger.error({ problem: messageOf(error) }, "the saved corpus is unreadable; starting an empty one");
+    return new Corpus(options);
+  }
+}
