@@ -1,10 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
-import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
-import { LineCounter, isMap, isSeq, isScalar, type Node } from "yaml";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { LineCounter } from "yaml";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
+import { describe, locate, walk } from "./locate.js";
 import {
   registriesFrom,
   subjectRegistryFrom,
@@ -13,7 +14,8 @@ import {
   type Where,
 } from "./registries.js";
 import { configSchema } from "./schema.js";
-import { aliasProblem, parseChecked } from "./yaml-limits.js";
+import { checkVersionKeys, versionKeysAsWritten } from "./version-keys.js";
+import { MAX_VALUES, aliasProblem, expansionProblem, parseChecked, toPlainData } from "./yaml-limits.js";
 import type { Config, SubjectConfig, VersionConfig } from "./types.js";
 
 const validateConfig = new Ajv2020({ allErrors: true, strict: true }).compile(configSchema);
@@ -43,11 +45,18 @@ export function parseConfig(text: string, path: string): Config {
     const { line, col } = lines.linePos(syntax.pos[0]);
     throw new SchemawatchError("NOT_YAML", `${path}:${line}:${col}: not valid YAML: ${syntax.message}`);
   }
-  const aliases = aliasProblem(document, lines);
-  if (aliases) throw new SchemawatchError("CONFIG_INVALID", `${path}:${aliases.line}: ${aliases.message}`);
-  // aliasProblem bounds what the aliases expand to; yaml's own guard also refuses a harmless anchor
-  // used more than 100 times, and as an error without a line.
-  const raw: unknown = document.toJS({ maxAliasCount: -1 });
+  const plain = aliasProblem(document, lines) ?? toPlainData(document, lines);
+  if (!("data" in plain))
+    throw new SchemawatchError("CONFIG_INVALID", `${path}:${plain.line}: ${plain.message}`);
+  const raw = plain.data;
+  const expanded = expansionProblem(raw);
+  if (expanded) {
+    const at = walk(document.contents, expanded, lines);
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${path}:${at.line}: ${at.key}: stands for more than ${MAX_VALUES} values once its aliases are expanded: refused as an alias bomb`,
+    );
+  }
   if (!validateConfig(raw)) {
     const messages = (validateConfig.errors ?? []).slice(0, 10).map((error) => {
       const at = locate(document.contents, error, lines);
@@ -55,78 +64,17 @@ export function parseConfig(text: string, path: string): Config {
     });
     throw new SchemawatchError("CONFIG_INVALID", `invalid config:\n  ${messages.join("\n  ")}`);
   }
+  versionKeysAsWritten(document, (raw as RawConfig).subjects);
+  checkVersionKeys(
+    (raw as RawConfig).subjects,
+    path,
+    (segments) => walk(document.contents, segments.map(String), lines).line,
+  );
   const where: Where = (segments) => {
     const at = walk(document.contents, segments.map(String), lines);
     return `${path}:${at.line}: ${at.key}`;
   };
   return deepFreeze(applyDefaults(raw as RawConfig, path, where));
-}
-
-function describe(error: ErrorObject): string {
-  switch (error.keyword) {
-    case "additionalProperties":
-      return `unknown key '${String(error.params["additionalProperty"])}'`;
-    case "required":
-      return `missing required key '${String(error.params["missingProperty"])}'`;
-    case "enum":
-      return `must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
-    case "pattern":
-      if (error.instancePath === "/validationTimeout")
-        return "must be a duration above zero in milliseconds or seconds, such as 100ms or 2s";
-      return error.instancePath.match(/Window|lagInterval/)
-        ? "must be a duration such as 30s, 15m, 24h or 7d"
-        : `must match ${String(error.params["pattern"])}`;
-    case "propertyNames":
-      if (error.instancePath.endsWith("/registry/versions")) {
-        return "registry version keys are the registry's version numbers, such as 3";
-      }
-      if (error.instancePath === "/registries") return "registry names are letters, digits, '.', '_' and '-'";
-      return "version keys must be semver, such as 1.1.0";
-    default:
-      return error.message ?? error.keyword;
-  }
-}
-
-/** Finds the YAML line of the key an error is about, and the dotted key itself. */
-function locate(root: unknown, error: ErrorObject, lines: LineCounter): { line: number; key: string } {
-  const segments = error.instancePath
-    .split("/")
-    .slice(1)
-    .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-  const extra =
-    error.keyword === "additionalProperties"
-      ? String(error.params["additionalProperty"])
-      : error.keyword === "propertyNames"
-        ? String(error.params["propertyName"])
-        : undefined;
-  return walk(root, extra === undefined ? segments : [...segments, extra], lines);
-}
-
-/** The YAML line of a key path (the deepest part of it that exists), and the dotted key itself. */
-function walk(root: unknown, path: readonly string[], lines: LineCounter): { line: number; key: string } {
-  let node = root as Node | null | undefined;
-  let keyNode: Node | undefined;
-  // A list index is written [0] and a map key .name, even a numeric one (registry.versions.3).
-  const parts: string[] = [];
-  for (const segment of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === segment);
-      keyNode = pair?.key as Node | undefined;
-      node = pair?.value as Node | undefined;
-      parts.push(`.${segment}`);
-    } else if (isSeq(node)) {
-      node = node.items[Number(segment)] as Node | undefined;
-      keyNode = node ?? keyNode;
-      parts.push(`[${segment}]`);
-    } else {
-      parts.push(/^\d+$/.test(segment) ? `[${segment}]` : `.${segment}`);
-      node = undefined;
-    }
-  }
-  const range = (keyNode ?? node)?.range;
-  const line = range ? lines.linePos(range[0]).line : 1;
-  const key = parts.join("").replace(/^\./, "") || "(root)";
-  return { line, key };
 }
 
 interface RawSubject {

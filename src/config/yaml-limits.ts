@@ -4,11 +4,9 @@ import {
   Lexer,
   LineCounter,
   Parser,
+  Scalar,
   YAMLParseError,
-  isAlias,
-  isMap,
-  isNode,
-  isSeq,
+  visit,
   type Document,
   type DocumentOptions,
   type Node,
@@ -19,8 +17,12 @@ import {
 /** A config nests a handful of levels; the YAML composer recurses once per level. */
 export const MAX_NESTING = 64;
 
-/** Values the aliases of one document may stand for, all counted: far past any config, far short of a bomb. */
-export const MAX_ALIASED_VALUES = 100_000;
+/**
+ * The YAML library's `maxAliasCount` for a config: how often an anchor may be repeated, weighted by
+ * the aliases inside it. Its default (100) refuses an anchor shared by a few hundred subjects; this
+ * lets ten thousand share one and refuses a bomb in its sixth level of nine.
+ */
+export const MAX_ALIAS_COUNT = 10_000;
 
 /** A problem at a place in the text. */
 export interface TextProblem {
@@ -118,73 +120,123 @@ function tooDeep(line: number): TextProblem {
   return { line, message: `nested more than ${MAX_NESTING} levels deep: refused (a config nests a few)` };
 }
 
-/** The nodes directly inside a collection, keys before values, in document order. */
-function children(node: Node): Node[] {
-  if (isMap(node)) return node.items.flatMap((pair) => [pair.key, pair.value].filter(isNode));
-  if (isSeq(node)) return node.items.filter(isNode);
-  return [];
-}
-
-interface Frame {
-  readonly node: Node;
-  readonly children: Node[];
-  next: number;
-  /** Values in the node once its aliases are expanded. */
-  size: number;
+/**
+ * The first alias that cannot be resolved: one without an anchor before it, or one inside the node
+ * its anchor names (a cycle, which the YAML library would turn into a circular object without a
+ * word). An alias names the last anchor before it, so one walk in document order finds both.
+ */
+export function aliasProblem(document: Document, lines: LineCounter): TextProblem | undefined {
+  const anchors = new Map<string, Node>();
+  let problem: TextProblem | undefined;
+  visit(document, {
+    Alias(_key, alias, path) {
+      const at = lines.linePos(alias.range?.[0] ?? 0).line;
+      const target = anchors.get(alias.source);
+      if (!target)
+        problem = { line: at, message: `alias *${alias.source} has no anchor &${alias.source} before it` };
+      else if (path.includes(target)) {
+        problem = {
+          line: at,
+          message: `alias *${alias.source} is inside the node its anchor &${alias.source} names: it would repeat itself forever`,
+        };
+      }
+      return problem ? visit.BREAK : undefined;
+    },
+    Node(_key, node) {
+      if (node.anchor) anchors.set(node.anchor, node);
+    },
+  });
+  return problem;
 }
 
 /**
- * The first alias that cannot be expanded safely: one without an anchor before it, one inside the
- * node its anchor names (a cycle), or the one past which the aliases stand for more than
- * MAX_ALIASED_VALUES values (the "billion laughs": each alias repeats its anchor, anchors nest
- * aliases). Walks the document once, in the order aliases resolve (an alias names the last anchor
- * before it), without recursion; the nesting is bounded by `nestingProblem` already.
+ * The document as plain data, within the YAML library's own alias limit: `toJS` refuses a document
+ * whose aliases repeat their anchors more than MAX_ALIAS_COUNT times (the "billion laughs": each
+ * alias repeats its anchor, anchors nest aliases). The library's error has no position; aliases
+ * resolve in document order and each one only adds to the count, so a search over how many of them
+ * are kept finds the one that goes past the limit, in a few conversions of the whole document.
  */
-export function aliasProblem(document: Document, lines: LineCounter): TextProblem | undefined {
-  const root = document.contents;
-  if (!isNode(root)) return undefined;
-  const at = (node: Node) => lines.linePos(node.range?.[0] ?? 0).line;
-  if (isAlias(root)) return { line: at(root), message: `alias *${root.source} has no anchor before it` };
-  const sizes = new Map<Node, number>();
-  const anchors = new Map<string, Node>();
-  let aliased = 0;
-  const enter = (node: Node): Frame => {
-    if (!isAlias(node) && node.anchor) anchors.set(node.anchor, node);
-    return { node, children: children(node), next: 0, size: 1 };
-  };
-  const stack: Frame[] = [enter(root)];
-  for (let frame = stack.at(-1); frame; frame = stack.at(-1)) {
-    const child = frame.children[frame.next++];
-    if (child === undefined) {
-      stack.pop();
-      sizes.set(frame.node, frame.size);
-      if (stack.length > 0) stack.at(-1)!.size += frame.size;
-    } else if (!isAlias(child)) {
-      stack.push(enter(child));
-    } else {
-      const target = anchors.get(child.source);
-      if (!target) {
-        return {
-          line: at(child),
-          message: `alias *${child.source} has no anchor &${child.source} before it`,
-        };
-      }
-      const size = sizes.get(target);
-      if (size === undefined) {
-        return {
-          line: at(child),
-          message: `alias *${child.source} is inside the node its anchor &${child.source} names: it would repeat itself forever`,
-        };
-      }
-      aliased += size;
-      frame.size += size;
-      if (aliased > MAX_ALIASED_VALUES) {
-        return {
-          line: at(child),
-          message: `the aliases up to here stand for more than ${MAX_ALIASED_VALUES} values (each repeats what its anchor names): refused as an alias bomb`,
-        };
-      }
-    }
+export function toPlainData(document: Document, lines: LineCounter): { data: unknown } | TextProblem {
+  try {
+    return { data: document.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+  } catch (error) {
+    if (!(error instanceof ReferenceError)) throw error;
   }
-  return undefined;
+  const aliases: Node[] = [];
+  visit(document, { Alias: (_key, alias) => void aliases.push(alias) });
+  // Keeping `fits` aliases converts; keeping `fails` does not.
+  let fits = 0;
+  let fails = aliases.length;
+  while (fails - fits > 1) {
+    const kept = Math.floor((fits + fails) / 2);
+    if (pastLimit(document, kept)) fails = kept;
+    else fits = kept;
+  }
+  const alias = aliases[fails - 1];
+  return {
+    line: lines.linePos(alias?.range?.[0] ?? 0).line,
+    message: `the aliases up to here repeat what their anchors name more than ${MAX_ALIAS_COUNT} times: refused as an alias bomb`,
+  };
+}
+
+/** Whether the document goes past the alias limit with only its first `kept` aliases (the rest null). */
+function pastLimit(document: Document, kept: number): boolean {
+  const copy = document.clone();
+  let seen = 0;
+  visit(copy, { Alias: () => (seen++ < kept ? undefined : new Scalar(null)) });
+  try {
+    copy.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return false;
+  } catch (error) {
+    if (error instanceof ReferenceError) return true;
+    throw error;
+  }
+}
+
+/**
+ * Values a config may stand for read as a tree, its aliases expanded: far past any config (hundreds
+ * of subjects are thousands of values), and what the schema's validation reads in a fraction of a second.
+ */
+export const MAX_VALUES = 1_000_000;
+
+/**
+ * The path to the deepest part of the data that stands for more than MAX_VALUES values read as a
+ * tree, or undefined. The YAML library's alias limit counts each alias once, whatever its anchor
+ * holds, and shares one object among an anchor's aliases; whatever reads the data as a tree (the
+ * schema's validation, the defaults) does the tree's work: 1 000 subjects repeating an anchor of
+ * 50 000 topics are within the library's limit and took 14 s to validate. Counted on the data, an
+ * object once, without recursion (aliases may nest deeper than the text does).
+ */
+export function expansionProblem(data: unknown): string[] | undefined {
+  const sizes = new Map<object, number>();
+  const sizeOf = (value: unknown) => (isObject(value) ? sizes.get(value) : 1);
+  const stack: unknown[] = [data];
+  for (let value = stack.at(-1); value !== undefined; value = stack.at(-1)) {
+    if (!isObject(value) || sizes.has(value)) {
+      stack.pop();
+      continue;
+    }
+    const children = Object.values(value);
+    const pending = children.filter((child) => isObject(child) && !sizes.has(child));
+    if (pending.length > 0) {
+      stack.push(...pending);
+      continue;
+    }
+    const total = children.reduce((sum: number, child) => sum + sizeOf(child)!, 1);
+    sizes.set(value, Math.min(total, MAX_VALUES + 1));
+    stack.pop();
+  }
+  if ((sizeOf(data) ?? 0) <= MAX_VALUES) return undefined;
+  const path: string[] = [];
+  for (let node = data; isObject(node);) {
+    const next = Object.entries(node).find(([, child]) => (sizeOf(child) ?? 0) > MAX_VALUES);
+    if (!next) break;
+    path.push(next[0]);
+    node = next[1];
+  }
+  return path;
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === "object" && value !== null;
 }
