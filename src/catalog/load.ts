@@ -209,7 +209,7 @@ async function versionFiles(
       if (!paths.includes(path)) {
         throw new SchemawatchError(
           "FILE_UNREADABLE",
-          `${path}: schema file of ${subject.name} ${version.text} not found in ${folder}`,
+          `${path}: schema file of ${subject.name} ${version.text} ${await whyNotListed(path, folder)}`,
         );
       }
       explicit.set(path, version);
@@ -249,6 +249,18 @@ async function versionFiles(
     }
   }
   return result;
+}
+
+/** Why a path the config names is none of the folder's schema files, in words that say what to change. */
+async function whyNotListed(path: string, folder: string): Promise<string> {
+  let isFolder: boolean;
+  try {
+    isFolder = (await stat(path)).isDirectory();
+  } catch {
+    return `not found in ${folder}`;
+  }
+  if (isFolder) return "is a directory, not a file: name the schema file inside it";
+  return `is not one of the .json files directly in ${folder}, where the subject's schema files are read`;
 }
 
 /** GUIDs compare without dashes, lower case. */

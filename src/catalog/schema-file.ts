@@ -23,9 +23,9 @@ export async function readJsonFile(path: string): Promise<unknown> {
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new SchemawatchError("FILE_UNREADABLE", `${path}: cannot read file: ${messageOf(error)}`, {
-      cause: error,
-    });
+    const why =
+      (error as NodeJS.ErrnoException).code === "EISDIR" ? "is a directory, not a file" : messageOf(error);
+    throw new SchemawatchError("FILE_UNREADABLE", `${path}: cannot read file: ${why}`, { cause: error });
   }
   try {
     return JSON.parse(text) as unknown;

@@ -111,7 +111,7 @@ interface RawConfig {
 
 function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
   const base = dirname(path);
-  const registries = registriesFrom(raw.registries, base, where);
+  const registries = registriesFrom(raw.registries, path, where);
   const claimed = new Map<string, string>();
   const names = new Set<string>();
   const topics = new Map<string, string>();
@@ -214,6 +214,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
         ? {
             sasl: {
               ...kafka.sasl,
+              configFile: path,
               ...(kafka.sasl.passwordFile ? { passwordFile: resolve(base, kafka.sasl.passwordFile) } : {}),
             },
           }

@@ -1,4 +1,4 @@
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { tryParseVersion, compareVersions, type Version } from "../catalog/version.js";
 import { SchemawatchError } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
@@ -58,9 +58,10 @@ export function defaultLookups(): Pick<
 /** Defaults and cross-key rules of `registries`; paths resolve against the config's folder `base`. */
 export function registriesFrom(
   raw: Record<string, RawRegistry> | undefined,
-  base: string,
+  path: string,
   where: Where,
 ): Record<string, RegistryConfig> {
+  const base = dirname(path);
   const out: Record<string, RegistryConfig> = {};
   for (const [name, registry] of Object.entries(raw ?? {})) {
     const at = (...keys: string[]) => where(["registries", name, ...keys]);
@@ -83,6 +84,7 @@ export function registriesFrom(
         ? {
             auth: {
               ...auth,
+              configFile: path,
               ...(auth.passwordFile ? { passwordFile: resolve(base, auth.passwordFile) } : {}),
               ...(auth.tokenFile ? { tokenFile: resolve(base, auth.tokenFile) } : {}),
             },

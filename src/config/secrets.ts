@@ -23,13 +23,23 @@ export async function readConfigFile(path: string, key: string, what: string): P
   }
 }
 
-/** A secret from an environment variable; a missing or empty one names the variable. */
-export function secretFromEnv(env: Env, name: string, key: string, what: string): string {
+/**
+ * A secret from an environment variable; a missing or empty one names the variable, the key and the
+ * config file that names it (the variable is set where the process is started, far from the file).
+ */
+export function secretFromEnv(
+  env: Env,
+  name: string,
+  key: string,
+  what: string,
+  configFile: string | undefined,
+): string {
   const value = env[name];
   if (value === undefined || value === "") {
+    const at = configFile === undefined ? key : `${configFile}: ${key}`;
     throw new SchemawatchError(
       "CONFIG_INVALID",
-      `${key}: the environment variable ${name} (the ${what}) is not set or empty`,
+      `${at}: the environment variable ${name} (the ${what}) is not set or empty`,
     );
   }
   return value;

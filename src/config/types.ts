@@ -90,6 +90,8 @@ export interface SaslConfig {
   readonly usernameEnv?: string;
   readonly passwordEnv?: string;
   readonly passwordFile?: string;
+  /** The config file that names these secrets, for the message when one cannot be read. */
+  readonly configFile?: string;
 }
 
 export interface KafkaConfig {
@@ -112,6 +114,8 @@ export interface RegistryAuthConfig {
   readonly passwordFile?: string;
   readonly tokenEnv?: string;
   readonly tokenFile?: string;
+  /** The config file that names these secrets, for the message when one cannot be read. */
+  readonly configFile?: string;
 }
 
 export interface RegistryTlsConfig {

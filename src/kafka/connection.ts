@@ -92,10 +92,17 @@ async function saslOptions(sasl: SaslConfig, env: Env): Promise<SASLOptions> {
   onlyOne(sasl.username, sasl.usernameEnv, "username and usernameEnv");
   onlyOne(sasl.passwordEnv, sasl.passwordFile, "passwordEnv and passwordFile");
   const username =
-    sasl.username ?? secretFromEnv(env, sasl.usernameEnv!, "kafka.sasl.usernameEnv", "SASL user name");
+    sasl.username ??
+    secretFromEnv(env, sasl.usernameEnv!, "kafka.sasl.usernameEnv", "SASL user name", sasl.configFile);
   let password: string;
   if (sasl.passwordEnv !== undefined) {
-    password = secretFromEnv(env, sasl.passwordEnv, "kafka.sasl.passwordEnv", "SASL password");
+    password = secretFromEnv(
+      env,
+      sasl.passwordEnv,
+      "kafka.sasl.passwordEnv",
+      "SASL password",
+      sasl.configFile,
+    );
   } else {
     password = await secretFromFile(sasl.passwordFile!, "kafka.sasl.passwordFile", "password");
   }

@@ -33,10 +33,11 @@ export async function registryCredentials(config: RegistryConfig, env: Env): Pro
   const secrets: string[] = [];
   if (auth?.type === "basic") {
     const username =
-      auth.username ?? fromEnv(env, auth.usernameEnv!, `${key}.usernameEnv`, "registry user name");
+      auth.username ??
+      fromEnv(env, auth.usernameEnv!, `${key}.usernameEnv`, "registry user name", auth.configFile);
     const password =
       auth.passwordEnv !== undefined
-        ? fromEnv(env, auth.passwordEnv, `${key}.passwordEnv`, "registry password")
+        ? fromEnv(env, auth.passwordEnv, `${key}.passwordEnv`, "registry password", auth.configFile)
         : await fromFile(auth.passwordFile!, `${key}.passwordFile`, "registry password");
     if (username.includes(":")) {
       // Basic auth joins user and password with the first colon; a colon in the user name breaks it.
@@ -51,7 +52,7 @@ export async function registryCredentials(config: RegistryConfig, env: Env): Pro
   } else if (auth?.type === "bearer") {
     const token =
       auth.tokenEnv !== undefined
-        ? fromEnv(env, auth.tokenEnv, `${key}.tokenEnv`, "registry token")
+        ? fromEnv(env, auth.tokenEnv, `${key}.tokenEnv`, "registry token", auth.configFile)
         : await fromFile(auth.tokenFile!, `${key}.tokenFile`, "registry token");
     authorization = `Bearer ${token}`;
     secrets.push(token);

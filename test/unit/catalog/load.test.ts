@@ -224,6 +224,34 @@ describe("catalog loading", () => {
     });
   });
 
+  it("says that a schema file the config names is a directory, or lies outside the folder", async () => {
+    const { dir, load } = await catalogFrom(
+      { "schemas/event/1.0.json": v1, "schemas/event/2.0/2.0.json": v11, "schemas/other/2.1.json": v11 },
+      CONFIG + `    versions:\n      "2.0.0": { status: candidate, file: "2.0" }\n`,
+    );
+    await expect(load()).rejects.toMatchObject({
+      code: "FILE_UNREADABLE",
+      message: `${dir}/schemas/event/2.0: schema file of event 2.0.0 is a directory, not a file: name the schema file inside it`,
+    });
+    const outside = await catalogFrom(
+      { "schemas/event/1.0.json": v1, "schemas/other/2.1.json": v11 },
+      CONFIG + `    versions:\n      "2.1.0": { status: candidate, file: ../other/2.1.json }\n`,
+    );
+    await expect(outside.load()).rejects.toThrow(
+      `${outside.dir}/schemas/other/2.1.json: schema file of event 2.1.0 is not one of the .json files directly in ${outside.dir}/schemas/event, where the subject's schema files are read`,
+    );
+  });
+
+  it("says that a .json entry of the folder that is a directory is one", async () => {
+    const { dir, load } = await catalogFrom(
+      { "schemas/event/1.0.json": v1, "schemas/event/1.1.json/inner.json": v11 },
+      CONFIG,
+    );
+    await expect(load()).rejects.toThrow(
+      `${dir}/schemas/event/1.1.json: cannot read file: is a directory, not a file`,
+    );
+  });
+
   it("stops on a version the config lists without any file", async () => {
     const { dir, load } = await catalogFrom(
       { "schemas/event/1.0.json": v1 },

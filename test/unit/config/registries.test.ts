@@ -26,7 +26,12 @@ describe("config: registries", () => {
       main: {
         name: "main",
         url: "https://psrc-abc.europe-west1.gcp.confluent.cloud",
-        auth: { type: "basic", usernameEnv: "SR_API_KEY", passwordFile: "/etc/sw/secrets/sr-secret" },
+        auth: {
+          type: "basic",
+          usernameEnv: "SR_API_KEY",
+          passwordFile: "/etc/sw/secrets/sr-secret",
+          configFile: "/etc/sw/config.yaml",
+        },
         pollInterval: 30_000,
         timeout: 10_000,
         retries: 2,
@@ -82,7 +87,7 @@ subjects:
     expect(config.registries["apicurio"]).toEqual({
       name: "apicurio",
       url: "https://registry.internal:8443/apis/ccompat/v7",
-      auth: { type: "bearer", tokenFile: "/run/secrets/token" },
+      auth: { type: "bearer", tokenFile: "/run/secrets/token", configFile: "/etc/sw/config.yaml" },
       tls: {
         ca: "/etc/sw/ca.pem",
         cert: "/etc/sw/client.pem",
