@@ -15,7 +15,22 @@ export interface RetirementPlan {
   /** `apicurio`: its native API's state DISABLED; `confluent`: a soft delete through the Confluent API. */
   readonly kind: "apicurio" | "confluent";
   readonly calls: readonly RegistryCall[];
+  /**
+   * Who and when an earlier retirement labelled the version, when it stopped before the state call
+   * (Apicurio): the plan is then that state call alone, and the labels stay as that run wrote them.
+   */
+  readonly resumed?: { readonly by: string; readonly at: string };
 }
+
+/** What `applyRetirement` did: every call, or the ones sent before the call that failed. */
+export type Applied =
+  | { readonly ok: true }
+  | {
+      readonly ok: false;
+      readonly done: readonly RegistryCall[];
+      readonly failed: RegistryCall;
+      readonly error: unknown;
+    };
 
 export interface Retirement {
   readonly subject: string;
@@ -61,6 +76,20 @@ export async function planRetirement(
     typeof meta === "object" && meta !== null && typeof (meta as { labels?: unknown }).labels === "object"
       ? ((meta as { labels: Record<string, unknown> }).labels ?? {})
       : {};
+  const stateCall: RegistryCall = {
+    method: "PUT",
+    path: `${versionPath}/state`,
+    root: true,
+    url: client.http.urlOf(`${versionPath}/state`, true),
+    body: { state: "DISABLED" },
+  };
+  const by = labels[RETIRED_BY_LABEL];
+  if (typeof by === "string") {
+    // The labels are the first call: a version that has them and is not retired is one whose state
+    // call failed. Finishing keeps the record of who decided and when.
+    const at = labels[RETIRED_AT_LABEL];
+    return { kind: "apicurio", calls: [stateCall], resumed: { by, at: typeof at === "string" ? at : "?" } };
+  }
   return {
     kind: "apicurio",
     calls: [
@@ -73,23 +102,27 @@ export async function planRetirement(
           labels: { ...labels, [RETIRED_BY_LABEL]: retirement.actor, [RETIRED_AT_LABEL]: retirement.at },
         },
       },
-      {
-        method: "PUT",
-        path: `${versionPath}/state`,
-        root: true,
-        url: client.http.urlOf(`${versionPath}/state`, true),
-        body: { state: "DISABLED" },
-      },
+      stateCall,
     ],
   };
 }
 
-/** Sends the plan's calls in order; the first that fails stops it (a RegistryError naming the call). */
-export async function applyRetirement(client: RegistryClient, plan: RetirementPlan): Promise<void> {
+/**
+ * Sends the plan's calls in order; the first that fails stops it, and the answer says which calls
+ * were sent before it, so a retirement that stopped half-way can be said and finished.
+ */
+export async function applyRetirement(client: RegistryClient, plan: RetirementPlan): Promise<Applied> {
+  const done: RegistryCall[] = [];
   for (const call of plan.calls) {
-    if (call.method === "DELETE") await client.http.delete(call.path);
-    else await client.http.putToRoot(call.path, call.body);
+    try {
+      if (call.method === "DELETE") await client.http.delete(call.path);
+      else await client.http.putToRoot(call.path, call.body);
+    } catch (error) {
+      return { ok: false, done, failed: call, error };
+    }
+    done.push(call);
   }
+  return { ok: true };
 }
 
 /** A call as the plan prints it: `PUT URL BODY`. */

@@ -1,10 +1,13 @@
 import { loadConfig } from "../../config/load.js";
-import type { Config, SubjectConfig, SubjectRegistryConfig } from "../../config/types.js";
-import { SchemawatchError, messageOf } from "../../errors.js";
+import type { Config } from "../../config/types.js";
+import { SchemawatchError, isSchemawatchError, messageOf } from "../../errors.js";
 import type { Verdict } from "../../lifecycle/verdicts.js";
 import { createLogger } from "../../log.js";
+import type { RegistryClient } from "../../registry/client.js";
 import { connectRegistry } from "../../registry/connect.js";
 import {
+  RETIRED_AT_LABEL,
+  RETIRED_BY_LABEL,
   applyRetirement,
   formatCall,
   planRetirement,
@@ -15,10 +18,9 @@ import { SnapshotReader } from "../../registry/snapshot.js";
 import { isRetired } from "../../registry/states.js";
 import type { SubjectSnapshot } from "../../registry/types.js";
 import { labelVersions } from "../../registry/versions.js";
-import type { Report } from "../../report/model.js";
 import { parseCommandArgs, usageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
-import { getJson } from "../http-client.js";
+import { judge, type RegistrySubject } from "./prune-judge.js";
 
 const help = `Usage: schemawatch prune --config FILE --registry NAME --subject S --version N
                          [--url URL] [--apply] [--actor NAME]
@@ -45,18 +47,19 @@ Options:
   --actor NAME        who retires it (default: $USER, else unknown)
   -h, --help          show this help
 
-Exit status: 0 planned, retired, or already retired; 1 refused: no monitor answered, or the version
-is not drained (with the verdict's reasons); 2 bad input (unknown registry, subject or version).
+A retirement that stopped half-way (the labels written, the state call failed) is found on the
+next run: it says so and plans the state call alone, keeping the labels of the run that wrote them.
+
+Exit status: 0 planned, retired, or already retired; 1 refused: the version is not drained, the
+monitor does not follow it, or there is no monitor to ask (no --url); 2 bad input (a config that
+does not load, an unknown registry, subject or version); 3 the registry or the monitor failed (no
+answer, an error status): nothing was changed, or, when the registry failed between its two calls,
+what was sent is printed and the next run finishes the retirement.
 
 Example:
   schemawatch prune --config schemawatch.yaml --registry main --subject orders-value --version 1 \\
     --url http://schemawatch:9464 --apply --actor alice
 `;
-
-type RegistrySubject = SubjectConfig & { registry: SubjectRegistryConfig };
-
-/** What the monitor said: the verdict, or why there is none to act on. */
-type Judgement = { verdict: Verdict; where: string } | { refused: string[] };
 
 export const pruneCommand: Command = {
   name: "prune",
@@ -90,56 +93,117 @@ export const pruneCommand: Command = {
 
     const client = await connectRegistry(config.registries[values.registry]!, context.env);
     try {
-      const snapshot = await new SnapshotReader(values.registry, client).read(values.subject);
-      const label = labelOf(snapshot, followed, version);
-      const name = `${followed.name} ${label}`;
-      const target = `${values.subject} version ${version} (${name}) in ${client.http.label}`;
-      if (isRetired(snapshot.versions.find((v) => v.version === version)!)) {
-        out(`${target} is already retired: nothing to do.`);
-        return 0;
-      }
-      const retirement: Retirement = {
-        subject: values.subject,
-        version,
-        actor: values.actor ?? context.env["USER"] ?? "unknown",
-        at: new Date().toISOString(),
-      };
-      const plan = await planRetirement(client, retirement);
-      out(`Plan to retire ${target}:`);
-      for (const call of plan.calls) out(`  ${formatCall(call)}`);
-
-      const judgement =
-        values.url === undefined
-          ? { refused: ["no monitor to ask: give --url of the running monitor"] }
-          : await judge(values.url, followed, values.registry, values.subject, label);
-      if ("verdict" in judgement) {
-        const { verdict } = judgement;
-        out(`The monitor at ${judgement.where} says ${name} is ${verdict.yes ? "" : "not "}drained.`);
-        out(`  evidence: ${JSON.stringify(verdict.evidence)}`);
-        for (const reason of verdict.reasons) out(`  - ${reason}`);
-      }
-      if (!values.apply) {
-        if ("refused" in judgement) for (const reason of judgement.refused) out(`  - ${reason}`);
-        out("Dry run: nothing was changed; add --apply to carry the plan out.");
-        return 0;
-      }
-      if (!("verdict" in judgement) || !judgement.verdict.yes) {
-        out(`Refused: ${name} is not known to be drained; nothing was changed.`);
-        if ("refused" in judgement) for (const reason of judgement.refused) out(`  - ${reason}`);
-        return 1;
-      }
-      await applyRetirement(client, plan);
-      record(context, values.registry, retirement, plan, name, judgement);
-      out(
-        `Retired ${values.subject} version ${version} (${name}) by ${retirement.actor} at ${retirement.at}. ` +
-          "The monitor's catalog shows it retired after its next registry poll.",
-      );
-      return 0;
+      return await prune(client, values, followed, version, context, out);
+    } catch (error) {
+      // An outage is not a typo: automation retries the one and fixes the other.
+      if (!isSchemawatchError(error) || !error.code.startsWith("REGISTRY_")) throw error;
+      context.stderr.write(`schemawatch prune: the registry failed: ${error.message}; nothing was changed\n`);
+      return FAILED;
     } finally {
       client.http.close();
     }
   },
 };
+
+/** Exit status when the registry or the monitor failed, apart from a refusal (1) and bad input (2). */
+const FAILED = 3;
+
+interface PruneValues {
+  readonly registry?: string;
+  readonly subject?: string;
+  readonly url?: string;
+  readonly apply?: boolean;
+  readonly actor?: string;
+}
+
+async function prune(
+  client: RegistryClient,
+  values: PruneValues,
+  followed: RegistrySubject,
+  version: number,
+  context: CommandContext,
+  out: (line: string) => void,
+): Promise<number> {
+  const registry = values.registry!;
+  const subject = values.subject!;
+  const snapshot = await new SnapshotReader(registry, client).read(subject);
+  const label = labelOf(snapshot, followed, version);
+  const name = `${followed.name} ${label}`;
+  const target = `${subject} version ${version} (${name}) in ${client.http.label}`;
+  const registered = snapshot.versions.find((v) => v.version === version)!;
+  if (isRetired(registered)) {
+    out(`${target} is already retired: nothing to do.`);
+    return 0;
+  }
+  const retirement: Retirement = {
+    subject,
+    version,
+    actor: values.actor ?? context.env["USER"] ?? "unknown",
+    at: new Date().toISOString(),
+  };
+  const plan = await planRetirement(client, retirement);
+  if (plan.resumed) {
+    out(
+      `${target} is labelled retired by ${plan.resumed.by} at ${plan.resumed.at}, but its state is still ${registered.state}: ` +
+        "a retirement that stopped half-way. The plan finishes it.",
+    );
+  }
+  out(`Plan to retire ${target}:`);
+  for (const call of plan.calls) out(`  ${formatCall(call)}`);
+
+  const judgement =
+    values.url === undefined
+      ? { refused: ["no monitor to ask: give --url of the running monitor"] }
+      : await judge(values.url, followed, registry, subject, label);
+  if ("failed" in judgement) {
+    out(`  - ${judgement.failed}`);
+    out(`The monitor at ${values.url} could not be asked; nothing was changed.`);
+    return FAILED;
+  }
+  if ("verdict" in judgement) {
+    const { verdict } = judgement;
+    out(`The monitor at ${judgement.where} says ${name} is ${verdict.yes ? "" : "not "}drained.`);
+    out(`  evidence: ${JSON.stringify(verdict.evidence)}`);
+    for (const reason of verdict.reasons) out(`  - ${reason}`);
+  }
+  if (!values.apply) {
+    if ("refused" in judgement) for (const reason of judgement.refused) out(`  - ${reason}`);
+    out("Dry run: nothing was changed; add --apply to carry the plan out.");
+    return 0;
+  }
+  if (!("verdict" in judgement) || !judgement.verdict.yes) {
+    out(`Refused: ${name} is not known to be drained; nothing was changed.`);
+    if ("refused" in judgement) for (const reason of judgement.refused) out(`  - ${reason}`);
+    if (plan.resumed) {
+      out(
+        `  (its labels ${RETIRED_BY_LABEL} and ${RETIRED_AT_LABEL} still say it was retired: prune again once it is drained, or remove them)`,
+      );
+    }
+    return 1;
+  }
+  const applied = await applyRetirement(client, plan);
+  if (!applied.ok) {
+    const sent = applied.done.map((call) => `  sent: ${formatCall(call)}\n`).join("");
+    const half =
+      applied.done.length > 0
+        ? `${subject} version ${version} is labelled retired but still ${registered.state}: run the same prune again to finish the retirement`
+        : "nothing was changed";
+    context.stderr.write(
+      `schemawatch prune: the registry failed at ${applied.failed.method} ${applied.failed.url}: ${messageOf(applied.error)}\n${sent}schemawatch prune: ${half}\n`,
+    );
+    return FAILED;
+  }
+  record(context, registry, retirement, plan, name, judgement);
+  const by = plan.resumed
+    ? `${plan.resumed.by} at ${plan.resumed.at}`
+    : `${retirement.actor} at ${retirement.at}`;
+  out(
+    `Retired ${subject} version ${version} (${name}) by ${by}` +
+      `${plan.resumed ? ` (finished by ${retirement.actor} at ${retirement.at})` : ""}. ` +
+      "The monitor's catalog shows it retired after its next registry poll.",
+  );
+  return 0;
+}
 
 /** The config subject that takes its versions from `registry`'s `subject`; exit 2 when none does. */
 function followingSubject(config: Config, registry: string, subject: string): RegistrySubject {
@@ -196,46 +260,6 @@ function labelOf(snapshot: SubjectSnapshot, subject: RegistrySubject, version: n
   return label;
 }
 
-/** The monitor's drained verdict on the version now; refused when there is no verdict to act on. */
-async function judge(
-  url: string,
-  subject: RegistrySubject,
-  registry: string,
-  registrySubject: string,
-  label: string,
-): Promise<Judgement> {
-  let report: Report;
-  try {
-    report = (await getJson(url, "/api/report")) as Report;
-  } catch (error) {
-    return { refused: [messageOf(error)] };
-  }
-  const entry = report.subjects.find((s) => s.subject === subject.name);
-  if (!entry || entry.registry?.name !== registry || entry.registry.subject !== registrySubject) {
-    return {
-      refused: [
-        `the monitor at ${url} does not follow '${registrySubject}' of registry '${registry}' as subject '${subject.name}': does it run with this config?`,
-      ],
-    };
-  }
-  const version = entry.versions.find((v) => v.version === label);
-  if (!version) {
-    return {
-      refused: [
-        `the monitor at ${url} has no version ${label} of ${subject.name} yet: wait for its next registry poll`,
-      ],
-    };
-  }
-  if (!version.verdict || version.verdict.kind !== "drained") {
-    return {
-      refused: [
-        `${subject.name} ${label} is ${version.status} in the monitor: only a deprecated version can drain; deprecate it first (its registry state DEPRECATED, or status: deprecated in the config)`,
-      ],
-    };
-  }
-  return { verdict: version.verdict, where: url };
-}
-
 /** The line that says what was retired, by whom and when, with the evidence it rested on. */
 function record(
   context: CommandContext,
@@ -258,6 +282,7 @@ function record(
       calls: plan.calls.map(formatCall),
       monitor: judgement.where,
       evidence: judgement.verdict.evidence,
+      ...(plan.resumed ? { resumed: plan.resumed } : {}),
     },
     "registry version retired",
   );

@@ -138,7 +138,7 @@ describe("schemawatch prune on Apicurio", () => {
     expect(await confluentStatus(subject, 1)).toBe(200);
   });
 
-  it("refuses without a monitor to ask, and when the monitor does not answer", async () => {
+  it("refuses without a monitor to ask (1), and fails when the monitor does not answer (3)", async () => {
     const subject = freshSubject("prune-nomon");
     await twoVersions(subject);
     await setState(url, subject, 1, "DEPRECATED");
@@ -151,10 +151,11 @@ describe("schemawatch prune on Apicurio", () => {
     const none = await prune(config, subject, "--apply");
     expect(none.code).toBe(1);
     expect(none.stdout).toContain("  - no monitor to ask: give --url of the running monitor\n");
+    // A monitor that does not answer is a failure (3), not a refusal: automation retries it.
     const down = await prune(config, subject, "--apply", "--url", "http://127.0.0.1:9");
-    expect(down.code).toBe(1);
+    expect(down.code).toBe(3);
     expect(down.stdout).toMatch(
-      / {2}- http:\/\/127\.0\.0\.1:9\/api\/report: no answer from a schemawatch monitor/,
+      / {2}- http:\/\/127\.0\.0\.1:9\/api\/report: no answer from a schemawatch monitor \([^\n]*\)\nThe monitor at http:\/\/127\.0\.0\.1:9 could not be asked; nothing was changed\.\n$/,
     );
     expect((await nativeVersion(subject, 1)).state).toBe("DEPRECATED");
   });

@@ -1,4 +1,5 @@
-// The prune command's input checks, which need neither a registry nor a monitor (exit 2).
+// The prune command's input checks, which need neither a registry nor a monitor (exit 2), and a
+// registry that does not answer (exit 3), which needs none either: the config's URL is a closed port.
 import { join } from "node:path";
 
 import { describe, expect, it } from "vitest";
@@ -27,6 +28,9 @@ describe("schemawatch prune", () => {
       /^Usage: schemawatch prune --config FILE --registry NAME --subject S --version N\n/,
     );
     expect(help.stdout).toContain("never ?permanent=true");
+    expect(help.stdout).toContain(
+      "; 2 bad input (a config that\ndoes not load, an unknown registry, subject or version); 3 the registry or the monitor failed (no\nanswer, an error status)",
+    );
     expect((await runCli(["--help"])).stdout).toMatch(/\n {2}prune +retire a drained deprecated version/);
   });
 
@@ -91,6 +95,26 @@ describe("schemawatch prune", () => {
     expect(subject.code).toBe(2);
     expect(subject.stderr).toContain(
       "no subject of the config follows 'payments-value' of registry 'main' (followed: orders-value)",
+    );
+  });
+
+  it("exits 3, apart from bad input, when the registry does not answer, and says nothing changed", async () => {
+    const file = await config();
+    const result = await runCli([
+      "prune",
+      "--config",
+      file,
+      "--registry",
+      "main",
+      "--subject",
+      "orders-value",
+      "--version",
+      "1",
+    ]);
+    expect(result.code).toBe(3);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(
+      /^schemawatch prune: the registry failed: registry 'main' \(http:\/\/127\.0\.0\.1:9\/apis\/ccompat\/v7\): GET \/subjects\/orders-value\/versions[^\n]*; nothing was changed\n$/,
     );
   });
 });
