@@ -143,10 +143,44 @@ function sanitizeField(name: string, value: unknown, depth: number): unknown {
 const CONNECTION_NOISE =
   /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|Connection error|Connection timeout|Failed to connect to seed broker|Closed connection/i;
 
+// kafkajs logs a failed response at error level and then retries the request itself; these errors
+// (kafkajs's retriable ones about coordinators, leaders and timeouts, as a fresh broker answers) are
+// harmless until the retries run out, which the caller says at error level ("Crash", KafkaSource's
+// line). So they go to debug; connection.test.ts checks each against kafkajs's own table.
+export const RETRIED_RESPONSE_ERRORS: ReadonlySet<string> = new Set([
+  "This server does not host this topic-partition",
+  "There is no leader for this topic-partition as we are in the middle of a leadership election",
+  "This server is not the leader for that topic-partition",
+  "The request timed out",
+  "The replica is not available for the requested topic-partition",
+  "The server disconnected before a response was received",
+  "The coordinator is loading and hence can't process requests for this group",
+  "The group coordinator is not available",
+  "This is not the correct coordinator for this group",
+]);
+
+// kafkajs retrying on its own: a consumer restarted after a crash (the crash is the error line), a
+// member the coordinator forgot joining again.
+const RETRYING =
+  /^Restarting the consumer in \d+ms$|^The coordinator is not aware of this member, re-joining the group$/;
+
+/** The pino level of a kafkajs entry at error level that kafkajs retries: warn or debug; else undefined. */
+function retriedLevel(namespace: string, text: string, error: unknown): "warn" | "debug" | undefined {
+  if (
+    namespace === "Connection" &&
+    text.startsWith("Response ") &&
+    RETRIED_RESPONSE_ERRORS.has(String(error))
+  )
+    return "debug";
+  if ((namespace === "Consumer" || namespace === "Runner") && RETRYING.test(text)) return "warn";
+  return undefined;
+}
+
 /**
  * A kafkajs `logCreator` that forwards kafkajs log entries to `logger` with the kafkajs namespace,
  * dropping secrets, byte buffers and fields that could carry record contents. An entry that repeats
- * is logged once a minute with a count; connection failures are left to KafkaSource's own line.
+ * is logged once a minute with a count; connection failures are left to KafkaSource's own line, and
+ * errors kafkajs retries by itself are not logged as errors.
  */
 export function kafkaLogCreator(logger: Logger): logCreator {
   const repeats = new RepeatLog(logger);
@@ -173,6 +207,7 @@ export function kafkaLogCreator(logger: Logger): logCreator {
           );
         }
       }
+      if (method === "error") method = retriedLevel(namespace, text, extra["error"]) ?? method;
       if (method === "debug" && !logger.isLevelEnabled("debug")) return;
       const fields: Record<string, unknown> = { kafkajs: namespace };
       for (const [name, value] of Object.entries(extra)) fields[name] = sanitizeField(name, value, 1);

@@ -17,7 +17,12 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 
 import type { KafkaConfig } from "../../../src/config/types.js";
 import { SchemawatchError } from "../../../src/errors.js";
-import { KAFKA_RETRY, buildKafkaConfig, kafkaLogCreator } from "../../../src/kafka/connection.js";
+import {
+  KAFKA_RETRY,
+  RETRIED_RESPONSE_ERRORS,
+  buildKafkaConfig,
+  kafkaLogCreator,
+} from "../../../src/kafka/connection.js";
 
 const SECRET = "s3cr3t-Pa55";
 const silent = pino({ level: "silent" });
@@ -240,6 +245,43 @@ describe("kafkaLogCreator", () => {
       { level: 30, kafkajs: "Consumer", msg: "joined" },
       { level: 20, kafkajs: "Consumer", msg: "fetch" },
     ]);
+  });
+
+  it("logs what kafkajs retries by itself below error: a fresh broker's coordinator, a restart, a rejoin", () => {
+    const { lines, logger } = capture();
+    const log = kafkaLogCreator(logger)(logLevel.DEBUG);
+    const entry = (namespace: string, message: string, extra: Record<string, unknown> = {}): void =>
+      log({ namespace, level: logLevel.ERROR, label: "ERROR", log: { timestamp: "t", message, ...extra } });
+    entry("Connection", "Response GroupCoordinator(key: 10, version: 2)", {
+      error: "The group coordinator is not available",
+    });
+    entry("Connection", "Response OffsetFetch(key: 9, version: 4)", {
+      error: "The coordinator is loading and hence can't process requests for this group",
+    });
+    entry("Consumer", "Restarting the consumer in 300ms", { retryTime: 300 });
+    entry("Runner", "The coordinator is not aware of this member, re-joining the group");
+    // What kafkajs does not retry, and the end of its retries, stay errors.
+    entry("Connection", "Response OffsetCommit(key: 8, version: 5)", { error: "Group authorization failed" });
+    entry("Consumer", "Crash: KafkaJSNumberOfRetriesExceeded: The group coordinator is not available");
+    expect(lines.map((line) => [line["level"], line["msg"]])).toEqual([
+      [20, "Response GroupCoordinator(key: 10, version: 2)"],
+      [20, "Response OffsetFetch(key: 9, version: 4)"],
+      [40, "Restarting the consumer in 300ms"],
+      [40, "The coordinator is not aware of this member, re-joining the group"],
+      [50, "Response OffsetCommit(key: 8, version: 5)"],
+      [50, "Crash: KafkaJSNumberOfRetriesExceeded: The group coordinator is not available"],
+    ]);
+  });
+
+  it("takes only errors kafkajs itself marks retriable as retried (its protocol error table)", () => {
+    // A private table of kafkajs: this fails when the pinned version's messages or flags change.
+    const require = createRequire(import.meta.url);
+    const { errorCodes } = require("kafkajs/src/protocol/error.js") as {
+      errorCodes: { message: string; retriable: boolean }[];
+    };
+    const retriable = new Set(errorCodes.filter((e) => e.retriable).map((e) => e.message));
+    expect([...RETRIED_RESPONSE_ERRORS].filter((message) => !retriable.has(message))).toEqual([]);
+    expect(RETRIED_RESPONSE_ERRORS.size).toBe(9);
   });
 
   it("redacts secrets and drops record contents and byte buffers", () => {
