@@ -10,8 +10,11 @@ import {
   type Dialect,
   type Engine,
 } from "./dialect.js";
+import { idIgnored } from "../engine/reading.js";
+import { compileAnnotated, usesAnnotations } from "./annotations.js";
 import { deferredValidator } from "./deferred.js";
 import { createAjv, EMPTY_ENUM, type AjvInstance } from "./engine.js";
+import { mayReachMeta, metaDocuments } from "./meta-documents.js";
 import { MetaSchemas } from "./meta.js";
 import { PatternError } from "./regexp.js";
 import { compilesSurely, type KeywordRules, type WalkCache } from "./sure-compile.js";
@@ -109,9 +112,30 @@ export class SchemaCompiler {
     refs: ReadonlyArray<SchemaDocument & { dialect: Dialect }>,
   ): Validator {
     const engine = engineOf(dialect);
+    const documents = [input, ...refs];
+    // The dialect's own meta-schemas are documents a $ref may reach; held, never fetched.
+    const all = mayReachMeta(documents)
+      ? [
+          ...refs,
+          ...metaDocuments(dialect)
+            .filter((m) => !documents.some((d) => d.uri === m.uri))
+            .map((m) => ({ ...m, dialect })),
+        ]
+      : refs;
+    if (usesAnnotations(documents, dialect)) {
+      try {
+        const prepared = (d: SchemaDocument & { dialect: Dialect }) => ({
+          ...d,
+          json: prepare(d.json, d.uri, d.dialect, false),
+        });
+        return compileAnnotated(prepared({ ...input, dialect }), all.map(prepared), dialect);
+      } catch (error) {
+        throw compileError(error, input, refs);
+      }
+    }
     const ajv = createAjv(engine, this.assertsFormats(dialect));
     try {
-      for (const ref of refs) {
+      for (const ref of all) {
         const prepared = prepare(ref.json, ref.uri, ref.dialect) as AnySchema;
         // A boolean schema has no $id to be registered by.
         ajv.addSchema(prepared, typeof prepared === "boolean" ? ref.uri : undefined);
@@ -180,22 +204,47 @@ export function compileVersion(input: VersionInput, options: CompilerOptions = {
 }
 
 /**
- * The document as ajv receives it: its root `$id` set to the absolute URI (so a relative `$id` such as
- * `schemas/a.json` is registered where refs look for it), and `enum: []` made compilable.
+ * The document as the engine receives it: its root `$id` set to the absolute URI (so a relative `$id`
+ * such as `schemas/a.json` is registered where refs look for it), an `$id` beside `$ref` dropped where
+ * the dialect ignores it (src/engine/reading.ts), and, for ajv, `enum: []` made compilable.
  */
-function prepare(json: unknown, uri: string, dialect: Dialect): unknown {
+function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): unknown {
   if (typeof json !== "object" || json === null) return json;
   const copy = structuredClone(json) as Record<string, unknown>;
-  copy[idKeyword(dialect)] = uri;
-  if (dialect !== "draft-04") {
-    walkSchemas(copy, (node) => {
-      if (Array.isArray(node["enum"]) && node["enum"].length === 0) {
-        delete node["enum"];
-        node[EMPTY_ENUM] = true;
-      }
-    });
-  }
+  const id = idKeyword(dialect);
+  walkSchemas(copy, (node) => {
+    if (node !== copy && idIgnored(node, dialect, false)) Reflect.deleteProperty(node, id);
+    if (!forAjv) return;
+    if (dialect !== "draft-04" && Array.isArray(node["enum"]) && node["enum"].length === 0) {
+      delete node["enum"];
+      node[EMPTY_ENUM] = true;
+    }
+    protoAsPattern(node);
+  });
+  copy[id] = uri;
   return copy;
+}
+
+const PROTO = "__proto__";
+const PROTO_PATTERN = "^__proto__$";
+
+/**
+ * ajv skips a property named `__proto__` in `properties` (a guard against prototype pollution), so a
+ * record's own `__proto__` would go unchecked; the same schema as a pattern of exactly that name is
+ * checked, and `additionalProperties` and `unevaluatedProperties` read a pattern's match alike.
+ */
+function protoAsPattern(node: Record<string, unknown>): void {
+  const properties = node["properties"];
+  if (!isRecord(properties) || !Object.hasOwn(properties, PROTO)) return;
+  const patterns = isRecord(node["patternProperties"]) ? node["patternProperties"] : {};
+  if (Object.hasOwn(patterns, PROTO_PATTERN)) return;
+  Object.defineProperty(patterns, PROTO_PATTERN, {
+    value: properties[PROTO],
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  node["patternProperties"] = patterns;
 }
 
 function compileError(

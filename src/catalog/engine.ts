@@ -21,6 +21,9 @@ const OPTIONS: Options = {
   validateSchema: false,
   meta: false,
   logger: false,
+  // `required: ["constructor"]` and `properties: {toString: …}` name the document's own properties,
+  // never what every JavaScript object inherits (JSON-Schema-Test-Suite, required.json, properties.json).
+  ownProperties: true,
   // Remote refs are never fetched: no loadSchema is configured, so an unknown ref fails compilation.
 };
 
@@ -29,7 +32,13 @@ const OPTIONS: Options = {
  * one costs well under a millisecond because no meta-schema is compiled here.
  */
 export function createAjv(engine: Engine, assertFormats: boolean): AjvInstance {
-  const options: Options = { ...OPTIONS, validateFormats: assertFormats, code: { regExp: ajvRegExp() } };
+  const options: Options = {
+    ...OPTIONS,
+    validateFormats: assertFormats,
+    code: { regExp: ajvRegExp() },
+    // Drafts 04 to 07 ignore the keywords beside `$ref` (src/engine/reading.ts); ajv applies them unless told.
+    ignoreKeywordsWithRef: engine === "draft-04" || engine === "draft-07",
+  };
   const ajv: AjvInstance =
     engine === "draft-04"
       ? new Ajv04Module.default(options)

@@ -20,7 +20,7 @@ const META_IDS: Readonly<Record<Dialect, string>> = {
  * ajv bundles drafts 06 and 07 with `enum` tightened to `minItems: 1, uniqueItems: true`; the published
  * meta-schemas allow an empty or repeated `enum` (the drafts say SHOULD), and so do registries.
  */
-function published(meta: Record<string, unknown>): Record<string, unknown> {
+export function published(meta: Record<string, unknown>): Record<string, unknown> {
   const properties = meta["properties"] as Record<string, Record<string, unknown>>;
   const { minItems: _min, uniqueItems: _unique, ...enumRule } = properties["enum"] ?? {};
   return { ...meta, properties: { ...properties, enum: enumRule } };

@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+// Runs the official JSON-Schema-Test-Suite (json-schema-org/JSON-Schema-Test-Suite) through the
+// compiler every command and the live monitor validate with, and prints passed / wrong / refused per
+// draft. Only the required tests (`tests/<draft>/*.json`, not `optional/`). Not part of `npm test`:
+// CI has no network to fetch the suite; the project's own cases of each class are unit tests.
+//
+//   JSON_SCHEMA_TEST_SUITE=/path/to/JSON-Schema-Test-Suite npm run test:suite [-- --verbose]
+//
+// A group is "refused" when its schema does not compile. It is "remote" when it needs one of the
+// suite's remote documents (http://localhost:1234/...), which schemawatch never fetches: it compiles
+// once the suite's remotes/ are given as the documents a `$ref` may reach (as a catalog's shared files
+// are), or its `$schema` is a custom meta-schema. Remote groups are then run with the remotes given,
+// and their answers counted apart. A test is "wrong" when the answer differs from the suite's, "threw"
+// when validating threw.
+import { readdir, readFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { URL, pathToFileURL } from "node:url";
+import { SchemaCompiler } from "../dist/catalog/compiler.js";
+
+const DRAFTS = [
+  ["draft4", "draft-04"],
+  ["draft6", "draft-06"],
+  ["draft7", "draft-07"],
+  ["draft2019-09", "2019-09"],
+  ["draft2020-12", "2020-12"],
+];
+const REMOTE = "http://localhost:1234/";
+const DIALECT_URIS = /^https?:\/\/json-schema\.org\/(draft-0[467]\/schema|draft\/20(19-09|20-12)\/schema)#?$/;
+
+const root = process.env.JSON_SCHEMA_TEST_SUITE;
+const verbose = process.argv.includes("--verbose");
+if (!root) {
+  console.error(
+    "JSON_SCHEMA_TEST_SUITE is not set: point it at a checkout of json-schema-org/JSON-Schema-Test-Suite " +
+      "(git clone https://github.com/json-schema-org/JSON-Schema-Test-Suite)",
+  );
+  process.exit(2);
+}
+
+const KEYS = ["passed", "wrong", "threw", "refused", "remote", "remotePassed", "remoteWrong"];
+const totals = Object.fromEntries(KEYS.map((k) => [k, 0]));
+const rows = [];
+for (const [folder, dialect] of DRAFTS) {
+  const dir = join(root, "tests", folder);
+  let files;
+  try {
+    files = (await readdir(dir)).filter((f) => f.endsWith(".json")).sort();
+  } catch (error) {
+    console.error(`${dir}: cannot read the suite's ${folder} folder: ${error.message}`);
+    process.exit(2);
+  }
+  const tally = Object.fromEntries(KEYS.map((k) => [k, 0]));
+  const compiler = new SchemaCompiler({ defaultDialect: dialect });
+  const remotes = await remoteDocuments(join(root, "remotes"), folder);
+  for (const file of files) {
+    const path = join(dir, file);
+    const groups = JSON.parse(await readFile(path, "utf8"));
+    for (const group of groups) {
+      const where = `${folder}/${file}: ${group.description}`;
+      const input = { uri: uriOf(group.schema, path, dialect), json: group.schema, name: where, dialect };
+      const declared = typeof group.schema === "object" ? group.schema.$schema : undefined;
+      let validate;
+      let remote = typeof declared === "string" && !DIALECT_URIS.test(declared);
+      if (!remote) {
+        try {
+          validate = compiler.compileVersion(input);
+        } catch (error) {
+          try {
+            if (!JSON.stringify(group.schema).includes(REMOTE)) throw error;
+            validate = compiler.compileVersion({ ...input, refs: remotes });
+            remote = true;
+          } catch {
+            tally.refused++;
+            if (verbose) console.log(`REFUSED ${where}: ${error.message}`);
+            continue;
+          }
+        }
+      }
+      if (remote) tally.remote++;
+      if (!validate) continue;
+      for (const test of group.tests) {
+        let answer;
+        try {
+          answer = validate(test.data);
+        } catch (error) {
+          tally.threw++;
+          if (verbose) console.log(`THREW   ${where} / ${test.description}: ${error.message}`);
+          continue;
+        }
+        if (answer === test.valid) tally[remote ? "remotePassed" : "passed"]++;
+        else {
+          tally[remote ? "remoteWrong" : "wrong"]++;
+          const what = remote ? "WRONG (with remotes)" : "WRONG";
+          if (verbose)
+            console.log(`${what} ${where} / ${test.description}: expected ${test.valid}, got ${answer}`);
+        }
+      }
+    }
+  }
+  rows.push([dialect, tally]);
+  for (const key of Object.keys(totals)) totals[key] += tally[key];
+}
+rows.push(["all", totals]);
+
+console.log(
+  "| draft | passed | wrong | threw | refused | need a remote | with remotes given: passed, wrong |",
+);
+console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+for (const [name, t] of rows) {
+  console.log(
+    `| ${name} | ${t.passed} | ${t.wrong} | ${t.threw} | ${t.refused} groups | ${t.remote} groups | ` +
+      `${t.remotePassed}, ${t.remoteWrong} |`,
+  );
+}
+process.exitCode = totals.wrong + totals.threw + totals.refused === 0 ? 0 : 1;
+
+/** The URI a catalog would know the schema by: its `$id` resolved against its file, else the file. */
+function uriOf(schema, path, dialect) {
+  const file = pathToFileURL(path).href;
+  const id =
+    typeof schema === "object" && schema !== null ? schema[dialect === "draft-04" ? "id" : "$id"] : undefined;
+  if (typeof id !== "string" || id === "") return file;
+  try {
+    return new URL(id, file).href.replace(/#.*$/, "");
+  } catch {
+    return file;
+  }
+}
+
+/**
+ * The suite's remote documents as the documents a `$ref` may reach: those of the draft's own folder
+ * and those without a folder of a draft, by the URI the suite serves them at.
+ */
+async function remoteDocuments(dir, folder) {
+  const out = [];
+  const drafts = new Set(DRAFTS.map(([f]) => f).concat(["draft3", "draft-next", "v1"]));
+  const visit = async (at) => {
+    for (const entry of await readdir(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      const rel = relative(dir, path);
+      if (entry.isDirectory()) {
+        if (!drafts.has(entry.name) || entry.name === folder) await visit(path);
+      } else if (entry.name.endsWith(".json")) {
+        out.push({ uri: `${REMOTE}${rel}`, json: JSON.parse(await readFile(path, "utf8")), name: rel });
+      }
+    }
+  };
+  await visit(dir);
+  return out;
+}
