@@ -10,10 +10,10 @@ import {
   type Dialect,
   type Engine,
 } from "./dialect.js";
-import { idIgnored } from "../engine/reading.js";
+import { idIgnored, refSiblingsIgnored } from "../engine/reading.js";
 import { compileAnnotated, usesAnnotations } from "./annotations.js";
 import { deferredValidator } from "./deferred.js";
-import { createAjv, EMPTY_ENUM, type AjvInstance } from "./engine.js";
+import { createAjv, EMPTY_ENUM, namesPrototype, type AjvInstance } from "./engine.js";
 import { mayReachMeta, metaDocuments } from "./meta-documents.js";
 import { MetaSchemas } from "./meta.js";
 import { PatternError } from "./regexp.js";
@@ -133,7 +133,7 @@ export class SchemaCompiler {
         throw compileError(error, input, refs);
       }
     }
-    const ajv = createAjv(engine, this.assertsFormats(dialect));
+    const ajv = createAjv(engine, this.assertsFormats(dialect), namesPrototype(documents));
     try {
       for (const ref of all) {
         const prepared = prepare(ref.json, ref.uri, ref.dialect) as AnySchema;
@@ -215,6 +215,8 @@ function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): u
   walkSchemas(copy, (node) => {
     if (node !== copy && idIgnored(node, dialect, false)) Reflect.deleteProperty(node, id);
     if (!forAjv) return;
+    // ajv's ignoreKeywordsWithRef skips every keyword beside `$ref` but `type`, checked before them.
+    if (refSiblingsIgnored(dialect) && typeof node["$ref"] === "string") delete node["type"];
     if (dialect !== "draft-04" && Array.isArray(node["enum"]) && node["enum"].length === 0) {
       delete node["enum"];
       node[EMPTY_ENUM] = true;

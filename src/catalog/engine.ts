@@ -5,6 +5,7 @@ import Ajv04Module from "ajv-draft-04";
 import formatsModule from "ajv-formats";
 import type { Engine } from "./dialect.js";
 import { ajvRegExp } from "./regexp.js";
+import { walkSchemas } from "./walk.js";
 
 export type AjvInstance = Ajv | Ajv2019 | Ajv2020 | InstanceType<typeof Ajv04Module.default>;
 
@@ -21,9 +22,6 @@ const OPTIONS: Options = {
   validateSchema: false,
   meta: false,
   logger: false,
-  // `required: ["constructor"]` and `properties: {toString: …}` name the document's own properties,
-  // never what every JavaScript object inherits (JSON-Schema-Test-Suite, required.json, properties.json).
-  ownProperties: true,
   // Remote refs are never fetched: no loadSchema is configured, so an unknown ref fails compilation.
 };
 
@@ -31,9 +29,12 @@ const OPTIONS: Options = {
  * A fresh ajv for one version: one per version, so that versions sharing an `$id` never meet. Building
  * one costs well under a millisecond because no meta-schema is compiled here.
  */
-export function createAjv(engine: Engine, assertFormats: boolean): AjvInstance {
+export function createAjv(engine: Engine, assertFormats: boolean, ownProperties = false): AjvInstance {
   const options: Options = {
     ...OPTIONS,
+    // `required: ["constructor"]` names the document's own property, never what every object inherits;
+    // asked only where a schema names such a property (see namesPrototype): it doubles validation time.
+    ownProperties,
     validateFormats: assertFormats,
     code: { regExp: ajvRegExp() },
     // Drafts 04 to 07 ignore the keywords beside `$ref` (src/engine/reading.ts); ajv applies them unless told.
@@ -65,6 +66,29 @@ export function createAjv(engine: Engine, assertFormats: boolean): AjvInstance {
     addContentAssertions(ajv);
   }
   return ajv;
+}
+
+const KEYED = ["properties", "dependentRequired", "dependentSchemas", "dependencies"];
+
+/** Does a schema name a property every JavaScript object inherits (`constructor`, `toString`, ...)? */
+export function namesPrototype(documents: readonly { readonly json: unknown }[]): boolean {
+  const inherited = (name: unknown) => typeof name === "string" && name in Object.prototype;
+  let found = false;
+  for (const { json } of documents) {
+    walkSchemas(json, (node) => {
+      if (found) return;
+      const required = node["required"];
+      if (Array.isArray(required) && required.some(inherited)) found = true;
+      for (const key of KEYED) {
+        const map = node[key];
+        if (typeof map !== "object" || map === null) continue;
+        for (const [name, value] of Object.entries(map)) {
+          if (inherited(name) || (Array.isArray(value) && value.some(inherited))) found = true;
+        }
+      }
+    });
+  }
+  return found;
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;

@@ -1,15 +1,15 @@
 import type { Dialect } from "../catalog/dialect.js";
+import { refSiblingsIgnored } from "../engine/reading.js";
 
 export type { Dialect } from "../catalog/dialect.js";
 export { DEFAULT_DIALECT, DIALECTS, dialectOf } from "../catalog/dialect.js";
 
 /**
- * Whether keywords beside `$ref` apply. The drafts before 2019-09 say they are ignored, but the engine
- * (ajv 8, which the monitor and every offline command validate with) applies them in every dialect, so
- * `diff` reads them as the engine does: `$ref` is one more conjunct. docs/diff.md states the rule.
+ * Whether keywords beside `$ref` apply: from 2019-09 on, where `$ref` is one more conjunct. Drafts 04
+ * to 07 ignore them, and so does the validator (src/engine/reading.ts, the reading both share).
  */
-export function refSiblingsApply(_dialect: Dialect): boolean {
-  return true;
+export function refSiblingsApply(dialect: Dialect): boolean {
+  return !refSiblingsIgnored(dialect);
 }
 
 /** Keywords ajv only evaluates from 2019-09 on (unevaluated*, dependentRequired, minContains, ...). */

@@ -1,4 +1,5 @@
 import { SchemawatchError } from "../errors.js";
+import { idIgnored } from "../engine/reading.js";
 import type { Dialect } from "./dialect.js";
 
 /** A schema node and where it lives: the JSON Pointer within its document. */
@@ -131,7 +132,9 @@ export class Space {
     doc.pointers.set(node, ptr);
     const loc: Loc = { node, ptr, doc };
     let here = base;
-    const id = node[doc.dialect === "draft-04" ? "id" : "$id"];
+    const id = idIgnored(node, doc.dialect, ptr === "")
+      ? undefined
+      : node[doc.dialect === "draft-04" ? "id" : "$id"];
     if (typeof id === "string") {
       const legacy = doc.dialect === "draft-04" || doc.dialect === "draft-06" || doc.dialect === "draft-07";
       const absolute = safeUrl(id, base);

@@ -69,6 +69,11 @@ export class Model {
     const cached = this.views.get(node);
     if (cached) return cached;
     const ref = refOf(node);
+    // Drafts 04 to 07: a `$ref` object is its target alone, whatever stands beside it.
+    if (ref !== undefined && !refSiblingsApply(loc.doc.dialect)) {
+      const target = this.deref(loc);
+      if (target.node !== node) return this.view(target);
+    }
     const view = buildView(loc, ref === undefined ? undefined : loc.doc.space.resolve(loc, ref));
     this.views.set(node, view);
     return view;
