@@ -11,6 +11,7 @@ import {
   type VersionEvidence,
 } from "./evidence.js";
 import type { Observation, World } from "./observation.js";
+import { RetiredTraffic } from "./retired.js";
 import { judgeCandidate, judgeDeprecated, type Verdict } from "./verdicts.js";
 
 export interface LifecycleSubject {
@@ -56,6 +57,8 @@ export interface LifecycleState {
  */
 export class Lifecycle {
   readonly coverage: Coverage;
+  /** Records of retired versions: when each turned retired, and the warnings once per producer. */
+  readonly retired: RetiredTraffic;
   readonly #subjects = new Map<string, LifecycleSubject>();
   readonly #versions = new Map<string, Map<string, VersionEvidence>>();
   readonly #candidates = new Map<string, Map<string, CandidateEvidence>>();
@@ -76,6 +79,7 @@ export class Lifecycle {
     this.#log = logger;
     this.#now = now;
     this.coverage = new Coverage(options.coverage);
+    this.retired = new RetiredTraffic(logger);
     this.startedAt = options.startedAt ?? now();
     for (const s of subjects) this.#subjects.set(s.subject.name, s);
   }
@@ -84,8 +88,15 @@ export class Lifecycle {
     return this.#subjects.values();
   }
 
-  /** After a catalog reload: new versions and candidates start with empty evidence. */
+  /**
+   * After a catalog reload: new versions and candidates start with empty evidence; a version that
+   * turned retired is dated from now.
+   */
   replaceSubjects(subjects: readonly LifecycleSubject[]): void {
+    for (const s of subjects) {
+      const before = this.#subjects.get(s.subject.name);
+      if (before) this.retired.catalogChanged(before.subject, s.subject, this.#now());
+    }
     this.#subjects.clear();
     for (const s of subjects) this.#subjects.set(s.subject.name, s);
   }

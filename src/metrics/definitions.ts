@@ -152,6 +152,12 @@ export const METRICS = {
     help: "Versions of a followed registry subject that the registry took out of use (soft-deleted, DISABLED or deleted), as the monitor's polls saw it happen: by schemawatch prune or by hand.",
     labels: ["registry", "subject"],
   },
+  retiredVersionRecords: {
+    name: "schemawatch_retired_version_records_total",
+    type: "counter",
+    help: "Records that declared a version while it was retired (after a prune: a producer still sends it), by subject, version and producer; 0 for each producer known of a retired version.",
+    labels: ["subject", "version", "producer"],
+  },
   coverageGaps: {
     name: "schemawatch_coverage_gap_total",
     type: "counter",

@@ -4,6 +4,7 @@ import type { Health, RegistrySource } from "../health/health.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import { DECODE_REASONS } from "../pipeline/record.js";
 import { NO_VERSION } from "../pipeline/tallies.js";
+import { retiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 import { SummedWithoutProducer } from "./without-producer.js";
@@ -162,6 +163,12 @@ export function createRegistry(sources: MetricSources): Registry {
         yield { labels: { registry: r.name, subject }, value };
     }
   });
+  add(METRICS.retiredVersionRecords, () =>
+    retiredRecords(tallies.allSeries).map((r) => ({
+      labels: { subject: r.subject, version: r.version, producer: r.producer },
+      value: r.records,
+    })),
+  );
   add(METRICS.buildInfo, () => [
     { labels: { version: sources.version, node_version: process.version }, value: 1 },
   ]);

@@ -7,6 +7,7 @@ import type { KafkaSourceOptions } from "../kafka/options.js";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import { Lifecycle, type LifecycleSubject } from "../lifecycle/lifecycle.js";
 import type { World } from "../lifecycle/observation.js";
+import { retiredRecords } from "../lifecycle/retired.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
 import type { LifecycleView } from "../lifecycle/view.js";
 import type { ObservationClock } from "../pipeline/clock.js";
@@ -338,10 +339,14 @@ export class LifecycleRuntime implements LifecycleView {
     }
   }
 
-  /** Current verdicts, after folding in what the tallies know about declared versions. */
+  /**
+   * Current verdicts, after folding in what the tallies know about declared versions; a producer seen
+   * sending a retired version is warned of here, once.
+   */
   verdicts(): Map<string, Verdict> {
     this.#listPartitions(this.lifecycle.now());
     this.#foldDeclared();
+    this.lifecycle.retired.observe(retiredRecords(this.#pipeline.tallies.allSeries));
     this.#verdicts = this.lifecycle.judge(this.#world);
     return this.#verdicts;
   }

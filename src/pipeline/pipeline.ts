@@ -328,6 +328,8 @@ export class Pipeline implements RecordSink {
     const subject = pipeline.subject;
     const series = route.series.series(subject, producer, versionUnknown ? UNREADABLE : writer.version);
     series.count.value++;
+    // Counted apart while the version is retired (the writer follows reloads): traffic after a prune.
+    if (series.writer?.status === "retired") series.retiredRecords++;
     const seen = seenAt(record.timestamp, this.#clock?.now);
     if (seen > series.lastSeenMs) series.lastSeenMs = seen;
     const observedAt = this.#clock?.now ?? record.timestamp;

@@ -56,6 +56,8 @@ export interface RecordSeries {
   lastSeenMs: number;
   /** When this series last got a record, by the monitor's clock (ms); what removal verdicts use. */
   lastObservedMs: number;
+  /** Records counted while the writer version was retired: traffic after a prune (lifecycle/retired.ts). */
+  retiredRecords: number;
 }
 
 export const NO_VERSION = "none";
@@ -118,6 +120,7 @@ export class Tallies {
           : subject.readers.map((reader) => this.#readerCells(labels, version, reader)),
       lastSeenMs: 0,
       lastObservedMs: 0,
+      retiredRecords: 0,
     };
     this.allSeries.push(series);
     let ofSubject = this.#bySubject.get(subject.name);

@@ -1,3 +1,4 @@
+import { retiredTrafficLine } from "../lifecycle/retired.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
 
 /**
@@ -76,6 +77,20 @@ function brokenTraffic(s: ReportSubject): AttentionItem[] {
     }
   }
   return items.sort((a, b) => b.share - a.share).map(({ share: _share, ...item }) => item);
+}
+
+/**
+ * A producer still sending a retired version: consumers may have dropped it since the prune, so this
+ * comes before everything else.
+ */
+function retiredTraffic(s: ReportSubject): AttentionItem[] {
+  return s.retiredTraffic.map((r) => ({
+    level: "act",
+    kind: "retired-traffic",
+    subject: s.subject,
+    what: `${retiredTrafficLine({ ...r, subject: s.subject }, r.retiredAt === null ? undefined : Date.parse(r.retiredAt))}: ${plural(r.records, "record")}${r.retiredAt === null ? "" : " since"}, the last at ${r.last}`,
+    action: `Stop ${r.producer} sending ${r.version}: consumers may no longer read it. If some still need it, make ${r.version} deprecated again (the registry's state, or the catalog) until ${r.producer} has moved; see the runbook (SchemawatchRetiredVersionTraffic).`,
+  }));
 }
 
 function unreadable(s: ReportSubject): AttentionItem[] {
@@ -195,16 +210,18 @@ function monitorItems(report: Omit<Report, "attention">): AttentionItem[] {
 }
 
 /**
- * What needs an operator, ranked: what to act on first (broken traffic, largest share first; versions
- * to remove or release; the monitor or a registry down), then what to watch, then what needs nothing
- * yet. Empty of `act` and `watch` items only when nothing needs anyone.
+ * What needs an operator, ranked: what to act on first (a retired version still sent, of every
+ * subject; then broken traffic, largest share first; versions to remove or release; the monitor or a
+ * registry down), then what to watch, then what needs nothing yet. Empty of `act` and `watch` items
+ * only when nothing needs anyone.
  */
 export function attentionItems(report: Omit<Report, "attention">): AttentionItem[] {
   const items = [
+    ...report.subjects.flatMap(retiredTraffic),
     ...report.subjects.flatMap((s) => [...brokenTraffic(s), ...unreadable(s), ...verdicts(s)]),
     ...monitorItems(report),
   ];
-  // A stable sort: within a level, the order above (subjects first, as listed).
+  // A stable sort: within a level, the order above (retired traffic, then subjects as listed).
   return items.sort((a, b) => RANK[a.level] - RANK[b.level]);
 }
 

@@ -1,7 +1,15 @@
 import type { Direction } from "../engine/direction.js";
+import type { Lifecycle } from "../lifecycle/lifecycle.js";
+import { retiredRecords, type RetiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
-import type { MonitorStatus, ProducerStatus, RateSummary, SubjectRegistryEntry } from "./status.js";
+import type {
+  MonitorStatus,
+  ProducerStatus,
+  RateSummary,
+  SubjectRegistryEntry,
+  SubjectStatus,
+} from "./status.js";
 import type { Tallies } from "../pipeline/tallies.js";
 import { attentionItems, type AttentionItem } from "./attention.js";
 import { wouldFailMatrices } from "./matrix.js";
@@ -43,6 +51,8 @@ export interface ReportSubject {
   unreadable: number;
   /** Where and why, since the evidence began: what keeps the deprecated versions from draining. */
   unknownUse: ReportUnknownUse[];
+  /** Records of retired versions, per version and producer: traffic that should have stopped. */
+  retiredTraffic: ReportRetiredTraffic[];
   sampleRatio: number;
   versions: ReportVersion[];
   /** The version mix per producer: records per writer version (`none` for undeclared). */
@@ -108,6 +118,21 @@ export interface ReportOpenTransaction {
   records: number;
 }
 
+/** A producer still sending a version after it was retired (lifecycle/retired.ts). */
+export interface ReportRetiredTraffic {
+  version: string;
+  producer: string;
+  /** Records counted while the version was retired. */
+  records: number;
+  /** When the last of them was observed. */
+  last: string;
+  /**
+   * When this monitor saw the version become retired (a registry poll, a reload); null when it was
+   * retired already when the monitor started.
+   */
+  retiredAt: string | null;
+}
+
 export interface ReportUnknownUse {
   topic: string;
   partition: number;
@@ -136,6 +161,7 @@ export function buildReport(
 ): Report {
   const verdicts = runtime?.verdicts();
   const lifecycle = runtime?.lifecycle;
+  const retired = retiredRecords(tallies.allSeries);
   const matrices = wouldFailMatrices(
     tallies,
     new Map(status.subjects.map((s) => [s.subject, s.versions.map((v) => v.version)])),
@@ -160,6 +186,7 @@ export function buildReport(
         first: iso(e.firstAt),
         last: iso(e.lastAt),
       })),
+      retiredTraffic: retiredTrafficOf(s, retired, lifecycle),
       sampleRatio: s.sampleRatio,
       versions: s.versions.map((v) => {
         const producers: ReportVersion["producers"] = {};
@@ -218,4 +245,26 @@ export function buildReport(
   // generatedAt first, then what needs attention, then the rest: the order a reader of the JSON wants.
   const { generatedAt, ...rest } = report;
   return { generatedAt, attention: attentionItems(report), ...rest };
+}
+
+/** A subject's retired versions that got records while retired, in version order, then by producer. */
+function retiredTrafficOf(
+  s: SubjectStatus,
+  retired: readonly RetiredRecords[],
+  lifecycle: Lifecycle | undefined,
+): ReportRetiredTraffic[] {
+  const order = new Map(s.versions.filter((v) => v.status === "retired").map((v, i) => [v.version, i]));
+  return retired
+    .filter((r) => r.subject === s.subject && r.records > 0 && order.has(r.version))
+    .sort((a, b) => order.get(a.version)! - order.get(b.version)! || a.producer.localeCompare(b.producer))
+    .map((r) => {
+      const since = lifecycle?.retired.since(r.subject, r.version);
+      return {
+        version: r.version,
+        producer: r.producer,
+        records: r.records,
+        last: iso(r.lastAt),
+        retiredAt: since === undefined ? null : iso(since),
+      };
+    });
 }

@@ -175,6 +175,7 @@ function quiet(
         undeclared: 0,
         unreadable: 0,
         unknownUse: [],
+        retiredTraffic: [],
         sampleRatio: 1,
         versions: [],
         producers: [],

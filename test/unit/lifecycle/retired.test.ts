@@ -1,0 +1,182 @@
+import { resolve } from "node:path";
+import { Writable } from "node:stream";
+import { describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../src/catalog/load.js";
+import { parseConfig } from "../../../src/config/load.js";
+import { Lifecycle, type LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
+import { retiredRecords, type RetiredRecords } from "../../../src/lifecycle/retired.js";
+import { createLogger } from "../../../src/log.js";
+import { Pipeline } from "../../../src/pipeline/pipeline.js";
+import { record } from "../../helpers/monitor.js";
+
+// After a prune: the records of a retired version are counted apart from the moment the version is
+// retired (from the start for one retired then), per producer, and warned of once per producer.
+
+const T0 = Date.parse("2026-12-01T08:00:00Z");
+
+/** The bundled `event` catalog with 1.0.0 in `status` (two topics, so sums over topics show). */
+async function catalogWith(status: "deprecated" | "retired") {
+  const config = parseConfig(
+    `subjects:
+  - name: event
+    topics: [events, events-eu]
+    schemas: ${resolve("examples/catalog/event")}
+    versions:
+      "1.0.0": { status: ${status} }
+      "1.1.0": { status: active }
+`,
+    resolve("test/config.yaml"),
+  );
+  return { config, catalog: await loadCatalog(config) };
+}
+
+const v10 = (producer: string, at: number, topic = "events") =>
+  record({ id: 1, event: "view" }, { producer, "schema-version": "event/1.0" }, { timestamp: at, topic });
+const v11 = (producer: string, at: number) =>
+  record({ id: 1, event: "buy", amount: 2 }, { producer, "schema-version": "event/1.1" }, { timestamp: at });
+
+const sorted = (records: RetiredRecords[]) =>
+  [...records].sort((a, b) => a.producer.localeCompare(b.producer));
+
+/** A lifecycle of the pipeline's subject on a settable clock, logging into `lines`. */
+function lifecycleOf(pipeline: Pipeline) {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+      done();
+    },
+  });
+  let now = T0;
+  const subjects = (): LifecycleSubject[] => [
+    { subject: pipeline.subjects.get("event")!.subject, drainWindow: 60, readyWindow: 60, minSamples: 1 },
+  ];
+  const lifecycle = new Lifecycle(subjects(), createLogger("info", sink), () => now);
+  return { lifecycle, lines, subjects, setNow: (t: number) => (now = t) };
+}
+
+describe("records of a retired version", () => {
+  it("count from the start for a version retired then, per producer, summed over topics, 0 for the known ones", async () => {
+    const { config, catalog } = await catalogWith("retired");
+    const pipeline = new Pipeline(catalog, config);
+    pipeline.process(v10("billing", T0 + 1_000));
+    pipeline.process(v10("billing", T0 + 3_000, "events-eu"));
+    pipeline.process(v10("billing", T0 + 2_000));
+    pipeline.process(v10("web", T0 + 4_000));
+    pipeline.process(v11("web", T0 + 5_000));
+    expect(sorted(retiredRecords(pipeline.tallies.allSeries))).toEqual([
+      { subject: "event", version: "1.0.0", producer: "billing", records: 3, lastAt: T0 + 3_000 },
+      // every series known before traffic starts at 0: zero is a value
+      { subject: "event", version: "1.0.0", producer: "unknown", records: 0, lastAt: 0 },
+      { subject: "event", version: "1.0.0", producer: "web", records: 1, lastAt: T0 + 4_000 },
+    ]);
+  });
+
+  it("are none while no version is retired", async () => {
+    const { config, catalog } = await catalogWith("deprecated");
+    const pipeline = new Pipeline(catalog, config);
+    pipeline.process(v10("billing", T0));
+    expect(retiredRecords(pipeline.tallies.allSeries)).toEqual([]);
+  });
+
+  it("count only what came after a reload retired the version, dated by the lifecycle's clock", async () => {
+    const before = await catalogWith("deprecated");
+    const after = await catalogWith("retired");
+    const pipeline = new Pipeline(before.catalog, before.config);
+    const { lifecycle, subjects, setNow } = lifecycleOf(pipeline);
+    pipeline.process(v10("billing", T0 + 1_000));
+    pipeline.process(v10("billing", T0 + 2_000));
+
+    setNow(T0 + 60_000);
+    pipeline.replaceCatalog(after.catalog);
+    lifecycle.replaceSubjects(subjects());
+    expect(lifecycle.retired.since("event", "1.0.0")).toBe(T0 + 60_000);
+    expect(lifecycle.retired.since("event", "1.1.0")).toBeUndefined();
+    expect(sorted(retiredRecords(pipeline.tallies.allSeries)).map((r) => [r.producer, r.records])).toEqual([
+      ["billing", 0],
+      ["unknown", 0],
+    ]);
+    pipeline.process(v10("billing", T0 + 70_000));
+    expect(sorted(retiredRecords(pipeline.tallies.allSeries))[0]).toEqual({
+      subject: "event",
+      version: "1.0.0",
+      producer: "billing",
+      records: 1,
+      lastAt: T0 + 70_000,
+    });
+
+    // Brought back (deprecated again): no date, no more counting, and the counter stays where it was.
+    pipeline.replaceCatalog(before.catalog);
+    lifecycle.replaceSubjects(subjects());
+    pipeline.process(v10("billing", T0 + 80_000));
+    expect(lifecycle.retired.since("event", "1.0.0")).toBeUndefined();
+    expect(retiredRecords(pipeline.tallies.allSeries)).toEqual([
+      { subject: "event", version: "1.0.0", producer: "billing", records: 1, lastAt: 0 },
+    ]);
+  });
+
+  it("are warned of once per subject, version and producer, never with a record's contents", async () => {
+    const before = await catalogWith("deprecated");
+    const after = await catalogWith("retired");
+    const pipeline = new Pipeline(before.catalog, before.config);
+    const { lifecycle, lines, subjects, setNow } = lifecycleOf(pipeline);
+    setNow(Date.parse("2026-12-09T10:03:00Z"));
+    pipeline.replaceCatalog(after.catalog);
+    lifecycle.replaceSubjects(subjects());
+    const observe = () => lifecycle.retired.observe(retiredRecords(pipeline.tallies.allSeries));
+
+    observe(); // nothing sent yet: nothing said
+    for (let i = 0; i < 3; i++) pipeline.process(v10("billing", T0 + i));
+    observe();
+    pipeline.process(v10("billing", T0 + 10));
+    pipeline.process(v10("web", T0 + 11));
+    observe();
+    observe();
+    const warnings = lines.map(({ time: _time, ...line }) => line);
+    expect(warnings).toEqual([
+      {
+        level: 40,
+        service: "schemawatch",
+        subject: "event",
+        version: "1.0.0",
+        producer: "billing",
+        records: 3,
+        retiredAt: "2026-12-09T10:03:00.000Z",
+        msg: "producer billing still sends event 1.0.0, retired on 2026-12-09T10:03Z",
+      },
+      {
+        level: 40,
+        service: "schemawatch",
+        subject: "event",
+        version: "1.0.0",
+        producer: "web",
+        records: 1,
+        retiredAt: "2026-12-09T10:03:00.000Z",
+        msg: "producer web still sends event 1.0.0, retired on 2026-12-09T10:03Z",
+      },
+    ]);
+
+    // Brought back and retired again: a new retirement, warned of again.
+    pipeline.replaceCatalog(before.catalog);
+    lifecycle.replaceSubjects(subjects());
+    setNow(Date.parse("2026-12-10T09:00:00Z"));
+    pipeline.replaceCatalog(after.catalog);
+    lifecycle.replaceSubjects(subjects());
+    pipeline.process(v10("billing", T0 + 20));
+    observe();
+    expect(lines.slice(2).map((l) => [l["msg"], l["records"]])).toEqual([
+      ["producer billing still sends event 1.0.0, retired on 2026-12-10T09:00Z", 5],
+    ]);
+  });
+
+  it("say 'which is retired' in the warning when the version was retired before the monitor started", async () => {
+    const { config, catalog } = await catalogWith("retired");
+    const pipeline = new Pipeline(catalog, config);
+    const { lifecycle, lines } = lifecycleOf(pipeline);
+    pipeline.process(v10("billing", T0));
+    lifecycle.retired.observe(retiredRecords(pipeline.tallies.allSeries));
+    expect(lines.map((l) => [l["msg"], l["retiredAt"]])).toEqual([
+      ["producer billing still sends event 1.0.0, which is retired", null],
+    ]);
+  });
+});
