@@ -85,6 +85,13 @@ const NOT_YET_EXPORTED: ReadonlySet<string> = new Set<string>([]);
  */
 const REGISTRY_ONLY: ReadonlySet<string> = new Set<string>(["schemawatch_registry_up"]);
 
+/**
+ * Metrics the rules read that have series only when the catalog has a retired version, which this
+ * story's catalog does not; test/integration/kafka/retired.test.ts scrapes it, with exact values, from a
+ * monitor whose catalog has one. Checked as REGISTRY_ONLY is.
+ */
+const RETIRED_ONLY: ReadonlySet<string> = new Set<string>(["schemawatch_retired_version_records_total"]);
+
 let scratch = "";
 let monitor: RunningMonitor | undefined;
 let prometheus: RunningPrometheus | undefined;
@@ -333,6 +340,8 @@ const QUIET = [
   "SchemawatchDeprecatedVersionDrained",
   // the first observations happen before the first scrape (see beforeAll)
   "SchemawatchCoverageGap",
+  // no version is retired here: the metric has no series (see RETIRED_ONLY)
+  "SchemawatchRetiredVersionTraffic",
 ];
 // Alerts whose state this story cannot decide, each with the reason; none at the moment.
 const NOT_ASSERTED: Readonly<Record<string, string>> = {};
@@ -592,7 +601,7 @@ describe("every dashboard panel's PromQL against the same Prometheus", () => {
     for (const { where, expr } of reads) {
       for (const name of metricNames(expr)) {
         if (NOT_YET_EXPORTED.has(name)) waiting.add(name);
-        else if (REGISTRY_ONLY.has(name)) registryOnly.add(name);
+        else if (REGISTRY_ONLY.has(name) || RETIRED_ONLY.has(name)) registryOnly.add(name);
         else if (!known.has(name)) unknown.push(`${where}: ${name}`);
       }
     }
@@ -603,7 +612,9 @@ describe("every dashboard panel's PromQL against the same Prometheus", () => {
     }
     for (const name of REGISTRY_ONLY)
       expect(known.has(name), `${name} has series without a registry`).toBe(false);
-    expect([...registryOnly].sort()).toEqual([...REGISTRY_ONLY].sort());
+    for (const name of RETIRED_ONLY)
+      expect(known.has(name), `${name} has series without a retired version`).toBe(false);
+    expect([...registryOnly].sort()).toEqual([...REGISTRY_ONLY, ...RETIRED_ONLY].sort());
   });
 
   it("runs every panel query without error and gets the series the story implies", async () => {
