@@ -56,6 +56,29 @@ const LAYERS = [
   ),
 ];
 
+// kafkajs's private modules and the patches that use them live in one room (src/kafka/patches/,
+// docs/architecture.md "kafkajs patches"); everything else reaches it through its index.ts only.
+// A selector's regex cannot hold a slash, hence the dots.
+const PATCHES_ROOM = {
+  files: ["src/**/*.ts"],
+  ignores: ["src/kafka/patches/**"],
+  rules: {
+    "no-restricted-syntax": [
+      "error",
+      {
+        selector: ":matches(Literal[value=/^kafkajs.src./], TemplateElement[value.raw=/^kafkajs.src./])",
+        message:
+          "kafkajs's private modules are named in src/kafka/patches/ only (kafkajs.ts): add the adaptation there",
+      },
+      {
+        selector:
+          ":matches(ImportDeclaration, ImportExpression, ExportNamedDeclaration, ExportAllDeclaration)[source.value=/patches.(?!index.js$)/]",
+        message: "src/kafka/patches/ is entered through its index.ts: export what you need from there",
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", "grafana/dashboards/", "reports/", ".stryker-tmp/"] },
   js.configs.recommended,
@@ -86,4 +109,5 @@ export default tseslint.config(
     },
   },
   ...LAYERS,
+  PATCHES_ROOM,
 );

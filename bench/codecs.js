@@ -23,7 +23,7 @@ import { pathToFileURL } from "node:url";
 import { unzip, zstdDecompress } from "node:zlib";
 import { promisify } from "node:util";
 
-import { kafkaCodecs } from "../dist/kafka/codecs/index.js";
+import { kafkaCodecs } from "../dist/kafka/patches/codecs/index.js";
 import { recordsSection } from "./kafka-records.js";
 
 const SIZES = [16 * 1024, 64 * 1024, 256 * 1024, 1024 * 1024];

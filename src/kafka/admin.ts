@@ -1,5 +1,5 @@
 import type { Admin, Kafka } from "kafkajs";
-import { logEndAdmin } from "./log-end.js";
+import { logEndAdmin } from "./patches/index.js";
 
 // Lag lookups are retried by the next measurement; a short retry keeps one failure short.
 const ADMIN_RETRY = { retries: 2 };

@@ -4,8 +4,7 @@ import type { Logger } from "pino";
 import { messageOf } from "../errors.js";
 import type { RecordSink } from "../pipeline/record.js";
 import type { SourceRecord } from "../pipeline/record.js";
-import { UNDECODABLE, type UndecodableBatch } from "./decode-guard.js";
-import { KafkaRecord } from "./kafka-record.js";
+import { KafkaRecord, UNDECODABLE, type UndecodableBatch } from "./patches/index.js";
 import type { BatchEndHook, UndecodableHook } from "./options.js";
 
 // kafkajs only sends a heartbeat when heartbeatInterval has passed, so asking often is cheap.

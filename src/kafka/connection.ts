@@ -1,4 +1,4 @@
-import kafkajs, { logLevel } from "kafkajs";
+import { logLevel } from "kafkajs";
 import type { KafkaConfig as KafkaJsConfig, LogEntry, RetryOptions, SASLOptions, logCreator } from "kafkajs";
 import type { ConnectionOptions } from "node:tls";
 import type { Logger } from "pino";
@@ -7,9 +7,7 @@ import type { KafkaConfig, SaslConfig, TlsConfig } from "../config/types.js";
 import { readConfigFile, secretFromEnv, secretFromFile, type Env } from "../config/secrets.js";
 import { SchemawatchError } from "../errors.js";
 import { RepeatLog } from "../log.js";
-import { registerCodecs } from "./codecs/index.js";
-import { installDecodeGuard } from "./decode-guard.js";
-import { installRequestQueueFix } from "./request-queue.js";
+import { installed } from "./patches/index.js";
 
 export type { Env } from "../config/secrets.js";
 
@@ -39,13 +37,16 @@ export async function buildKafkaConfig(
   logger: Logger,
   options: BuildOptions = {},
 ): Promise<KafkaJsConfig> {
-  // Every kafkajs client of schemawatch is built here, so this runs before any of them fetches.
-  installDecodeGuard();
-  installRequestQueueFix();
-  // kafkajs is CommonJS and Node's ESM loader does not see this export by name: take it off the module.
-  registerCodecs(kafkajs.CompressionCodecs);
   const ssl = config.tls?.enabled === true ? await tlsOptions(config.tls) : undefined;
   const sasl = config.sasl ? await saslOptions(config.sasl, env) : undefined;
+  // Every kafkajs client of schemawatch is built from this: without the patches one bad batch would
+  // fail every fetch, and snappy and lz4 batches could not be read at all. Only a caller that is not
+  // the composition root (src/monitor/start.ts) can get here without them: a bug, said loudly.
+  if (!installed()) {
+    throw new Error(
+      "kafkajs is not patched: call install() of src/kafka/patches/ before building a kafkajs client, as src/monitor/start.ts does",
+    );
+  }
   return {
     brokers: [...config.brokers],
     clientId: config.clientId,

@@ -4,7 +4,7 @@ import type { KafkaConfig } from "../config/types.js";
 import type { Health, PartitionEnds } from "../health/health.js";
 import type { RecordSink } from "../pipeline/record.js";
 import type { Env } from "./connection.js";
-import type { UndecodableBatch } from "./decode-guard.js";
+import type { UndecodableBatch } from "./patches/index.js";
 
 /** Timings of the consumer; the defaults suit production, tests shorten them. */
 export interface ConsumerTuning {

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import { RepeatLog } from "../log.js";
 import type { Health } from "../health/health.js";
-import type { UndecodableBatch } from "./decode-guard.js";
+import type { UndecodableBatch } from "./patches/index.js";
 import type { TopicPresence } from "./topics.js";
 
 /**

@@ -3,6 +3,7 @@ import type { Admin, Consumer } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
+import { backoffDelay } from "../retry.js";
 import { finishesWithin } from "../timing.js";
 import { KafkaReporter } from "./reporting.js";
 import { SharedAdmin, connectAdmin } from "./admin.js";
@@ -370,9 +371,12 @@ export class KafkaSource {
 
   #reconnectLater(session: Session, consumer: Consumer): void {
     if (session.closing || consumer !== this.#consumer || this.#reconnectTimer !== undefined) return;
-    const base = Math.min(this.#tuning.reconnectMaxMs, RECONNECT_INITIAL_MS * 2 ** this.#failures);
-    const delay = Math.round(base * (0.8 + Math.random() * 0.4));
     this.#failures++;
+    // Spread ±20%, so that replicas that lost the broker together do not come back together.
+    const delay = backoffDelay(
+      { first: RECONNECT_INITIAL_MS, max: this.#tuning.reconnectMaxMs, jitter: 0.2 },
+      this.#failures,
+    );
     // One clear line when Kafka goes away, then a summary a minute, not a line per retry.
     this.#report.unreachable(this.#failures, delay);
     this.#reconnectTimer = setTimeout(() => {

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Catalog } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import type { PartitionEnds } from "../health/health.js";
-import type { UndecodableBatch } from "../kafka/decode-guard.js";
+import type { UndecodableBatch } from "../kafka/patches/index.js";
 import type { KafkaSourceOptions } from "../kafka/options.js";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import { Lifecycle, type LifecycleSubject } from "../lifecycle/lifecycle.js";

@@ -83,6 +83,9 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
   const stop = new StopRequest(config.shutdown.deadline, logger, options.signals);
   const health = new Health();
   const live = options.source === "kafka";
+  // kafkajs's adaptations, before the state topic or the source builds a client (loaded only then:
+  // replaying a capture never loads kafkajs).
+  if (live) (await import("../kafka/patches/index.js")).install();
   const state = await openState(config, options, logger, live);
   const sources = await openCatalog(config, options, logger, health, state, stop, restoreWarnings);
   const core = buildCore({

@@ -2,6 +2,7 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 
 import { SchemawatchError, messageOf, type ErrorCode } from "../errors.js";
+import { retry } from "../retry.js";
 import { redact, type RegistryCredentials } from "./secrets.js";
 
 /** A registry's answers are small JSON documents; anything larger is refused rather than buffered. */
@@ -141,31 +142,35 @@ export class RegistryHttp {
   ): Promise<unknown> {
     const where = `${this.label}: ${method} ${path}`;
     const attempts = this.#options.retries + 1;
-    let delay = this.#options.backoff ?? 250;
-    for (let attempt = 1; ; attempt++) {
-      let answer: Answer;
-      try {
-        answer = await this.#attempt(method, pathname, body, contentType, ownConnection);
-      } catch (error) {
-        if (attempt < attempts) {
-          await sleep(delay);
-          delay = Math.min(delay * 2, MAX_BACKOFF_MS);
-          continue;
-        }
+    let answer: Answer;
+    try {
+      answer = await retry(
+        async () => {
+          const got = await this.#attempt(method, pathname, body, contentType, ownConnection);
+          if (got.status === 429 || got.status >= 500) throw new RetriableAnswer(got);
+          return got;
+        },
+        {
+          attempts,
+          backoff: { first: this.#options.backoff ?? 250, max: MAX_BACKOFF_MS },
+          // A 429 or 503 may say how long to wait; never longer than the backoff's cap.
+          delay: (error, backoff) =>
+            error instanceof RetriableAnswer
+              ? Math.min(error.answer.retryAfter ?? backoff, MAX_BACKOFF_MS)
+              : backoff,
+        },
+      );
+    } catch (error) {
+      // The last answer of a registry that kept failing is read as any answer: its status, its body.
+      if (error instanceof RetriableAnswer) answer = error.answer;
+      else
         throw new RegistryError(
           "REGISTRY_UNAVAILABLE",
           `${where}: ${this.#scrub(messageOf(error))} (${attempts} attempt${attempts === 1 ? "" : "s"}); is the registry up and the url right?`,
           { cause: error },
         );
-      }
-      const retriable = answer.status === 429 || answer.status >= 500;
-      if (retriable && attempt < attempts) {
-        await sleep(Math.min(answer.retryAfter ?? delay, MAX_BACKOFF_MS));
-        delay = Math.min(delay * 2, MAX_BACKOFF_MS);
-        continue;
-      }
-      return this.#interpret(answer, where, attempts);
     }
+    return this.#interpret(answer, where, attempts);
   }
 
   #interpret(answer: Answer, where: string, attempts: number): unknown {
@@ -283,6 +288,9 @@ export class RegistryHttp {
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+/** An answer worth asking again for (429, 5xx), carried through retry() as a failure. */
+class RetriableAnswer extends Error {
+  constructor(readonly answer: Answer) {
+    super(`HTTP ${answer.status}`);
+  }
 }

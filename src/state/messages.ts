@@ -1,5 +1,5 @@
 import type { KafkaMessage, Message } from "kafkajs";
-import { UNDECODABLE } from "../kafka/decode-guard.js";
+import { UNDECODABLE } from "../kafka/patches/index.js";
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
 import type { CandidateEvidence, UnreadableEvidence } from "../lifecycle/evidence.js";
 import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";

@@ -1,4 +1,5 @@
 import { SchemawatchError, messageOf } from "../errors.js";
+import { backoffDelay, retry, type Backoff } from "../retry.js";
 
 /**
  * How a replica opens the state topic and reads it to its end at start: the rules, apart from the
@@ -18,9 +19,11 @@ export function refused(error: unknown): boolean {
   );
 }
 
+const BACKOFF: Backoff = { first: FIRST_WAIT_MS, max: LONGEST_WAIT_MS };
+
 /** The wait after the failed attempt number `attempt` (1 for the first): 250 ms doubling to 2 s. */
 export function waitAfter(attempt: number): number {
-  return Math.min(FIRST_WAIT_MS * 2 ** (attempt - 1), LONGEST_WAIT_MS);
+  return backoffDelay(BACKOFF, attempt);
 }
 
 /** The part of kafkajs's admin client that opening the state topic uses. */
@@ -50,7 +53,7 @@ export async function openTopic(admin: TopicAdmin, topic: string, created: () =>
   return BigInt(offsets.find((o) => o.partition === 0)?.high ?? "0");
 }
 
-export interface RetryOptions {
+export interface OpenRetryOptions {
   readonly topic: string;
   /** Epoch ms after which no further attempt starts. */
   readonly deadline: number;
@@ -68,20 +71,20 @@ export interface RetryOptions {
  * again (250 ms doubling to 2 s) while the next attempt would start before the deadline, except a
  * refused authentication or authorization, which no retry changes, and except after stop().
  */
-export async function withRetries<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
-  const now = options.now ?? Date.now;
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (error) {
-      const wait = waitAfter(n);
-      if (options.stopped() || refused(error) || now() + wait >= options.deadline)
-        throw new SchemawatchError("STATE_INVALID", `state topic ${options.topic}: ${messageOf(error)}`, {
-          cause: error,
-        });
-      options.retrying(n, messageOf(error));
-      await options.sleep(wait);
-    }
+export async function withRetries<T>(attempt: () => Promise<T>, options: OpenRetryOptions): Promise<T> {
+  try {
+    return await retry(attempt, {
+      backoff: BACKOFF,
+      deadline: options.deadline,
+      retryable: (error) => !options.stopped() && !refused(error),
+      onRetry: ({ attempt: n, error }) => options.retrying(n, messageOf(error)),
+      sleep: options.sleep,
+      ...(options.now ? { now: options.now } : {}),
+    });
+  } catch (error) {
+    throw new SchemawatchError("STATE_INVALID", `state topic ${options.topic}: ${messageOf(error)}`, {
+      cause: error,
+    });
   }
 }
 

@@ -13,14 +13,13 @@ import { join } from "node:path";
 import { Kafka, Partitioners, logLevel } from "kafkajs";
 import type { Admin, IHeaders, KafkaConfig, Message, RecordMetadata, CompressionTypes } from "kafkajs";
 import type { StartedKafkaContainer } from "@testcontainers/kafka";
-import { installDecodeGuard } from "../../src/kafka/decode-guard.js";
-import { installRequestQueueFix } from "../../src/kafka/request-queue.js";
+import { install } from "../../src/kafka/patches/index.js";
 
-// The monitor's kafkajs clients need the guard in place before any consumer of this process fetches;
-// the tests' own producers get the monitor's request-queue fix too, without which Node 24 prints a
-// TimeoutNegativeWarning into the test output (the monitor installs it when it starts).
-installDecodeGuard();
-installRequestQueueFix();
+// The monitor's kafkajs clients need the patches in place before any consumer of this process
+// fetches (the monitor installs them when it starts; a test may build a source without it); the
+// tests' own producers get the request-queue fix too, without which Node 24 prints a
+// TimeoutNegativeWarning into the test output.
+install();
 
 /** One record for produce(). */
 export interface TestMessage {

@@ -1,6 +1,5 @@
 import type { Producer } from "kafkajs";
 import { messageOf } from "../../errors.js";
-import { installRequestQueueFix } from "../../kafka/request-queue.js";
 import { parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
 
@@ -152,8 +151,8 @@ export const demoProduceCommand: Command = {
 
     // Loaded here so that every other command starts without kafkajs.
     const { Kafka, Partitioners, logLevel } = await import("kafkajs");
-    // the monitor's fix of kafkajs's request queue: without it Node 24 prints a TimeoutNegativeWarning
-    installRequestQueueFix();
+    // the monitor's kafkajs patches: without the request queue's, Node 24 prints a TimeoutNegativeWarning
+    (await import("../../kafka/patches/index.js")).install();
     const kafka = new Kafka({
       clientId: `schemawatch-demo-${producerName}`,
       brokers,

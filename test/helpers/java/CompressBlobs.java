@@ -1,7 +1,7 @@
 // Compresses files exactly as the Kafka Java client compresses a record batch's records, with the
 // client's own codec classes and default levels (snappy-java's xerial framing, KafkaLZ4BlockOutputStream,
 // zstd-jni, GZIPOutputStream). For bench/codecs.js and the committed test fixtures
-// (test/unit/kafka/codecs/fixtures/generate.sh); run it with the source launcher:
+// (test/unit/kafka/patches/codecs/fixtures/generate.js); run it with the source launcher:
 //
 //   java -cp 'kafka-clients.jar:snappy-java.jar:lz4-java.jar:zstd-jni.jar:slf4j-api.jar' \
 //     test/helpers/java/CompressBlobs.java CODEC IN OUT [IN OUT]...

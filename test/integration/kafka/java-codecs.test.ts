@@ -6,7 +6,7 @@ import { CompressionCodecs } from "kafkajs";
 import type { IHeaders } from "kafkajs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
-import { registerCodecs, type KafkaCodec } from "../../../src/kafka/codecs/index.js";
+import { registerCodecs, type KafkaCodec } from "../../../src/kafka/patches/codecs/index.js";
 import {
   kafkaClientClasspath,
   produceWithJava,

@@ -2,7 +2,7 @@
 // and what it logs. A batch given as a plain object, as in batch.test.ts.
 import { describe, expect, it } from "vitest";
 import { batchHandler } from "../../../src/kafka/batch.js";
-import { UNDECODABLE, type UndecodableBatch } from "../../../src/kafka/decode-guard.js";
+import { UNDECODABLE, type UndecodableBatch } from "../../../src/kafka/patches/index.js";
 import { capture, log, message, offsets, payload, sink, type Message } from "./batch-payload.js";
 
 describe("the batch loop, at its edges", () => {

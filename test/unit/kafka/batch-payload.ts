@@ -2,7 +2,7 @@
 // resolves, heartbeats and commits is recorded, and what it logs can be captured.
 import { Writable } from "node:stream";
 import type { EachBatchPayload } from "kafkajs";
-import type { UNDECODABLE, UndecodableBatch } from "../../../src/kafka/decode-guard.js";
+import type { UNDECODABLE, UndecodableBatch } from "../../../src/kafka/patches/index.js";
 import { createLogger } from "../../../src/log.js";
 import type { SourceRecord } from "../../../src/pipeline/record.js";
 

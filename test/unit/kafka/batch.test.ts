@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { KafkaMessage } from "kafkajs";
 import { BatchRecord, batchHandler, timestampOf } from "../../../src/kafka/batch.js";
-import { UNDECODABLE, type UndecodableBatch } from "../../../src/kafka/decode-guard.js";
+import { UNDECODABLE, type UndecodableBatch } from "../../../src/kafka/patches/index.js";
 import { log, message, offsets, payload, sink, type Message } from "./batch-payload.js";
 
 describe("a batch that re-reads records counted before a rejoin", () => {

@@ -13,7 +13,7 @@ import { Writable } from "node:stream";
 
 import { logLevel } from "kafkajs";
 import { pino, type Logger } from "pino";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 
 import type { KafkaConfig } from "../../../src/config/types.js";
 import { SchemawatchError } from "../../../src/errors.js";
@@ -23,6 +23,7 @@ import {
   buildKafkaConfig,
   kafkaLogCreator,
 } from "../../../src/kafka/connection.js";
+import { install, installed } from "../../../src/kafka/patches/index.js";
 
 const SECRET = "s3cr3t-Pa55";
 const silent = pino({ level: "silent" });
@@ -63,7 +64,19 @@ async function configError(config: KafkaConfig, env: Record<string, string> = {}
   return sw;
 }
 
+// First, before this file installs the patches: each test file runs in a process of its own.
+describe("buildKafkaConfig before the kafkajs patches", () => {
+  it("refuses to configure a client, naming the call that is missing", async () => {
+    expect(installed()).toBe(false);
+    await expect(buildKafkaConfig(base, {}, silent)).rejects.toThrow(
+      "kafkajs is not patched: call install() of src/kafka/patches/ before building a kafkajs client, as src/monitor/start.ts does",
+    );
+  });
+});
+
 describe("buildKafkaConfig", () => {
+  beforeAll(() => install());
+
   it("passes brokers and client id, with retry backoff and warn-level logging", async () => {
     const built = await buildKafkaConfig(base, {}, silent);
     expect(built.brokers).toEqual(["b1:9092", "b2:9092"]);
@@ -76,15 +89,6 @@ describe("buildKafkaConfig", () => {
     expect(built.sasl).toBeUndefined();
     const debug = await buildKafkaConfig(base, {}, silent, { kafkaLogLevel: logLevel.DEBUG });
     expect(debug.logLevel).toBe(logLevel.DEBUG);
-  });
-
-  it("stops kafkajs's idle request queues from polling every millisecond before any client exists", async () => {
-    await buildKafkaConfig(base, {}, silent);
-    const require = createRequire(import.meta.url);
-    const RequestQueue = require("kafkajs/src/network/requestQueue/index.js") as {
-      prototype: Record<symbol, unknown>;
-    };
-    expect(RequestQueue.prototype[Symbol.for("schemawatch.requestQueueIdleFix")]).toBe(true);
   });
 
   it("uses system CAs when TLS is on without files, and no TLS when it is off", async () => {

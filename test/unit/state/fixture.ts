@@ -1,6 +1,6 @@
 // A lifecycle of the bundled `event` catalog (topic `events`) on a settable clock, and a replica's
 // side of the state topic `sw-state` around it, for the unit tests of state-messages.ts.
-import { UNDECODABLE } from "../../../src/kafka/decode-guard.js";
+import { UNDECODABLE } from "../../../src/kafka/patches/index.js";
 import { Lifecycle, type LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
 import { StateMessages, type StateRecord } from "../../../src/state/messages.js";
 import { createLogger } from "../../../src/log.js";

@@ -13,7 +13,7 @@ import {
   registerCodecs,
   type CodecName,
   type KafkaCodec,
-} from "../../../../src/kafka/codecs/index.js";
+} from "../../../../../src/kafka/patches/codecs/index.js";
 import { expectCodecError, fixture, manifest } from "./fixtures.js";
 
 const require = createRequire(import.meta.url);

@@ -4,9 +4,13 @@
 // records make their key, value and headers when read).
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { registerCodecs } from "../../../src/kafka/codecs/index.js";
-import { plainRecord } from "../../../src/kafka/kafka-record.js";
-import { HeaderNames, decodeRecordBatch, type BatchDecoderDeps } from "../../../src/kafka/record-batch.js";
+import { registerCodecs } from "../../../../src/kafka/patches/codecs/index.js";
+import { plainRecord } from "../../../../src/kafka/patches/kafka-record.js";
+import {
+  HeaderNames,
+  decodeRecordBatch,
+  type BatchDecoderDeps,
+} from "../../../../src/kafka/patches/record-batch.js";
 import { fixture, manifest } from "./codecs/fixtures.js";
 
 const require = createRequire(import.meta.url);

@@ -6,7 +6,7 @@ import { join } from "node:path";
 
 import { expect } from "vitest";
 
-import { CodecError, type CodecName } from "../../../../src/kafka/codecs/errors.js";
+import { CodecError, type CodecName } from "../../../../../src/kafka/patches/codecs/errors.js";
 
 const DIR = join(import.meta.dirname, "fixtures");
 

@@ -1,4 +1,4 @@
-import { SchemawatchError } from "../../errors.js";
+import { SchemawatchError } from "../../../errors.js";
 
 /** The compression codecs of Kafka's record batches, by the names the Java client's `compression.type` uses. */
 export type CodecName = "gzip" | "snappy" | "lz4" | "zstd";

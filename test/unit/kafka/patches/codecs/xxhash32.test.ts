@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 
-import { xxhash32 } from "../../../../src/kafka/codecs/xxhash32.js";
+import { xxhash32 } from "../../../../../src/kafka/patches/codecs/xxhash32.js";
 
 describe("xxhash32", () => {
   // Reference values of XXH32 (xxhsum -H0 and the xxHash test suite).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { CodecError } from "../../../../src/kafka/codecs/errors.js";
-import { decompressSnappy } from "../../../../src/kafka/codecs/snappy.js";
+import { CodecError } from "../../../../../src/kafka/patches/codecs/errors.js";
+import { decompressSnappy } from "../../../../../src/kafka/patches/codecs/snappy.js";
 import { cutPoints, expectCodecError, fixture, fixturesOf, sha256, thrown } from "./fixtures.js";
 
 const CAP = 64 * 1024 * 1024;

@@ -1,13 +1,10 @@
 import { createRequire } from "node:module";
 import type { Admin, Kafka, RetryOptions } from "kafkajs";
+import { PRIVATE_MEMBERS, PRIVATE_MODULES } from "./kafkajs.js";
 
-/** kafkajs 2.2.x modules used to build an admin client that lists offsets as `read_uncommitted`. */
-const ADMIN_MODULE = "kafkajs/src/admin/index.js";
-const EMITTER_MODULE = "kafkajs/src/instrumentation/emitter.js";
-const ISOLATION_MODULE = "kafkajs/src/protocol/isolationLevel.js";
-/** The description of the Kafka instance's private cluster factory (kafkajs/src/index.js). */
-const CREATE_CLUSTER = "private:Kafka:createCluster";
-const LOGGER = "private:Kafka:logger";
+// The kafkajs modules used to build an admin client that lists offsets as `read_uncommitted`.
+const { admin: ADMIN_MODULE, emitter: EMITTER_MODULE, isolationLevel: ISOLATION_MODULE } = PRIVATE_MODULES;
+const { createCluster: CREATE_CLUSTER, logger: LOGGER } = PRIVATE_MEMBERS;
 
 type CreateAdmin = (options: {
   logger: unknown;

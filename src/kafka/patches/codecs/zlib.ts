@@ -1,7 +1,7 @@
 import { promisify } from "node:util";
 import { gzip, unzipSync, zstdCompress, zstdDecompressSync } from "node:zlib";
 
-import { messageOf } from "../../errors.js";
+import { messageOf } from "../../../errors.js";
 import { CodecError, tooLarge, type CodecName } from "./errors.js";
 
 // Node's own zlib and zstd (libzstd, built into Node 24): no dependency. The synchronous forms: the

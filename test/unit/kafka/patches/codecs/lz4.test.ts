@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 
-import { decompressLz4 } from "../../../../src/kafka/codecs/lz4.js";
-import { xxhash32 } from "../../../../src/kafka/codecs/xxhash32.js";
+import { decompressLz4 } from "../../../../../src/kafka/patches/codecs/lz4.js";
+import { xxhash32 } from "../../../../../src/kafka/patches/codecs/xxhash32.js";
 import { cutPoints, expectCodecError, fixture, fixturesOf, sha256, thrown } from "./fixtures.js";
 
 const CAP = 64 * 1024 * 1024;

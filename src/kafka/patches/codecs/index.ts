@@ -1,4 +1,4 @@
-import { SchemawatchError } from "../../errors.js";
+import { SchemawatchError } from "../../../errors.js";
 import type { CodecName } from "./errors.js";
 import { decompressLz4 } from "./lz4.js";
 import { decompressSnappy } from "./snappy.js";

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { isCodecError } from "./codecs/index.js";
+import { PRIVATE_MODULES } from "./kafkajs.js";
 import {
   decodeRecordBatch,
   HeaderNames,
@@ -49,12 +50,12 @@ const FIRST_TIMESTAMP = 27;
 const RECORDS_COUNT = 57;
 const HEADER_SIZE = 61;
 
-/** The module kafkajs's fetch responses use to decode each record batch (kafkajs 2.2.x). */
-const DECODER_MODULE = "kafkajs/src/protocol/recordBatch/v0/decoder.js";
-const COMPRESSION_MODULE = "kafkajs/src/protocol/message/compression/index.js";
-const ERRORS_MODULE = "kafkajs/src/errors.js";
-/** The fetch response helper that loads it (shared by fetch versions 4 to 11). */
-const FETCH_DECODER_MODULE = "kafkajs/src/protocol/requests/fetch/v4/decodeMessages.js";
+const {
+  recordBatchDecoder: DECODER_MODULE,
+  compression: COMPRESSION_MODULE,
+  errors: ERRORS_MODULE,
+  fetchDecoder: FETCH_DECODER_MODULE,
+} = PRIVATE_MODULES;
 
 const GUARDED = Symbol.for("schemawatch.guardedRecordBatchDecoder");
 
@@ -91,6 +92,12 @@ export function installDecodeGuard(): void {
     codecFor: (attributes) => compression.lookupCodecByAttributes(attributes),
     partialError: (message) => new errors.KafkaJSPartialMessageError(message),
   });
+}
+
+/** Whether kafkajs's fetch path reads batches through the guard (see installDecodeGuard). */
+export function isDecodeGuardInstalled(): boolean {
+  const require = createRequire(import.meta.url);
+  return isGuarded(require(DECODER_MODULE));
 }
 
 function isGuarded(fn: unknown): boolean {

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
+import { PRIVATE_MODULES } from "./kafkajs.js";
 
-/** kafkajs's per-connection request queue (kafkajs 2.2.x). */
-const REQUEST_QUEUE_MODULE = "kafkajs/src/network/requestQueue/index.js";
+const REQUEST_QUEUE_MODULE = PRIVATE_MODULES.requestQueue;
 const FIXED = Symbol.for("schemawatch.requestQueueIdleFix");
 /** kafkajs's CHECK_PENDING_REQUESTS_INTERVAL: how soon a queue full of in-flight requests looks again. */
 const PENDING_RECHECK_MS = 10;
@@ -47,4 +47,11 @@ export function installRequestQueueFix(): void {
     }, delay);
   };
   prototype[FIXED] = true;
+}
+
+/** Whether kafkajs's request queues schedule their checks as installRequestQueueFix makes them. */
+export function isRequestQueueFixed(): boolean {
+  const require = createRequire(import.meta.url);
+  const RequestQueue = require(REQUEST_QUEUE_MODULE) as { prototype?: Record<PropertyKey, unknown> };
+  return RequestQueue.prototype?.[FIXED] === true;
 }

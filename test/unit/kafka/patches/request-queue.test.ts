@@ -1,8 +1,8 @@
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it, vi } from "vitest";
 
-import { installRequestQueueFix } from "../../../src/kafka/request-queue.js";
-import { waitFor } from "../../helpers/wait.js";
+import { installRequestQueueFix } from "../../../../src/kafka/patches/request-queue.js";
+import { waitFor } from "../../../helpers/wait.js";
 
 installRequestQueueFix();
 

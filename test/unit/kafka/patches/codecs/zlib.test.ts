@@ -7,7 +7,7 @@ import {
   compressZstd,
   decompressGzip,
   decompressZstd,
-} from "../../../../src/kafka/codecs/zlib.js";
+} from "../../../../../src/kafka/patches/codecs/zlib.js";
 import { cutPoints, expectCodecError, fixture, fixturesOf, sha256, thrown } from "./fixtures.js";
 
 const CAP = 64 * 1024 * 1024;

@@ -2,7 +2,11 @@
 // encoder (the bytes a broker would send), then corrupted the ways a real topic can be.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { UNDECODABLE, installDecodeGuard, type UndecodableBatch } from "../../../src/kafka/decode-guard.js";
+import {
+  UNDECODABLE,
+  installDecodeGuard,
+  type UndecodableBatch,
+} from "../../../../src/kafka/patches/decode-guard.js";
 
 installDecodeGuard();
 const require = createRequire(import.meta.url);
@@ -110,7 +114,7 @@ describe("the decode guard", () => {
 
 describe("record timestamps", () => {
   it("reads kafkajs's decimal timestamps exactly, falling back to Number() for anything else", async () => {
-    const { timestampOf } = await import("../../../src/kafka/batch.js");
+    const { timestampOf } = await import("../../../../src/kafka/batch.js");
     for (const text of ["1796112000000", "0", "-1", "123456789012345", "9007199254740993", "", "12a", " 5"])
       expect(timestampOf(text), text).toBe(Number(text));
   });

@@ -2,7 +2,11 @@
 // (offsets and timestamps past 2^53, varlongs of 8 to 10 bytes, names of -1 bytes, `__proto__`) and
 // the malformed ones it must refuse, each with the error that says where the bytes went wrong.
 import { describe, expect, it, vi } from "vitest";
-import { HeaderNames, decodeRecordBatch, type BatchDecoderDeps } from "../../../src/kafka/record-batch.js";
+import {
+  HeaderNames,
+  decodeRecordBatch,
+  type BatchDecoderDeps,
+} from "../../../../src/kafka/patches/record-batch.js";
 
 /** Zigzag varint (or varlong) bytes of a signed 64-bit integer. */
 function zz(n: bigint | number): number[] {
