@@ -25,7 +25,8 @@ installRequestQueueFix();
 /** One record for produce(). */
 export interface TestMessage {
   key?: Buffer | string | null;
-  value: Buffer | string;
+  /** null: a tombstone. */
+  value: Buffer | string | null;
   headers?: IHeaders;
   partition?: number;
   timestamp?: string;
