@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { MAX_KEY_BYTES, compileKeyPattern } from "../../../src/pipeline/key-pattern.js";
+import { MAX_KEY_BYTES, compileKeyPattern, withoutPlainGroups } from "../../../src/pipeline/key-pattern.js";
 import { ProducerResolver } from "../../../src/pipeline/producer.js";
 import { decodeCounts, eventPipeline, record, recordCounts } from "../../helpers/monitor.js";
 
@@ -49,11 +49,76 @@ describe("a key pattern on hostile keys", () => {
       // Read without `u`, as `new RegExp(keyPattern)` always read it: `.` is one code unit.
       ["^(..)-", "😀-x", "😀"],
       ["^(.)-", "😀-x", undefined],
+      ["^(.+)-x$", "😀😀-x", "😀😀"],
+      ["^(.)+-", "a😀-", "\ude00"],
     ];
     for (const [pattern, key, expected] of cases) {
       const native = new RegExp(pattern).exec(key);
       expect([pattern, key, native ? (native[1] ?? native[0]) : undefined]).toEqual([pattern, key, expected]);
       expect([pattern, key, compileKeyPattern(pattern).producerOf(key)]).toEqual([pattern, key, expected]);
+    }
+  });
+
+  it("runs natively only what cannot backtrack without its plain groups; the rest on RE2", () => {
+    const engines = [
+      "^([a-z]+):",
+      "^([^/]+)/",
+      "^(?<svc>[a-z]+)/",
+      "^[a-z]+",
+      "^[(]([a-z]+)[)]:",
+      "^\\(([a-z]+)\\)",
+      "^(a+)+$",
+      "^([a-z-]+)-",
+      "(\\w+)@(\\w+)\\.com$",
+      "^(x|y):",
+      "^(?:(\\w+)\\.)+x$",
+      "^([a-z]+){2}",
+    ].map((pattern) => `${pattern} ${compileKeyPattern(pattern).engine}`);
+    expect(engines).toEqual([
+      "^([a-z]+): native",
+      "^([^/]+)/ native",
+      "^(?<svc>[a-z]+)/ native",
+      "^[a-z]+ native",
+      "^[(]([a-z]+)[)]: native",
+      "^\\(([a-z]+)\\) native",
+      "^(a+)+$ re2",
+      "^([a-z-]+)- re2",
+      "(\\w+)@(\\w+)\\.com$ re2",
+      "^(x|y): re2",
+      "^(?:(\\w+)\\.)+x$ re2",
+      "^([a-z]+){2} re2",
+    ]);
+    expect(
+      [
+        "^([a-z]+):",
+        "^(?:a)(?<n>b)c",
+        "^[(](x)",
+        "^\\(x\\)",
+        "^(a)+",
+        "^(a|b)",
+        "^(?=a)",
+        "^(a)\\1",
+        "(a",
+      ].map(withoutPlainGroups),
+    ).toEqual([
+      "^[a-z]+:",
+      "^abc",
+      "^[(]x",
+      "^\\(x\\)",
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("a key of the greatest length read answers at once on either engine", () => {
+    const key = "a".repeat(MAX_KEY_BYTES);
+    for (const pattern of ["^([a-z]+):", NESTED, "^([a-z-]+)-"]) {
+      const compiled = compileKeyPattern(pattern);
+      const ms = timed(() => compiled.producerOf(key));
+      expect([pattern, ms < 200]).toEqual([pattern, true]);
     }
   });
 
