@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { LineCounter } from "yaml";
+import { compilePattern } from "../catalog/regexp.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
@@ -109,6 +110,28 @@ interface RawConfig {
   subjects: RawSubject[];
 }
 
+/**
+ * A key pattern runs on every record's key, which traffic writes: it must run in time linear in the
+ * key, as the schemas' patterns do (`compilePattern`: the native engine for an anchored sequence that
+ * cannot backtrack, else RE2). One that only a backtracking engine can run is refused here, never
+ * left to stall the monitor on a key that makes it backtrack.
+ */
+function checkKeyPattern(pattern: string, at: string): void {
+  try {
+    new RegExp(pattern);
+  } catch (error) {
+    throw new SchemawatchError("CONFIG_INVALID", `${at}: not a regular expression: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  if (!compilePattern(pattern, "")?.linear) {
+    throw new SchemawatchError(
+      "CONFIG_INVALID",
+      `${at}: /${pattern}/ needs a backtracking engine (a lookahead, a lookbehind, a backreference, or a repeat count above 1000), and it would run on every record key, where one key can make it backtrack for hours; write it without those (a key pattern runs on the linear-time engine, as schema patterns do)`,
+    );
+  }
+}
+
 function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
   const base = dirname(path);
   const registries = registriesFrom(raw.registries, path, where);
@@ -133,16 +156,8 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
       }
       topics.set(topic, subject.name);
     }
-    if (subject.producer?.keyPattern !== undefined) {
-      try {
-        new RegExp(subject.producer.keyPattern);
-      } catch (error) {
-        throw new SchemawatchError(
-          "CONFIG_INVALID",
-          `${path}: subjects[${index}].producer.keyPattern: not a regular expression: ${messageOf(error)}`,
-        );
-      }
-    }
+    if (subject.producer?.keyPattern !== undefined)
+      checkKeyPattern(subject.producer.keyPattern, where(["subjects", index, "producer", "keyPattern"]));
     if (subject.schemas === undefined) {
       if (subject.registry === undefined) {
         throw new SchemawatchError(

@@ -1,3 +1,5 @@
+import { compilePattern, type PatternMatcher } from "../catalog/regexp.js";
+
 /**
  * Which subschemas of a JSON Schema apply at one place of a document, for choosing placeholders that
  * still pass. A deliberately small reading of the spec: `properties`, `patternProperties`,
@@ -96,12 +98,26 @@ export function rootScope(schema: unknown, value: unknown): SchemaScope {
   return { root: schema, schemas };
 }
 
-function matches(pattern: string, key: string): boolean {
-  try {
-    return new RegExp(pattern, "u").test(key);
-  } catch {
-    return false;
+/** Each `patternProperties` object's patterns, compiled once for as long as its schema lives. */
+const compiledPatterns = new WeakMap<object, Map<string, PatternMatcher | null>>();
+
+/**
+ * Whether a `patternProperties` pattern matches a member name of a document, which traffic writes:
+ * on the engine validation uses (RE2 unless the native engine cannot backtrack on the pattern). A
+ * pattern only a backtracking engine can run (lookaround, backreferences) is no match here: the
+ * corpus has no time budget, and the scope only picks placeholders, which may then miss that
+ * subschema's limits, as they miss those of the keywords this reading does not follow.
+ */
+function matches(patterns: object, pattern: string, key: string): boolean {
+  let compiled = compiledPatterns.get(patterns);
+  if (!compiled) compiledPatterns.set(patterns, (compiled = new Map()));
+  let matcher = compiled.get(pattern);
+  if (matcher === undefined) {
+    const linear = compilePattern(pattern);
+    matcher = linear?.linear ? linear.matcher : null;
+    compiled.set(pattern, matcher);
   }
+  return matcher !== null && matcher.test(key);
 }
 
 /** The scope of the member `key` of an object in `scope`, whose value is `value`. */
@@ -118,7 +134,7 @@ export function memberScope(scope: SchemaScope, key: string, value: unknown): Sc
     const patterns = schema["patternProperties"];
     if (isObject(patterns)) {
       for (const [pattern, sub] of Object.entries(patterns)) {
-        if (matches(pattern, key)) {
+        if (matches(patterns, pattern, key)) {
           direct.push(sub);
           matched = true;
         }

@@ -38,6 +38,12 @@ export const METRICS = {
     help: "Records that could not be decoded and were skipped, by reason.",
     labels: ["topic", "reason"],
   },
+  tombstones: {
+    name: "schemawatch_tombstones_total",
+    type: "counter",
+    help: "Records without a value (null or empty: deletes on a compacted topic), also counted as writer version none; no use of any version, whatever their headers declare.",
+    labels: ["topic", "subject"],
+  },
   versionInfo: {
     name: "schemawatch_schema_version_info",
     type: "gauge",

@@ -82,6 +82,7 @@ export function createRegistry(sources: MetricSources): Registry {
       for (const reason of DECODE_REASONS) tallies.decodeCell(topic, reason);
   }
   add(METRICS.decodeErrors, () => tallies.decodeErrors);
+  add(METRICS.tombstones, () => tallies.tombstones);
   add(METRICS.versionInfo, function* () {
     for (const subject of sources.catalog().subjects.values()) {
       for (const v of subject.versions) {

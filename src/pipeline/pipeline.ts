@@ -13,7 +13,16 @@ import {
   reservoirSize,
   type ReservoirEntry,
 } from "./subject-pipeline.js";
-import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries, type TopicSeries } from "./tallies.js";
+import {
+  NO_VERSION,
+  Tallies,
+  UNREADABLE,
+  seenAt,
+  type Cell,
+  type RecordSeries,
+  type TombstoneLabels,
+  type TopicSeries,
+} from "./tallies.js";
 import type { ObservationClock } from "./clock.js";
 import { ValidatedRecord, type ValidatedHook } from "./validated.js";
 import { applyJobResult } from "./workers/apply.js";
@@ -86,6 +95,13 @@ function inOrder<F extends (...args: never[]) => void>(listeners: readonly F[]):
   }) as F;
 }
 
+/** A configured topic's subject, its series and its tombstone counter: what a record of it needs. */
+interface Route {
+  readonly pipeline: SubjectPipeline;
+  readonly series: TopicSeries;
+  readonly tombstones: Cell<TombstoneLabels>;
+}
+
 /** Topics that are not configured share one label value, so a stray topic cannot grow the label set. */
 export const UNKNOWN_TOPIC = "unknown";
 
@@ -99,7 +115,7 @@ export class Pipeline implements RecordSink {
   readonly tallies = new Tallies();
   readonly subjects: ReadonlyMap<string, SubjectPipeline>;
   /** Each configured topic's subject, and its series (held here so a record finds both at once). */
-  readonly #byTopic = new Map<string, { readonly pipeline: SubjectPipeline; readonly series: TopicSeries }>();
+  readonly #byTopic = new Map<string, Route>();
   readonly #maxBytes: number;
   readonly #writer: WriterResult = {
     version: undefined,
@@ -159,7 +175,11 @@ export class Pipeline implements RecordSink {
       subjects.set(subject.name, pipeline);
       this.#subjectIndex.set(pipeline, index);
       for (const topic of subject.topics)
-        this.#byTopic.set(topic, { pipeline, series: this.tallies.topic(topic) });
+        this.#byTopic.set(topic, {
+          pipeline,
+          series: this.tallies.topic(topic),
+          tombstones: this.tallies.tombstoneCell(topic, subject.name),
+        });
       this.#startAtZero(pipeline);
     });
     this.subjects = subjects;
@@ -293,6 +313,7 @@ export class Pipeline implements RecordSink {
     if (!route) return this.tallies.decodeError(UNKNOWN_TOPIC, "unknown_topic");
     const pipeline = route.pipeline;
     const value = record.value;
+    if (value === null || value.length === 0) return this.#tombstone(route, record);
     const writer = this.#writer;
     // The version and producer are read from outside the payload first, whatever the payload holds:
     // a record too large to parse, or not JSON, still counts for the version it declares.
@@ -304,13 +325,12 @@ export class Pipeline implements RecordSink {
       this.#held.hold(record, writer.lookup, writer.lookups!)
     )
       return;
-    let unreadable: DecodeReason | undefined =
-      !value || value.length === 0 ? "empty" : value.length > this.#maxBytes ? "too_large" : undefined;
+    let unreadable: DecodeReason | undefined = value.length > this.#maxBytes ? "too_large" : undefined;
     let document: unknown;
     let text = "";
     let parsed = false;
     if (unreadable === undefined && writer.error === undefined && (!complete || pipeline.needsPayload)) {
-      const result = parsePayload(value!, writer.payloadStart);
+      const result = parsePayload(value, writer.payloadStart);
       if (typeof result === "string") unreadable = result;
       else {
         document = result.document;
@@ -325,6 +345,7 @@ export class Pipeline implements RecordSink {
     const reason = writer.error ?? unreadable;
 
     const producer = pipeline.producer.resolve(record, document);
+    if (pipeline.producer.keyTooLong) this.tallies.decodeError(record.topic, "key_too_long");
     const subject = pipeline.subject;
     const series = route.series.series(subject, producer, versionUnknown ? UNREADABLE : writer.version);
     series.count.value++;
@@ -361,7 +382,7 @@ export class Pipeline implements RecordSink {
     if (this.#pool !== undefined && this.#pool.validatesHere?.(subject) !== true) {
       this.#pending++;
       this.#job.add(
-        writer.payloadStart === 0 ? value! : value!.subarray(writer.payloadStart),
+        writer.payloadStart === 0 ? value : value.subarray(writer.payloadStart),
         this.#subjectIndex.get(pipeline)!,
         pipeline,
         series,
@@ -376,7 +397,7 @@ export class Pipeline implements RecordSink {
       return;
     }
     if (!parsed) {
-      const result = parsePayload(value!, writer.payloadStart);
+      const result = parsePayload(value, writer.payloadStart);
       if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
       document = result.document;
       text = result.text;
@@ -415,6 +436,25 @@ export class Pipeline implements RecordSink {
     );
     validated.parsed(document);
     this.#notify(validated);
+  }
+
+  /**
+   * A record without a value (null or empty): a delete on a compacted topic. It carries no document
+   * of any version, whatever a header declares (a consumer on any version reads it alike), so it is
+   * counted as writer `none` and as a tombstone, never validated, and never evidence of use of a
+   * version, known or unknown. Its headers are not read for a version: an unknown GUID on a tombstone
+   * waits for no lookup.
+   */
+  #tombstone(route: Route, record: SourceRecord): void {
+    route.tombstones.value++;
+    const producer = route.pipeline.producer.resolve(record);
+    if (route.pipeline.producer.keyTooLong) this.tallies.decodeError(record.topic, "key_too_long");
+    const series = route.series.series(route.pipeline.subject, producer, undefined);
+    series.count.value++;
+    const seen = seenAt(record.timestamp, this.#clock?.now);
+    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
+    const observedAt = this.#clock?.now ?? record.timestamp;
+    if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
   }
 
   /** A validation's results into the series' counters. */

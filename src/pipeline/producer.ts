@@ -1,4 +1,5 @@
 import type { ProducerConfig } from "../config/types.js";
+import { MAX_KEY_BYTES, compileKeyPattern, type KeyPattern } from "./key-pattern.js";
 import { compilePointer, readPointer, type Pointer } from "./pointer.js";
 import { HeaderDecoder, type SourceRecord } from "./record.js";
 
@@ -11,11 +12,12 @@ const PRINTABLE = /^[\x21-\x7e]+$/;
 /**
  * Names the producer of a record from a header, the key, or the payload, and keeps the label bounded:
  * an allow-list when configured, else the first `maxValues` distinct names; everything past that is
- * `other`, and each such record is counted as an overflow.
+ * `other`, and each such record is counted as an overflow. The key pattern runs in time linear in the
+ * key, and never on a key longer than `MAX_KEY_BYTES` (`keyTooLong` tells the caller to count it).
  */
 export class ProducerResolver {
   readonly #header: HeaderDecoder | undefined;
-  readonly #keyPattern: RegExp | undefined;
+  readonly #keyPattern: KeyPattern | undefined;
   readonly #pointer: Pointer | undefined;
   readonly #allow: ReadonlySet<string> | undefined;
   readonly #max: number;
@@ -23,10 +25,12 @@ export class ProducerResolver {
   readonly needsPayload: boolean;
   /** Records whose producer was folded into `other`. */
   overflow = 0;
+  /** Whether the last record's key was too long for the key pattern to read (`MAX_KEY_BYTES`). */
+  keyTooLong = false;
 
   constructor(config: ProducerConfig) {
     this.#header = config.header === undefined ? undefined : new HeaderDecoder(config.header);
-    this.#keyPattern = config.keyPattern === undefined ? undefined : new RegExp(config.keyPattern);
+    this.#keyPattern = config.keyPattern === undefined ? undefined : compileKeyPattern(config.keyPattern);
     this.#pointer = config.pointer === undefined ? undefined : compilePointer(config.pointer);
     this.#allow = config.allow ? new Set(config.allow) : undefined;
     this.#max = config.maxValues;
@@ -40,6 +44,7 @@ export class ProducerResolver {
   }
 
   resolve(record: SourceRecord, document?: unknown): string {
+    this.keyTooLong = false;
     return this.#bound(this.#raw(record, document));
   }
 
@@ -49,8 +54,11 @@ export class ProducerResolver {
       if (value !== undefined) return value;
     }
     if (this.#keyPattern && record.key) {
-      const match = this.#keyPattern.exec(record.key.toString("utf8"));
-      if (match) return match[1] ?? match[0];
+      if (record.key.length > MAX_KEY_BYTES) this.keyTooLong = true;
+      else {
+        const name = this.#keyPattern.producerOf(record.key.toString("utf8"));
+        if (name !== undefined) return name;
+      }
     }
     if (this.#pointer && document !== undefined) {
       const value = readPointer(document, this.#pointer);

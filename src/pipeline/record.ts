@@ -24,7 +24,7 @@ export type DecodeReason =
   | "unknown_version"
   | "truncated_wire_prefix"
   | "too_large"
-  | "empty"
+  | "key_too_long"
   | "unknown_topic"
   | "invalid_capture_line"
   | "too_deep"
@@ -39,7 +39,7 @@ export const DECODE_REASONS: readonly DecodeReason[] = [
   "unknown_version",
   "truncated_wire_prefix",
   "too_large",
-  "empty",
+  "key_too_long",
   "unknown_topic",
   "invalid_capture_line",
   "too_deep",

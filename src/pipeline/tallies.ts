@@ -27,6 +27,12 @@ export interface FailureLabels extends RecordLabels {
   readonly keyword: string;
 }
 
+/** Tombstones are counted per topic of a subject. */
+export interface TombstoneLabels {
+  readonly topic: string;
+  readonly subject: string;
+}
+
 /** A failure counter, and where in the document its keyword last failed (kept for the report, never a label). */
 export interface FailureCell extends Cell<FailureLabels> {
   /** The JSON Pointer (ajv's instancePath) of the latest failure; `""` is the document itself. */
@@ -95,6 +101,8 @@ export class Tallies {
   readonly validations: Cell<ValidationLabels>[] = [];
   readonly failures: FailureCell[] = [];
   readonly decodeErrors: Cell<DecodeLabels>[] = [];
+  /** Records without a value (null or empty): deletes on a compacted topic, no use of any version. */
+  readonly tombstones: Cell<TombstoneLabels>[] = [];
   readonly allSeries: RecordSeries[] = [];
   readonly #topics = new Map<string, TopicSeries>();
   /** Each subject's series, so that what is read per subject walks that subject's alone. */
@@ -203,6 +211,13 @@ export class Tallies {
     }
     cell.value++;
     cell.pointer = pointer;
+  }
+
+  /** The tombstone counter of a subject's topic, made at zero the first time (the pipeline holds it). */
+  tombstoneCell(topic: string, subject: string): Cell<TombstoneLabels> {
+    let cell = this.tombstones.find((c) => c.labels.topic === topic);
+    if (!cell) this.tombstones.push((cell = { labels: { topic, subject }, value: 0 }));
+    return cell;
   }
 
   decodeError(topic: string, reason: DecodeReason, records = 1): void {

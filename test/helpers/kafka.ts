@@ -24,7 +24,8 @@ install();
 /** One record for produce(). */
 export interface TestMessage {
   key?: Buffer | string | null;
-  value: Buffer | string;
+  /** null: a tombstone. */
+  value: Buffer | string | null;
   headers?: IHeaders;
   partition?: number;
   timestamp?: string;

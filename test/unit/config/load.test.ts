@@ -84,6 +84,16 @@ describe("config", () => {
     );
   });
 
+  it("refuses a key pattern only a backtracking engine can run, naming the file, line and key; takes a nested quantifier", () => {
+    for (const pattern of ["^(?=a)(a+)+$", "^(a)\\1$", "(?<=x)y", "^(ab){1001}$"]) {
+      expect(() => parseConfig(MIN + `    producer:\n      keyPattern: '${pattern}'\n`, "c.yaml")).toThrow(
+        `c.yaml:6: subjects[0].producer.keyPattern: /${pattern}/ needs a backtracking engine`,
+      );
+    }
+    const config = parseConfig(MIN + "    producer:\n      keyPattern: '^(a+)+$'\n", "c.yaml");
+    expect(config.subjects[0]!.producer.keyPattern).toBe("^(a+)+$");
+  });
+
   it("names an unreadable file", async () => {
     await expect(loadConfig("/nonexistent/config.yaml")).rejects.toThrow(
       "/nonexistent/config.yaml: cannot read config",

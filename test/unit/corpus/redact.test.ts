@@ -176,6 +176,23 @@ describe("Redactor", () => {
     expect(validate(result.document)).toBe(false);
   });
 
+  it("scopes a member name from traffic on the linear engine: a hostile name against a nested quantifier answers at once", () => {
+    const hostile = "a".repeat(40) + "!";
+    const schema = {
+      type: "object",
+      patternProperties: {
+        "^(a+)+$": { type: "integer", minimum: 7, maximum: 7 },
+        "^b(?=c)": { type: "integer", minimum: 8, maximum: 8 },
+      },
+      additionalProperties: { type: "integer", minimum: 5, maximum: 5 },
+    };
+    const start = performance.now();
+    const result = new Redactor(["/*"]).apply({ [hostile]: 1, aaa: 1, bc: 1 }, schema);
+    expect(performance.now() - start).toBeLessThan(500);
+    // The lookahead is left to validation's time budget: here it scopes nothing (documented).
+    expect(result.document).toEqual({ [hostile]: 5, aaa: 7, bc: 5 });
+  });
+
   it("rejects a pointer that is not a JSON Pointer", () => {
     expect(() => new Redactor(["email"])).toThrow(SchemawatchError);
     expect(() => new Redactor(["email"])).toThrow(
