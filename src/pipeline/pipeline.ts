@@ -13,7 +13,7 @@ import {
   reservoirSize,
   type ReservoirEntry,
 } from "./subject-pipeline.js";
-import { NO_VERSION, Tallies, UNREADABLE, seenAt, type RecordSeries, type TopicSeries } from "./tallies.js";
+import { NO_VERSION, Tallies, UNREADABLE, type RecordSeries, type TopicSeries } from "./tallies.js";
 import type { ObservationClock } from "./clock.js";
 import { ValidatedRecord, type ValidatedHook } from "./validated.js";
 import { applyJobResult } from "./workers/apply.js";
@@ -278,14 +278,24 @@ export class Pipeline implements RecordSink {
    * as `undecodable_batch`, and as evidence of unknown use on their partition.
    */
   undecodableBatch(topic: string, partition: number, records: number): void {
+    this.unreadable(topic, partition, "undecodable_batch", records);
+  }
+
+  /** Records known only by where they were (a batch, a capture line): `unknown`, and unknown use. */
+  unreadable(
+    topic: string,
+    partition: number,
+    reason: "undecodable_batch" | "invalid_capture_line",
+    records = 1,
+  ): void {
     const pipeline = this.#byTopic.get(topic)?.pipeline;
-    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "undecodable_batch", records);
-    this.tallies.decodeError(topic, "undecodable_batch", records);
+    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, reason, records);
+    this.tallies.decodeError(topic, reason, records);
     const series = this.tallies.series(topic, pipeline.subject, UNKNOWN_PRODUCER, UNREADABLE);
     series.count.value += records;
     const at = this.#clock?.now ?? Date.now();
     if (at > series.lastObservedMs) series.lastObservedMs = at;
-    this.#onUnreadable?.(pipeline, topic, partition, "undecodable_batch", records, at);
+    this.#onUnreadable?.(pipeline, topic, partition, reason, records, at);
   }
 
   #process(record: SourceRecord): void {
@@ -328,8 +338,6 @@ export class Pipeline implements RecordSink {
     const subject = pipeline.subject;
     const series = route.series.series(subject, producer, versionUnknown ? UNREADABLE : writer.version);
     series.count.value++;
-    const seen = seenAt(record.timestamp, this.#clock?.now);
-    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
     const observedAt = this.#clock?.now ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
     if (reason !== undefined) {
