@@ -4,10 +4,11 @@ import { EARLIEST_CREDIBLE_MS, MAX_CLOCK_AHEAD_MS } from "../pipeline/clock.js";
  * Why a capture record's timestamp was not believed: it has none, it is not a timestamp (another type,
  * or out of the range of a date, as 9e15), it is before 2000 (Kafka's -1, a producer clock at 1970), it
  * is after the time the capture is replayed, it is behind the capture's clock by more than 5 minutes,
- * or it jumps more than 5 minutes ahead of the clock and the next record does not follow it there.
+ * or it jumps more than 5 minutes ahead of the clock (or starts it) and the next record does not
+ * confirm it.
  */
 export type TimestampDoubt =
-  "missing" | "unreadable" | "before_2000" | "in_the_future" | "out_of_order" | "unconfirmed_jump";
+  "missing" | "unreadable" | "before_2000" | "in_the_future" | "out_of_order" | "unconfirmed";
 
 export const TIMESTAMP_DOUBTS: readonly TimestampDoubt[] = [
   "missing",
@@ -15,7 +16,7 @@ export const TIMESTAMP_DOUBTS: readonly TimestampDoubt[] = [
   "before_2000",
   "in_the_future",
   "out_of_order",
-  "unconfirmed_jump",
+  "unconfirmed",
 ];
 
 /** A record timestamp as the capture holds it: milliseconds, or why it is none. */
@@ -43,9 +44,11 @@ interface Entry<T> {
  * - a timestamp more than 5 minutes ahead of the clock moves it only when the next record's timestamp
  *   is no more than 5 minutes before it: the traffic carries on from there. Otherwise (one record
  *   stamped 2100 among today's, or the last record of the capture) its record is observed at the
- *   clock. The capture's first timestamp is such a jump: the clock starts where the traffic does;
- * - records before the clock starts are observed when it starts; if it has not started after 1000
- *   records, or by the end, it starts at the time of the replay (nothing in the capture says when).
+ *   clock;
+ * - the clock starts at the first timestamp that the next record's is within 5 minutes of, either way
+ *   (nothing before it vouches for a gap after it); records before are observed when it starts. If it
+ *   has not started after 1000 records, or by the end, it starts at the time of the replay: nothing in
+ *   the capture says when its records were read, and no window passes within it.
  *
  * Each doubted timestamp is counted by reason (`onDoubt`); behind the clock by up to 5 minutes is
  * ordinary (partitions interleave, producers' clocks differ) and not counted.
@@ -57,8 +60,10 @@ export class CaptureClock<T> {
   #clock: number | undefined;
   /** Records read before the clock started. */
   #waiting: Entry<T>[] = [];
-  /** A record whose timestamp jumps ahead, until the next record says whether the traffic follows. */
+  /** A record whose timestamp jumps ahead, until a record after it says whether the traffic follows. */
   #held: Entry<T> | undefined;
+  /** Records after the held one that said nothing of it, observed once it is decided. */
+  #behind: Entry<T>[] = [];
 
   constructor(
     replayedAt: number,
@@ -81,13 +86,54 @@ export class CaptureClock<T> {
    */
   push(item: T, timestamp: CaptureTimestamp | undefined, line: number): void {
     const entry = { item, at: this.#credible(timestamp, line), line };
-    const held = this.#held;
-    if (held !== undefined) {
-      this.#held = undefined;
-      if (entry.at !== undefined && entry.at >= held.at! - MAX_CLOCK_AHEAD_MS) this.#start(held.at!);
-      else this.#onDoubt("unconfirmed_jump", held.line);
-      this.#observe(held);
+    if (this.#held !== undefined) {
+      const says = this.#says(entry.at, this.#held.at!);
+      // Stryker disable next-line EqualityOperator: one record more or less before the bound changes nothing a test can see
+      if (says === undefined && this.#behind.length < MAX_WAITING) {
+        this.#behind.push(entry);
+        return;
+      }
+      this.#decide(says === true);
     }
+    this.#place(entry);
+  }
+
+  /** The capture has ended: a jump still held is not confirmed, and a clock never started starts now. */
+  end(): void {
+    if (this.#held !== undefined) this.#decide(false);
+    if (this.#clock === undefined) this.#start(this.#replayedAt);
+  }
+
+  /**
+   * What the next record's timestamp says of one held: true when the traffic carries on from it (no
+   * more than 5 minutes before it), false when it carries on from the clock instead, undefined when it
+   * says nothing (no timestamp to believe, or one far behind the clock: a lone old record). Before the
+   * clock starts, only a timestamp within 5 minutes of it either way confirms it, since nothing before
+   * it vouches for the gap after it (one record stamped 400 days ago at the start of a capture would
+   * otherwise stretch the capture over 400 days).
+   */
+  #says(next: number | undefined, held: number): boolean | undefined {
+    if (next === undefined) return undefined;
+    const clock = this.#clock;
+    if (clock === undefined) return Math.abs(next - held) <= MAX_CLOCK_AHEAD_MS;
+    if (next >= held - MAX_CLOCK_AHEAD_MS) return true;
+    return next < clock - MAX_CLOCK_AHEAD_MS ? undefined : false;
+  }
+
+  /** The held record is believed or not; then the records that said nothing of it, in their order. */
+  #decide(confirmed: boolean): void {
+    const held = this.#held!;
+    this.#held = undefined;
+    if (confirmed) this.#start(held.at!);
+    else this.#onDoubt("unconfirmed", held.line);
+    this.#observe(held);
+    const behind = this.#behind;
+    this.#behind = [];
+    for (const entry of behind) this.#place(entry);
+  }
+
+  /** A record the clock can place now, or a jump to hold until what follows says whether to believe it. */
+  #place(entry: Entry<T>): void {
     const clock = this.#clock;
     if (entry.at !== undefined && (clock === undefined || entry.at > clock + MAX_CLOCK_AHEAD_MS)) {
       this.#held = entry;
@@ -95,20 +141,9 @@ export class CaptureClock<T> {
     }
     if (entry.at !== undefined && clock !== undefined) {
       if (entry.at > clock) this.#clock = entry.at;
-      else if (entry.at < clock - MAX_CLOCK_AHEAD_MS) this.#onDoubt("out_of_order", line);
+      else if (entry.at < clock - MAX_CLOCK_AHEAD_MS) this.#onDoubt("out_of_order", entry.line);
     }
     this.#observe(entry);
-  }
-
-  /** The capture has ended: a jump still held is not confirmed, and a clock never started starts now. */
-  end(): void {
-    const held = this.#held;
-    this.#held = undefined;
-    if (held !== undefined) {
-      this.#onDoubt("unconfirmed_jump", held.line);
-      this.#observe(held);
-    }
-    if (this.#clock === undefined) this.#start(this.#replayedAt);
   }
 
   #credible(timestamp: CaptureTimestamp | undefined, line: number): number | undefined {

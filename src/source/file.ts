@@ -51,8 +51,8 @@ const DOUBTS: Record<TimestampDoubt, string> = {
   before_2000: "capture timestamps before 2000",
   in_the_future: "capture timestamps after the time of the replay",
   out_of_order: "capture timestamps more than 5 minutes behind the capture's clock (out of order)",
-  unconfirmed_jump:
-    "capture timestamps more than 5 minutes ahead of the capture's clock that the next record does not follow",
+  unconfirmed:
+    "capture timestamps more than 5 minutes ahead of the capture's clock (or starting it) that the next record does not confirm",
 };
 
 /**
