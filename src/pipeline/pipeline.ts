@@ -343,7 +343,10 @@ export class Pipeline implements RecordSink {
     if (reason !== undefined) {
       this.tallies.decodeError(record.topic, reason);
       // An undeclared record too large to validate may need a deprecated version nobody could check.
-      if (versionUnknown || (reason === "too_large" && writer.version === undefined)) {
+      if (
+        versionUnknown ||
+        ((reason === "too_large" || reason === "too_deep") && writer.version === undefined)
+      ) {
         this.#onUnreadable?.(
           pipeline,
           record.topic,
@@ -383,7 +386,11 @@ export class Pipeline implements RecordSink {
     }
     if (!parsed) {
       const result = parsePayload(value!, writer.payloadStart);
-      if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
+      if (typeof result === "string") {
+        if (result === "too_deep" && writer.version === undefined)
+          this.#onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
+        return this.tallies.decodeError(record.topic, result);
+      }
       document = result.document;
       text = result.text;
     }
@@ -391,8 +398,8 @@ export class Pipeline implements RecordSink {
     try {
       results = evaluateInto(pipeline.results, document, subject, writer.version?.version);
     } catch (error) {
-      // The validators recurse with the document; one nested deeper than the stack allows is counted
-      // for what it is. Anything else is a bug.
+      // Depth is judged when the document is parsed (parsePayload); a schema that recurses so much per
+      // level that the stack runs out anyway is counted the same. Anything else is a bug.
       if (isStackOverflow(error)) {
         if (writer.version === undefined)
           this.#onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
