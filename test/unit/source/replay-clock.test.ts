@@ -113,6 +113,11 @@ describe("a capture's clock", () => {
       const cli = await readiness(dir);
       expect([ago, cli.code]).toEqual([ago, 1]);
       expect(cli.stdout).toContain("last seen just now from producer web");
+      // 400 and 365 days are behind the clock by more than 5 minutes; an hour is too.
+      expect([ago, cli.stderr]).toEqual([
+        ago,
+        "note: capture timestamps more than 5 minutes behind the capture's clock (out of order): not believed, observed at the capture's clock (first on line 102) (1×)\n",
+      ]);
     }
   });
 
