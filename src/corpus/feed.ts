@@ -60,7 +60,8 @@ export function feedCorpus(corpus: Corpus): ValidatedHook {
         fallbacks.set(subject, schema);
       }
     }
-    detail.at = record.timestamp;
+    // When the monitor read it, as every last-seen time: a producer's clock may say 1970 or 2100.
+    detail.at = record.observedAt;
     // A worker's shape key spares parsing the document unless the corpus keeps it.
     detail.shape = record.shape;
     detail.load = record.shape === undefined ? undefined : () => record.document();

@@ -53,7 +53,7 @@ export const METRICS = {
   lastSeen: {
     name: "schemawatch_version_last_seen_timestamp_seconds",
     type: "gauge",
-    help: "Timestamp of the newest record that declared this writer version (a timestamp before 2000 or more than 5 minutes ahead of the monitor's clock counts as the time the monitor read the record); 0 when none has been seen.",
+    help: "When the monitor last read a record that declared this writer version (its own clock, never the producer's timestamp; a replayed capture's clock); 0 when none has been seen.",
     labels: ["subject", "version"],
   },
   sampleRatio: {

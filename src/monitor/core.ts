@@ -19,13 +19,7 @@ import type { StateTopic } from "../state/topic.js";
 import type { CatalogSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
 import { internalErrorLogger } from "./diagnostics.js";
-import {
-  LifecycleRuntime,
-  ReplayClock,
-  lifecycleListeners,
-  newLifecycle,
-  type Persistence,
-} from "./lifecycle-runtime.js";
+import { LifecycleRuntime, lifecycleListeners, newLifecycle, type Persistence } from "./lifecycle-runtime.js";
 import { validationThreadUrl } from "./validation-thread-url.js";
 import type { Registry } from "prom-client";
 
@@ -53,6 +47,8 @@ export interface Core {
   readonly updates: CatalogUpdates;
   readonly corpus: Corpus | undefined;
   readonly metrics: Registry;
+  /** When records are observed: advanced by the lifecycle's tick live, by the file source in a replay. */
+  readonly clock: ObservationClock;
   catalog(): Catalog;
   status(): MonitorStatus;
   report(): Report;
@@ -71,13 +67,14 @@ export function buildCore(inputs: CoreInputs): Core {
   const corpus = config.corpus.enabled
     ? restoreCorpus(config, initial.catalog, saved?.corpus, logger)
     : undefined;
+  // Live, the lifecycle's tick advances it; in a replay, the file source, by the capture's clock.
+  const observationClock = new ObservationClock();
   const timing = {
-    clock: live ? ("live" as const) : new ReplayClock(),
+    clock: live ? ("live" as const) : observationClock,
     ...(live ? { lagInterval: config.kafka.lagInterval } : {}),
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
-  const observationClock = live ? new ObservationClock() : undefined;
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -93,7 +90,7 @@ export function buildCore(inputs: CoreInputs): Core {
     internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
     runner: pool,
     lookups: (subject) => sources.lookupsFor(subject),
-    ...(observationClock ? { clock: observationClock } : {}),
+    clock: observationClock,
   });
   const persistence: Persistence =
     state.kind === "file"
@@ -112,7 +109,7 @@ export function buildCore(inputs: CoreInputs): Core {
     logger: logger.child({ component: "lifecycle" }),
     timing,
     persistence,
-    ...(observationClock ? { observationClock } : {}),
+    observationClock,
     ...(follower ? { world: { registryDown: (subject: string) => follower.down(subject) } } : {}),
   });
   const updates = new CatalogUpdates({
@@ -142,6 +139,7 @@ export function buildCore(inputs: CoreInputs): Core {
     updates,
     corpus,
     metrics,
+    clock: observationClock,
     catalog,
     status,
     report: () => buildReport(status(), pipeline.tallies, runtime),

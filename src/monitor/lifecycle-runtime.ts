@@ -37,23 +37,12 @@ export type Persistence =
   | { readonly kind: "topic"; readonly topic: StateTopic }
   | { readonly kind: "none" };
 
-/** A replayed capture's clock: the largest record timestamp read so far. */
-export class ReplayClock {
-  #now = 0;
-
-  get now(): number {
-    return this.#now;
-  }
-
-  see(timestamp: number): void {
-    // Stryker disable next-line EqualityOperator: at equal timestamps the assignment changes nothing
-    if (timestamp > this.#now) this.#now = timestamp;
-  }
-}
-
 export interface LifecycleTiming {
-  /** Live: the monitor's clock. Replay: the records' own timestamps (this clock). */
-  readonly clock: "live" | ReplayClock;
+  /**
+   * Live: the monitor's clock. Replay: the capture's clock, which the file source advances before each
+   * record (`source/capture-clock.ts`: the capture's order, and the timestamps it believes).
+   */
+  readonly clock: "live" | ObservationClock;
   /** Milliseconds between verdicts (and state saves); default 10 s. */
   readonly judgeInterval?: number;
   /**
@@ -77,7 +66,7 @@ export function newLifecycle(
   return new Lifecycle(
     lifecycleSubjects(catalog, config),
     logger,
-    replay ? () => replay.now : () => Date.now(),
+    replay ? () => replay.now ?? 0 : () => Date.now(),
     {
       coverage: {
         // Other replicas publish every interval: two missed publishes (and 5 s for the broker) mean gone.
@@ -138,7 +127,7 @@ export class LifecycleRuntime implements LifecycleView {
   readonly lifecycle: Lifecycle;
   readonly #pipeline: Pipeline;
   readonly #observationClock: ObservationClock | undefined;
-  readonly #replay: ReplayClock | undefined;
+  readonly #replay: ObservationClock | undefined;
   readonly #log: Logger;
   readonly #persistence: Persistence;
   readonly #interval: number;
@@ -287,32 +276,30 @@ export class LifecycleRuntime implements LifecycleView {
     onLagMeasured: (topic, lag, ends, at) => this.#measured.set(topic, { lag, ends, at }),
   };
 
-  /** A sink for replayed captures: the records' timestamps are the clock, each record its own batch. */
+  /**
+   * A sink for replayed captures: each record its own batch, observed when the capture's clock says
+   * (the source advances it before each record), never at the record's own timestamp.
+   */
   replaySink(): RecordSink {
     const pipeline = this.#pipeline;
     const replay = this.#replay;
     if (!replay) throw new Error("a live lifecycle has no replay sink");
     return {
       process: (record: SourceRecord) => {
-        replay.see(record.timestamp);
-        // Stryker disable next-line EqualityOperator: at equal timestamps the assignment changes nothing
-        if (record.timestamp < this.lifecycle.startedAt) this.lifecycle.startedAt = record.timestamp;
+        const at = replay.now ?? 0;
+        // Stryker disable next-line EqualityOperator: at equal times the assignment changes nothing
+        if (at < this.lifecycle.startedAt) this.lifecycle.startedAt = at;
         let known = this.lifecycle.knownPartitions.get(record.topic);
         if (!known) this.lifecycle.knownPartitions.set(record.topic, (known = new Set()));
         if (!known.has(record.partition)) {
           known.add(record.partition);
           // A capture is read whole: every partition in it counts as assigned, from its first record.
-          this.lifecycle.coverage.alsoAssigned(record.topic, record.partition, record.timestamp, false);
+          this.lifecycle.coverage.alsoAssigned(record.topic, record.partition, at, false);
         }
-        this.lifecycle.coverage.processed(
-          record.topic,
-          record.partition,
-          record.offset,
-          record.offset,
-          record.timestamp,
-        );
+        this.lifecycle.coverage.processed(record.topic, record.partition, record.offset, record.offset, at);
         pipeline.process(record);
       },
+      unreadable: (topic, partition, reason) => pipeline.unreadable(topic, partition, reason),
       flush: () => pipeline.flush(),
     };
   }

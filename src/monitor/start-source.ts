@@ -63,6 +63,7 @@ export async function startSource(inputs: SourceInputs): Promise<StartedSource> 
     {
       path: inputs.source.file,
       sink: core.lifecycle.replaySink(),
+      clock: core.clock,
       health,
       tallies: core.pipeline.tallies,
       topics,

@@ -17,7 +17,6 @@ import {
   NO_VERSION,
   Tallies,
   UNREADABLE,
-  seenAt,
   type Cell,
   type RecordSeries,
   type TombstoneLabels,
@@ -298,14 +297,24 @@ export class Pipeline implements RecordSink {
    * as `undecodable_batch`, and as evidence of unknown use on their partition.
    */
   undecodableBatch(topic: string, partition: number, records: number): void {
+    this.unreadable(topic, partition, "undecodable_batch", records);
+  }
+
+  /** Records known only by where they were (a batch, a capture line): `unknown`, and unknown use. */
+  unreadable(
+    topic: string,
+    partition: number,
+    reason: "undecodable_batch" | "invalid_capture_line",
+    records = 1,
+  ): void {
     const pipeline = this.#byTopic.get(topic)?.pipeline;
-    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, "undecodable_batch", records);
-    this.tallies.decodeError(topic, "undecodable_batch", records);
+    if (!pipeline) return this.tallies.decodeError(UNKNOWN_TOPIC, reason, records);
+    this.tallies.decodeError(topic, reason, records);
     const series = this.tallies.series(topic, pipeline.subject, UNKNOWN_PRODUCER, UNREADABLE);
     series.count.value += records;
     const at = this.#clock?.now ?? Date.now();
     if (at > series.lastObservedMs) series.lastObservedMs = at;
-    this.#onUnreadable?.(pipeline, topic, partition, "undecodable_batch", records, at);
+    this.#onUnreadable?.(pipeline, topic, partition, reason, records, at);
   }
 
   #process(record: SourceRecord): void {
@@ -351,14 +360,15 @@ export class Pipeline implements RecordSink {
     series.count.value++;
     // Counted apart while the version is retired (the writer follows reloads): traffic after a prune.
     if (series.writer?.status === "retired") series.retiredRecords++;
-    const seen = seenAt(record.timestamp, this.#clock?.now);
-    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
     const observedAt = this.#clock?.now ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
     if (reason !== undefined) {
       this.tallies.decodeError(record.topic, reason);
       // An undeclared record too large to validate may need a deprecated version nobody could check.
-      if (versionUnknown || (reason === "too_large" && writer.version === undefined)) {
+      if (
+        versionUnknown ||
+        ((reason === "too_large" || reason === "too_deep") && writer.version === undefined)
+      ) {
         this.#onUnreadable?.(
           pipeline,
           record.topic,
@@ -398,7 +408,11 @@ export class Pipeline implements RecordSink {
     }
     if (!parsed) {
       const result = parsePayload(value, writer.payloadStart);
-      if (typeof result === "string") return this.tallies.decodeError(record.topic, result);
+      if (typeof result === "string") {
+        if (result === "too_deep" && writer.version === undefined)
+          this.#onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
+        return this.tallies.decodeError(record.topic, result);
+      }
       document = result.document;
       text = result.text;
     }
@@ -406,8 +420,8 @@ export class Pipeline implements RecordSink {
     try {
       results = evaluateInto(pipeline.results, document, subject, writer.version?.version);
     } catch (error) {
-      // The validators recurse with the document; one nested deeper than the stack allows is counted
-      // for what it is. Anything else is a bug.
+      // Depth is judged when the document is parsed (parsePayload); a schema that recurses so much per
+      // level that the stack runs out anyway is counted the same. Anything else is a bug.
       if (isStackOverflow(error)) {
         if (writer.version === undefined)
           this.#onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
@@ -451,8 +465,6 @@ export class Pipeline implements RecordSink {
     if (route.pipeline.producer.keyTooLong) this.tallies.decodeError(record.topic, "key_too_long");
     const series = route.series.series(route.pipeline.subject, producer, undefined);
     series.count.value++;
-    const seen = seenAt(record.timestamp, this.#clock?.now);
-    if (seen > series.lastSeenMs) series.lastSeenMs = seen;
     const observedAt = this.#clock?.now ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
   }

@@ -53,10 +53,9 @@ export const DECODE_REASONS: readonly DecodeReason[] = [
  * being called drained: its writer version could not be read at all, or it declares none and was never
  * validated (too large, too deep, its validation stopped by the time budget: `timeout`, skipped by the
  * sampler: `not_validated`, or its validation was lost to a failure: `internal_error`), so nobody
- * checked whether it needs a deprecated version.
+ * checked whether it needs a deprecated version; or a capture line that is no record at all.
  */
-export type UnreadableReason =
-  Exclude<DecodeReason, "unknown_topic" | "invalid_capture_line"> | "not_validated";
+export type UnreadableReason = Exclude<DecodeReason, "unknown_topic"> | "not_validated";
 
 /**
  * The first value of a header that has one. A header sent without a value (null, legal in Kafka) is
@@ -132,6 +131,11 @@ export class HeaderDecoder {
  */
 export interface RecordSink {
   process(record: SourceRecord): void;
+  /**
+   * A record that could not be read at all, only where it was (a capture line that is no record):
+   * unknown use on that partition.
+   */
+  unreadable?(topic: string, partition: number, reason: "invalid_capture_line"): void;
   /**
    * Finishes the work `process` left pending (validation on worker threads). A source awaits it
    * before it commits or resolves offsets, so that they never run ahead of the tallies.

@@ -58,9 +58,10 @@ export interface RecordSeries {
   writer: CatalogVersion | undefined;
   /** Indexed like the subject's readers. */
   readers: ReaderCells[];
-  /** The newest credible record timestamp of this series (`seenAt`), in milliseconds; 0 before any. */
-  lastSeenMs: number;
-  /** When this series last got a record, by the monitor's clock (ms); what removal verdicts use. */
+  /**
+   * When this series last got a record, by the monitor's clock (a replay's: the capture's clock), in
+   * ms; 0 before any. What removal verdicts and the last-seen gauge use; never a producer's timestamp.
+   */
   lastObservedMs: number;
   /** Records counted while the writer version was retired: traffic after a prune (lifecycle/retired.ts). */
   retiredRecords: number;
@@ -72,24 +73,6 @@ export const UNKNOWN_VERSION = "unknown";
 /** Stands for an unreadable writer version where a CatalogVersion would go. */
 export const UNREADABLE: unique symbol = Symbol("unreadable writer version");
 export type SeriesWriter = CatalogVersion | undefined | typeof UNREADABLE;
-
-/** Record timestamps before this are not believed: Kafka's -1 for "none", a producer clock at 1970. */
-export const EARLIEST_CREDIBLE_MS = Date.UTC(2000, 0, 1);
-/** How far a producer's clock may run ahead of the monitor's before its timestamps are not believed. */
-export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
-
-/**
- * When a record counts as last seen, for `schemawatch_version_last_seen_timestamp_seconds`: its own
- * timestamp when that is credible (after 2000, and live, at most 5 minutes ahead of the monitor's
- * clock); otherwise, live, when the monitor observed it. A replayed record (no monitor clock, its own
- * timestamps are the clock) with a timestamp before 2000 moves nothing: 0 is returned.
- */
-export function seenAt(timestamp: number, observedAt: number | undefined): number {
-  const credible =
-    timestamp >= EARLIEST_CREDIBLE_MS &&
-    (observedAt === undefined || timestamp <= observedAt + MAX_CLOCK_AHEAD_MS);
-  return credible ? timestamp : (observedAt ?? 0);
-}
 
 /**
  * The monitor's counts, kept in plain maps and arrays on the hot path and read by the metrics
@@ -126,7 +109,6 @@ export class Tallies {
         writer === UNREADABLE
           ? []
           : subject.readers.map((reader) => this.#readerCells(labels, version, reader)),
-      lastSeenMs: 0,
       lastObservedMs: 0,
       retiredRecords: 0,
     };
@@ -155,13 +137,16 @@ export class Tallies {
     return this.topic(topic).series(subject, producer, writer);
   }
 
-  /** The newest record timestamp (seconds) per writer version (`none` included) of a subject. */
+  /**
+   * When the monitor last observed a record of each writer version (`none` included) of a subject, in
+   * seconds.
+   */
   lastSeen(subject: string): Map<string, number> {
     const seen = new Map<string, number>();
     for (const series of this.#bySubject.get(subject) ?? []) {
-      if (series.lastSeenMs === 0) continue;
+      if (series.lastObservedMs === 0) continue;
       const version = series.count.labels.writer_version;
-      const seconds = series.lastSeenMs / 1000;
+      const seconds = series.lastObservedMs / 1000;
       if ((seen.get(version) ?? 0) < seconds) seen.set(version, seconds);
     }
     return seen;

@@ -254,13 +254,13 @@ export function buildStatus(
   };
 }
 
-/** The newest record timestamp (seconds) per writer version of a subject's series (Tallies.lastSeen). */
+/** When the monitor last observed each writer version of a subject's series, in s (Tallies.lastSeen). */
 function lastSeen(series: readonly RecordSeries[]): Map<string, number> {
   const seen = new Map<string, number>();
   for (const s of series) {
-    if (s.lastSeenMs === 0) continue;
+    if (s.lastObservedMs === 0) continue;
     const version = s.count.labels.writer_version;
-    if ((seen.get(version) ?? 0) < s.lastSeenMs / 1000) seen.set(version, s.lastSeenMs / 1000);
+    if ((seen.get(version) ?? 0) < s.lastObservedMs / 1000) seen.set(version, s.lastObservedMs / 1000);
   }
   return seen;
 }

@@ -21,7 +21,9 @@ import {
 const candidateReaders =
   'label_replace(schemawatch_schema_version_info{status="candidate"}, "reader_version", "$1", "version", "(.+)")';
 const deprecated = 'max by (subject, version) (schemawatch_schema_version_info{status="deprecated"})';
-// A version never seen has a last-seen timestamp of 0; these panels are about the ones that were.
+// A version never seen has a last-seen timestamp of 0; these panels are about the ones that were. The
+// gauge is when the monitor read the record (its clock), so time() - last_seen never reads 400 days for
+// a version a producer sent a second ago with an old timestamp.
 const sinceLastSeen =
   `(time() - (max by (subject, version) (schemawatch_version_last_seen_timestamp_seconds{${SUBJECT}}) > 0))` +
   ` and on (subject, version) ${deprecated}`;
@@ -35,7 +37,7 @@ export function deprecation(builder: DashboardBuilder): DashboardBuilder {
         id: 8,
         title: "Deprecated versions: time since last seen vs drain window",
         description:
-          "A deprecated version is removable once no record declared it for the whole drain window with no coverage gap; the verdict comes from the monitor.",
+          "A deprecated version is removable once no record declared it for the whole drain window with no coverage gap; the verdict comes from the monitor. Last seen is when the monitor read the record, never the producer's timestamp: a record mirrored or backfilled with a 400-day-old timestamp counts as seen now.",
         w: 11,
         h: 8,
       })
@@ -82,7 +84,7 @@ export function deprecation(builder: DashboardBuilder): DashboardBuilder {
           id: 9,
           title: "Time since last seen vs drain window",
           description:
-            "A deprecated version's line crossing its subject's drain window is the moment it may become removable.",
+            "A deprecated version's line crossing its subject's drain window is the moment it may become removable. Time since the monitor last read a record that declared it (its own clock, not the producer's timestamp).",
           w: 9,
           h: 8,
         },

@@ -6,6 +6,7 @@ import { feedCorpus } from "../../corpus/feed.js";
 import { SchemawatchError, isSchemawatchError, messageOf } from "../../errors.js";
 import { createLogger } from "../../log.js";
 import { Health } from "../../health/health.js";
+import { ObservationClock } from "../../pipeline/clock.js";
 import { Pipeline } from "../../pipeline/pipeline.js";
 import { replayFile } from "../../source/file.js";
 import { parseCommandArgs, usageError } from "../args.js";
@@ -127,12 +128,15 @@ async function buildFromCapture(path: string, configPath: string, context: Comma
   };
   const catalog = await readRegistryCatalog(config, undefined, context);
   const corpus = new Corpus(config.corpus);
-  const pipeline = new Pipeline(catalog, config, { validated: [feedCorpus(corpus)] });
+  // The capture's clock, as a replay's report has it: an example's seen times are when it was read.
+  const clock = new ObservationClock();
+  const pipeline = new Pipeline(catalog, config, { validated: [feedCorpus(corpus)], clock });
   const logger = createLogger("warn", { write: (line: string) => void context.stderr.write(line) });
   await replayFile(
     {
       path,
       sink: pipeline,
+      clock,
       health: new Health(),
       tallies: pipeline.tallies,
       topics: [...catalog.subjectByTopic.keys()],

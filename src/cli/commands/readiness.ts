@@ -22,6 +22,9 @@ Options:
   --format FORMAT    text (default) or json
   -h, --help         show this help
 
+On a capture, what its replay doubted (timestamps not believed, lines that are no record) is said on
+standard error as notes; see docs/lifecycle.md, "A capture's clock".
+
 Exit status: 0 ready (or drained); 1 not yet, with the reasons; 2 bad input or no monitor answered.
 `;
 
@@ -68,6 +71,10 @@ export const readinessCommand: Command = {
       );
     }
     const verdict = entry.verdict;
+    // A capture's doubted timestamps (and any other problem of the replay) qualify the verdict: said
+    // beside it, on standard error, so that standard output stays the verdict alone.
+    if (values.source !== undefined)
+      for (const p of report.problems) context.stderr.write(`note: ${p.problem} (${p.count}×)\n`);
     if (format === "json") {
       context.stdout.write(
         JSON.stringify({ subject: values.subject, version, status: entry.status, ...verdict }, null, 2) +

@@ -190,7 +190,8 @@ export class JobValidator {
     if (document === undefined) {
       const payload = parsePayload(job.bytes.subarray(start, job.ends[i]!), 0);
       if (typeof payload === "string") {
-        out.status[i] = payload === "not_json" ? ITEM_NOT_JSON : ITEM_NOT_UTF8;
+        out.status[i] =
+          payload === "too_deep" ? ITEM_TOO_DEEP : payload === "not_json" ? ITEM_NOT_JSON : ITEM_NOT_UTF8;
         return;
       }
       document = payload.document;

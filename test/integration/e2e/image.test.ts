@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { chmod, readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseCaptureLine } from "../../../src/source/file.js";
+import { parseCaptureLine } from "../../../src/source/capture-line.js";
 import { writeTree } from "../../helpers/files.js";
 import {
   createTopic,
@@ -26,7 +26,7 @@ const NO_IMAGE =
 async function exampleTraffic(): Promise<TestMessage[]> {
   const lines = (await readFile("examples/traffic/events.ndjson", "utf8")).split("\n").filter((l) => l);
   return lines.map((line, index) => {
-    const record = parseCaptureLine(line, index);
+    const { record } = parseCaptureLine(line, index);
     const headers = Object.fromEntries(
       Object.entries(record.headers ?? {}).map(([name, value]) => [name, value as Buffer]),
     );

@@ -163,6 +163,43 @@ describe("schemawatch corpus export --source", () => {
   });
 });
 
+describe("schemawatch corpus export --source, its seen times", () => {
+  it("are when the capture's clock read the examples, never a timestamp it does not believe", async () => {
+    const T0 = Date.parse("2026-12-01T08:00:00Z");
+    const line = (timestamp: unknown) =>
+      JSON.stringify({
+        topic: "events",
+        ...(timestamp === undefined ? {} : { timestamp }),
+        headers: { producer: "web", "schema-version": "event/1.0" },
+        value: { id: 1, event: "view" },
+      });
+    const dir = await writeTree({
+      // Stamped 400 days ago, in 2100, at 1970, with none, and as kafkajs's digits: all read after T0 + 1 s.
+      "capture.ndjson": [
+        line(T0),
+        line(String(T0 + 1000)),
+        line(T0 - 400 * 86_400_000),
+        line(Date.UTC(2100, 0, 1)),
+        line(1000),
+        line(undefined),
+      ].join("\n"),
+    });
+    const out = join(dir, "corpus");
+    const result = await corpus([
+      ...["export", "--source", `file:${dir}/capture.ndjson`, "--config", "examples/config.yaml"],
+      ...["--out", out],
+    ]);
+    expect(result.code).toBe(0);
+    const index = (await readFile(join(out, "index.ndjson"), "utf8"))
+      .split("\n")
+      .filter((l) => l)
+      .map((l) => JSON.parse(l) as { kind: string; seen?: number; firstSeen?: string; lastSeen?: string });
+    expect(index.filter((e) => e.kind === "example").map((e) => [e.seen, e.firstSeen, e.lastSeen])).toEqual([
+      [6, "2026-12-01T08:00:00.000Z", "2026-12-01T08:00:01.000Z"],
+    ]);
+  });
+});
+
 describe("schemawatch corpus export --url", () => {
   // The real monitor, started in-process on the bundled capture: what `--url` reads is what a running
   // monitor serves, not a copy of its format.

@@ -69,7 +69,7 @@ describe("schemawatch run with a file source", () => {
     );
   });
 
-  it("counts and skips malformed capture lines", async () => {
+  it("counts malformed capture lines as unknown use: of every topic when their topic cannot be read", async () => {
     const dir = await writeTree({
       "capture.ndjson":
         'not json at all\n{"topic":"events","headers":{"producer":"web","schema-version":"1.0"},"value":{"id":1,"event":"view"}}\n{"value":1}\n',
@@ -83,8 +83,9 @@ describe("schemawatch run with a file source", () => {
       "json",
     ]);
     const status = JSON.parse(result.stdout);
-    expect(status.subjects[0].records).toBe(1);
-    expect(status.decodeErrors).toEqual({ unknown: { invalid_capture_line: 2 } });
+    expect(status.subjects[0].records).toBe(3);
+    expect(status.subjects[0].unreadable).toBe(2);
+    expect(status.decodeErrors).toEqual({ events: { invalid_capture_line: 2 } });
   });
 
   it("exits 2 naming a capture that cannot be read", async () => {

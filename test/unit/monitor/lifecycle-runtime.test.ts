@@ -2,11 +2,11 @@ import { access } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   LifecycleRuntime,
-  ReplayClock,
   lifecycleListeners,
   newLifecycle,
 } from "../../../src/monitor/lifecycle-runtime.js";
 import { createLogger } from "../../../src/log.js";
+import { ObservationClock } from "../../../src/pipeline/clock.js";
 import { Pipeline } from "../../../src/pipeline/pipeline.js";
 import { writeTree } from "../../helpers/files.js";
 import { eventPipeline, record } from "../../helpers/monitor.js";
@@ -114,12 +114,13 @@ describe("declared versions", () => {
 });
 
 describe("a replayed capture", () => {
-  it("takes the records' timestamps as the clock, the earliest as the start, each partition as assigned", async () => {
+  it("observes each record at the capture's clock, never at its own timestamp; the first as the start, each partition as assigned", async () => {
     const { catalog, config } = await eventPipeline();
-    const timing = { clock: new ReplayClock() };
+    const clock = new ObservationClock();
+    const timing = { clock };
     const logger = createLogger("silent");
     const lifecycle = newLifecycle(catalog, config, logger, timing);
-    const pipeline = new Pipeline(catalog, config, lifecycleListeners(lifecycle));
+    const pipeline = new Pipeline(catalog, config, { ...lifecycleListeners(lifecycle), clock });
     const runtime = new LifecycleRuntime({
       lifecycle,
       pipeline,
@@ -128,30 +129,64 @@ describe("a replayed capture", () => {
       persistence: { kind: "none" },
     });
     expect(runtime.lifecycle.startedAt).toBe(Number.POSITIVE_INFINITY);
+    expect(runtime.lifecycle.now()).toBe(0);
     const sink = runtime.replaySink();
-    const at = (timestamp: number, partition: number, offset: string) => ({
-      ...record(V1, { "schema-version": "1.0", producer: "web" }, { timestamp }),
-      partition,
-      offset,
-    });
-    sink.process(at(T0 + 5_000, 0, "0"));
-    sink.process(at(T0 + 2_000, 1, "0"));
-    sink.process(at(T0 + 4_000, 0, "1"));
+    // The file source advances the clock before each record; the records' own timestamps lie.
+    const observe = (observedAt: number, timestamp: number, partition: number, offset: string) => {
+      clock.advance(observedAt);
+      sink.process({
+        ...record(V1, { "schema-version": "1.0", producer: "web" }, { timestamp }),
+        partition,
+        offset,
+      });
+    };
+    observe(T0 + 2_000, T0 + 900_000_000, 0, "0");
+    observe(T0 + 4_000, T0 - 400 * 86_400_000, 1, "0");
+    observe(T0 + 5_000, 1_000, 0, "1");
     await sink.flush?.();
+    runtime.verdicts();
     expect(runtime.lifecycle.now()).toBe(T0 + 5_000);
     expect(runtime.lifecycle.startedAt).toBe(T0 + 2_000);
+    expect(runtime.lifecycle.version("event", "1.0.0").lastDeclaredAt).toBe(T0 + 5_000);
     expect([...runtime.lifecycle.knownPartitions.get("events")!]).toEqual([0, 1]);
     expect(runtime.lifecycle.coverage.get("events", 0)).toMatchObject({
       lastOffset: "1",
-      coveredSince: T0 + 5_000,
+      coveredSince: T0 + 2_000,
+      observedUntil: T0 + 5_000,
     });
     expect(runtime.lifecycle.coverage.get("events", 1)).toMatchObject({
       lastOffset: "0",
-      coveredSince: T0 + 2_000,
+      coveredSince: T0 + 4_000,
     });
     expect(runtime.lifecycle.coverage.gaps.map((g) => `${g.partition} ${g.reason}`)).toEqual([
       "0 first-observation",
       "1 first-observation",
+    ]);
+  });
+
+  it("counts a capture line that is no record as unknown use on its partition", async () => {
+    const { catalog, config } = await eventPipeline();
+    const clock = new ObservationClock();
+    const lifecycle = newLifecycle(catalog, config, createLogger("silent"), { clock });
+    const pipeline = new Pipeline(catalog, config, { ...lifecycleListeners(lifecycle), clock });
+    const runtime = new LifecycleRuntime({
+      lifecycle,
+      pipeline,
+      logger: createLogger("silent"),
+      timing: { clock },
+      persistence: { kind: "none" },
+    });
+    clock.advance(T0 + 7_000);
+    runtime.replaySink().unreadable!("events", 3, "invalid_capture_line");
+    expect(runtime.lifecycle.unreadableOf("event")).toEqual([
+      {
+        topic: "events",
+        partition: 3,
+        reason: "invalid_capture_line",
+        records: 1,
+        firstAt: T0 + 7_000,
+        lastAt: T0 + 7_000,
+      },
     ]);
   });
 });
