@@ -194,6 +194,38 @@ export class FieldTallies {
     return this.#states.get(name);
   }
 
+  /**
+   * The samples summed over producers, without the `producer` label (config
+   * `metrics.producerDetail: false`, as the validation series). Rows are never removed and counts
+   * only grow, so no sum goes backwards.
+   */
+  *summedOverProducers(): Iterable<
+    Omit<FieldSample, "labels"> & { labels: Omit<FieldSample["labels"], "producer"> }
+  > {
+    for (const state of this.#states.values()) {
+      const sums = new Map<string, number[]>();
+      for (const row of state.rows) {
+        let sum = sums.get(row.labels.writer_version);
+        if (!sum)
+          sums.set(row.labels.writer_version, (sum = new Array<number>(state.fields.length * 3).fill(0)));
+        for (let i = 0; i < state.fields.length; i++)
+          for (let p = 0; p < 3; p++) sum[i * 3 + p]! += row[PRESENCE_NAMES[p]!][i]!;
+      }
+      for (const [writer_version, sum] of sums) {
+        for (let i = 0; i < state.fields.length; i++) {
+          const field = state.fields[i]!.pointer;
+          for (let p = 0; p < 3; p++) {
+            const presence = PRESENCE_NAMES[p]!;
+            yield {
+              labels: { subject: state.subject, field, writer_version, presence },
+              value: sum[i * 3 + p]!,
+            };
+          }
+        }
+      }
+    }
+  }
+
   /** Every (row, field, presence) count, zeros included: the samples of `schemawatch_field_records_total`. */
   *samples(): Iterable<FieldSample> {
     for (const state of this.#states.values()) {

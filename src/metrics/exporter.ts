@@ -194,7 +194,10 @@ export function createRegistry(sources: MetricSources): Registry {
   });
   const fields = sources.fields;
   if (fields) {
-    add(METRICS.fieldRecords, () => fields.samples());
+    // Summed over producers as the validation series are, when the config turns their detail off.
+    add(METRICS.fieldRecords, () =>
+      (sources.producerDetail ?? true) ? fields.samples() : fields.summedOverProducers(),
+    );
     add(METRICS.fieldInfo, function* () {
       for (const subject of fields.subjects()) {
         for (const field of subject.fields) {

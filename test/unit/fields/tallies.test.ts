@@ -142,6 +142,30 @@ describe("field tallies", () => {
     ]);
   });
 
+  it("sums the counts over producers when the producer detail is off", async () => {
+    const { pipeline, fields, catalog } = await setup({}, 1);
+    pipeline.process(record({ id: 1, amount: 5 }, web("1.0"), { topic: "payments" }));
+    pipeline.process(
+      record({ id: 2 }, { producer: "mobile", "schema-version": "1.0" }, { topic: "refunds" }),
+    );
+    pipeline.process(
+      record(
+        undefined,
+        { producer: "batch", "schema-version": "1.1" },
+        { raw: Buffer.from("x"), topic: "payments" },
+      ),
+    );
+    const text = await metricsOf(pipeline, catalog, fields, false);
+    expect(text.filter((l) => l.startsWith("schemawatch_field_records"))).toEqual([
+      'schemawatch_field_records_total{subject="pay",field="/amount",writer_version="1.0.0",presence="absent"} 1',
+      'schemawatch_field_records_total{subject="pay",field="/amount",writer_version="1.0.0",presence="present"} 1',
+      'schemawatch_field_records_total{subject="pay",field="/amount",writer_version="1.0.0",presence="unknown"} 0',
+      'schemawatch_field_records_total{subject="pay",field="/amount",writer_version="1.1.0",presence="absent"} 0',
+      'schemawatch_field_records_total{subject="pay",field="/amount",writer_version="1.1.0",presence="present"} 0',
+      'schemawatch_field_records_total{subject="pay",field="/amount",writer_version="1.1.0",presence="unknown"} 1',
+    ]);
+  });
+
   it("follows a reloaded catalog: tracked fields keep their counts, new ones join at 0", async () => {
     const { pipeline, fields, dir } = await setup();
     pipeline.process(record({ id: 1, amount: 5 }, web("1.1"), { topic: "payments" }));
@@ -183,13 +207,20 @@ describe("field tallies", () => {
   });
 });
 
-async function metricsOf(pipeline: Pipeline, catalog: Catalog, fields: FieldTallies): Promise<string[]> {
+async function metricsOf(
+  pipeline: Pipeline,
+  catalog: Catalog,
+  fields: FieldTallies,
+  producerDetail = true,
+): Promise<string[]> {
+  const health = new Health();
   const registry = createRegistry({
     pipeline,
-    health: new Health(),
+    health,
     catalog: () => catalog,
     version: "0",
     fields,
+    producerDetail,
   });
   return (await registry.metrics()).split("\n");
 }
