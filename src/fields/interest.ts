@@ -124,10 +124,13 @@ const isObject = (value: unknown): value is Json =>
 /**
  * Every named property of one schema document, by pointer. What applies at a place unconditionally
  * (the schema itself, its `$ref` target, `allOf` members) decides `required` and `deprecated`; the
- * properties of `anyOf`, `oneOf`, `then`, `else` and `dependentSchemas` branches are fields too, but
+ * properties of `anyOf`, `oneOf`, `then`, `else` and `dependentSchemas` (`dependencies`) branches are
+ * fields too, but
  * what those branches require or deprecate holds only for some documents, so it is not read.
  * Property names from `patternProperties` or `additionalProperties` are not known, so not fields;
- * `not`, `if` and `contains` describe documents rather than declare their fields.
+ * `not`, `if` and `contains` describe documents rather than declare their fields. Keywords beside a
+ * `$ref` are read in every draft (drafts 04 to 07 ignore them when validating): an author who writes
+ * `deprecated: true` there means it, and a field too many costs only a search.
  */
 function walkProperties(root: unknown): {
   properties: Map<string, Walked>;
@@ -196,8 +199,12 @@ function walkProperties(root: unknown): {
       }
       walk(node.then, pointer, depth, false);
       walk(node.else, pointer, depth, false);
-      if (isObject(node.dependentSchemas))
-        for (const branch of Object.values(node.dependentSchemas)) walk(branch, pointer, depth, false);
+      // draft-07's `dependencies` holds schemas (and arrays of names, which walk skips) by name.
+      for (const keyword of ["dependentSchemas", "dependencies"] as const) {
+        const branches = node[keyword];
+        if (isObject(branches))
+          for (const branch of Object.values(branches)) walk(branch, pointer, depth, false);
+      }
     } finally {
       expanding.delete(node);
     }

@@ -98,6 +98,19 @@ describe("fields of interest", () => {
     ]);
   });
 
+  it("reads deprecated beside a draft-07 $ref and the properties of dependencies' schemas", () => {
+    const schema = {
+      definitions: { money: { type: "number" } },
+      properties: { amount: { $ref: "#/definitions/money", deprecated: true }, card: {} },
+      dependencies: { card: { properties: { cvc: {} } }, iban: ["bic"] },
+    };
+    expect(lines([v("1.0.0", "active", schema)])).toEqual([
+      "/amount [1.0.0] 1.0.0",
+      "/card [] 1.0.0",
+      "/cvc [] 1.0.0",
+    ]);
+  });
+
   it("lists the $refs it cannot follow: other documents, anchors, missing targets", () => {
     const schema = {
       properties: {
