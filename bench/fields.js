@@ -5,15 +5,21 @@
 // of interest at all and its records pay only the listener's early return. The records carry none of
 // the deprecated fields (a drained field: the search reads every byte, nothing ends it early).
 //
-// Two measures, best of interleaved rounds, wall and CPU time:
+// Three measures, best of interleaved rounds, wall and CPU time:
 // - the pipeline alone: `Pipeline.process` over records held in memory with Buffer values and
 //   headers, as the Kafka source hands them (the strictest: nothing but schemawatch's per-record code);
+// - Kafka record batches (uncompressed, as kafkajs's encoder writes them) decoded in place by the
+//   Kafka source's decoder and handed to the pipeline as its `BatchRecord`s: the consumer's own work
+//   on a record, without the broker, the network and kafkajs's fetch;
 // - the file source: an NDJSON capture replayed through the same pipeline (`run --source file:`).
 //
 //   node --expose-gc bench/fields.js     # alone (after npm run build); BENCH_FIELDS_DOCS (200000)
+//   KAFKA_BROKERS=127.0.0.1:19092 BENCH_KAFKA_RECORDS=300000 node --expose-gc bench/fields.js
+//                                        # plus the whole monitor from a real broker, side by side
 //   npm run bench                        # as one section of the benchmark
 import { Buffer } from "node:buffer";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -21,6 +27,8 @@ import { loadCatalog } from "../dist/catalog/load.js";
 import { parseConfig } from "../dist/config/load.js";
 import { FieldTallies } from "../dist/fields/tallies.js";
 import { Health } from "../dist/health/health.js";
+import { BatchRecord } from "../dist/kafka/batch.js";
+import { HeaderNames, decodeRecordBatch } from "../dist/kafka/record-batch.js";
 import { createLogger } from "../dist/log.js";
 import { Pipeline } from "../dist/pipeline/pipeline.js";
 import { replayFile } from "../dist/source/file.js";
@@ -85,6 +93,56 @@ function records() {
   return list;
 }
 
+const require = createRequire(import.meta.url);
+const { RecordBatch } = require("kafkajs/src/protocol/recordBatch/v0/index.js");
+const encodeRecord = require("kafkajs/src/protocol/recordBatch/record/v0/index.js");
+const Long = require("kafkajs/src/utils/long.js");
+
+/** The distinct records as uncompressed Kafka record batches of 1,000, as kafkajs's encoder writes them. */
+async function batches(list) {
+  const out = [];
+  for (let from = 0; from < BATCH; from += 1000) {
+    const slice = list.slice(from, from + 1000);
+    const encoded = await RecordBatch({
+      compression: 0,
+      firstOffset: Long.fromString(String(from)),
+      firstTimestamp: 1796112000000 + from,
+      maxTimestamp: 1796112000000 + from + slice.length,
+      lastOffsetDelta: slice.length - 1,
+      records: slice.map((r, i) =>
+        encodeRecord({
+          offsetDelta: i,
+          timestampDelta: i,
+          key: r.key,
+          value: r.value,
+          headers: { producer: r.headers.producer, "schema-version": r.headers["schema-version"] },
+        }),
+      ),
+    });
+    out.push(Buffer.from(encoded.buffer));
+  }
+  return out;
+}
+
+/** Decodes each batch in place (as the Kafka source does) and hands its records to the pipeline. */
+async function consume(pipeline, encoded) {
+  const deps = {
+    names: new HeaderNames(),
+    codecFor: () => null,
+    partialError: (message) => new Error(message),
+  };
+  const record = new BatchRecord("events", 0);
+  for (let done = 0; done < DOCS;) {
+    for (const buffer of encoded) {
+      const batch = await decodeRecordBatch({ buffer, offset: 0 }, deps);
+      for (const message of batch.records) pipeline.process(record.fill(message));
+      done += batch.records.length;
+      if (done >= DOCS) break;
+    }
+  }
+  await pipeline.flush();
+}
+
 function capture(list) {
   return (
     list
@@ -132,8 +190,10 @@ export async function fieldsBench() {
     const path = join(dir, "capture.ndjson");
     await writeFile(path, capture(list));
     const logger = createLogger("silent");
+    const encoded = await batches(list);
     const best = {
       memory: { plain: [Infinity, Infinity], deprecated: [Infinity, Infinity] },
+      kafka: { plain: [Infinity, Infinity], deprecated: [Infinity, Infinity] },
       file: { plain: [Infinity, Infinity], deprecated: [Infinity, Infinity] },
     };
     let present = 0;
@@ -150,6 +210,8 @@ export async function fieldsBench() {
             await pipeline.flush();
           }),
         );
+        const decoded = new Pipeline(catalog, config, { counted: [fields().listener] });
+        best.kafka[mode] = min(best.kafka[mode], await timed(() => consume(decoded, encoded)));
         if (mode === "deprecated" && round === 0) {
           for (const row of tallies.subject("event").rows) {
             checked += row.checked;
@@ -183,6 +245,7 @@ export async function fieldsBench() {
     console.log("| --- | ---: | ---: | ---: |");
     for (const [name, r] of [
       ["pipeline alone (records in memory, best of 7)", best.memory],
+      ["Kafka record batches decoded in place, then the pipeline (best of 7)", best.kafka],
       ["file source (NDJSON capture, best of 5)", best.file],
     ])
       console.log(
@@ -190,6 +253,7 @@ export async function fieldsBench() {
       );
     return {
       memory: best.memory.deprecated[0] / best.memory.plain[0],
+      kafka: best.kafka.deprecated[0] / best.kafka.plain[0],
       file: best.file.deprecated[0] / best.file.plain[0],
       present,
     };
@@ -198,4 +262,70 @@ export async function fieldsBench() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await fieldsBench();
+/**
+ * The whole monitor from a real broker (bench/consumer.js, each run a fresh process): the subject
+ * without any field of interest against the same subject with 3 deprecated fields, on the Kafka
+ * benchmark's topic (~200-byte records, {id, event, amount} values), interleaved rounds, best by rate.
+ * Returns the CPU ratio of the best rounds.
+ */
+export async function fieldsKafkaBench(brokers) {
+  const { Kafka, logLevel } = await import("kafkajs");
+  const { fill, runConsumer, loadAverage } = await import("./kafka.js");
+  const records = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
+  const dir = await mkdtemp(join(tmpdir(), "schemawatch-fields-kafka-"));
+  const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
+  const topic = `bench-fields-${Date.now()}`;
+  try {
+    const schemas = {};
+    for (const mode of ["plain", "deprecated"]) {
+      const folder = join(dir, mode);
+      await mkdir(folder);
+      const properties = { id: { type: "integer" }, event: {}, amount: { type: "number" } };
+      if (mode === "deprecated") for (const name of DEPRECATED) properties[name] = { deprecated: true };
+      const json = JSON.stringify({ type: "object", properties, required: ["id", "event", "amount"] });
+      for (const file of ["1.0.json", "1.1.json"]) await writeFile(join(folder, file), json);
+      schemas[mode] = folder;
+    }
+    await fill(kafka, topic);
+    const best = {};
+    const cpu = { plain: [], deprecated: [] };
+    for (let round = 0; round < 3; round++) {
+      for (const mode of ["plain", "deprecated"]) {
+        const result = await runConsumer({
+          mode: "schemawatch",
+          ratio: 0.01,
+          workers: 0,
+          schemas: schemas[mode],
+          brokers,
+          topic,
+          records,
+        });
+        cpu[mode].push(result.cpuSecondsPerMillion);
+        if (!best[mode] || result.rate > best[mode].rate) best[mode] = result;
+      }
+    }
+    console.log(
+      `\nThe whole monitor from Kafka, ${records.toLocaleString("en-US")} records, ratio 0.01, 3 rounds (load ${loadAverage()}):`,
+    );
+    console.log("| subject | records/s | CPU-s per 1M records, best round | every round |");
+    console.log("| --- | ---: | ---: | --- |");
+    for (const mode of ["plain", "deprecated"])
+      console.log(
+        `| ${mode === "plain" ? "no field of interest" : "3 deprecated fields"} | ${Math.round(best[mode].rate).toLocaleString("en-US")} | ${best[mode].cpuSecondsPerMillion.toFixed(2)} | ${cpu[mode].map((c) => c.toFixed(2)).join(", ")} |`,
+      );
+    const ratio = Math.min(...cpu.deprecated) / Math.min(...cpu.plain);
+    console.log(`CPU per record, 3 deprecated fields / none: ${ratio.toFixed(2)} (lowest round of each)`);
+    return ratio;
+  } finally {
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+    await admin.disconnect();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await fieldsBench();
+  if (process.env.KAFKA_BROKERS) await fieldsKafkaBench(process.env.KAFKA_BROKERS.split(","));
+}

@@ -23,7 +23,7 @@ import { kafkaBench } from "./kafka.js";
 import { codecConsumptionBench } from "./kafka-codecs.js";
 import { replayMemory } from "./memory.js";
 import { budgetBench } from "./budget.js";
-import { fieldsBench } from "./fields.js";
+import { fieldsBench, fieldsKafkaBench } from "./fields.js";
 import { regexpBench } from "./regexp.js";
 import { scrapeBench } from "./scrape.js";
 
@@ -237,6 +237,11 @@ async function main() {
     const brokers = process.env.KAFKA_BROKERS.split(",");
     await kafkaBench(brokers, catalog, config, figures);
     await codecConsumptionBench(brokers, catalog, config, figures);
+    figures.add(
+      "whole monitor from Kafka, ratio 0.01, a subject with 3 deprecated fields / without any, CPU per record",
+      await fieldsKafkaBench(brokers),
+      { target: 1.1, better: "lower" },
+    );
   } else console.log("\nKAFKA_BROKERS is not set: the Kafka comparison is skipped (see BENCHMARKS.md).");
   figures.print();
 }
