@@ -7,7 +7,9 @@ import { parseConfig } from "../../../src/config/load.js";
 import { FieldTallies } from "../../../src/fields/tallies.js";
 import { Health } from "../../../src/health/health.js";
 import { createRegistry } from "../../../src/metrics/exporter.js";
+import { ValidationBudget } from "../../../src/engine/budget.js";
 import { Pipeline } from "../../../src/pipeline/pipeline.js";
+import { InThreadValidation } from "../../../src/pipeline/workers/in-thread.js";
 import { writeTree } from "../../helpers/files.js";
 import { record, wire } from "../../helpers/monitor.js";
 
@@ -102,6 +104,19 @@ describe("field tallies", () => {
       "web 1.1.0 1 | /amount 1/0/0 /total 0/1/0 /items/*/sku 0/1/0",
       "mobile 1.1.0 2 | /amount 0/2/0 /total 1/1/0 /items/*/sku 1/1/0",
     ]);
+  });
+
+  it("counts each record once when a runner validates the sample at the flush", async () => {
+    const { catalog, config, fields } = await setup();
+    const runner = new InThreadValidation(false, new ValidationBudget(config.validationTimeout), false);
+    const pipeline = new Pipeline(catalog, config, { counted: [fields.listener], runner });
+    for (let i = 0; i < 150; i++)
+      pipeline.process(
+        record({ id: i, ...(i % 3 === 0 ? { amount: 1 } : {}) }, web("1.1"), { topic: "payments" }),
+      );
+    await pipeline.flush();
+    expect(pipeline.tallies.validations.reduce((sum, cell) => sum + cell.value, 0)).toBe(2);
+    expect(rows(fields)).toEqual(["web 1.1.0 150 | /amount 50/100/0 /total 0/150/0 /items/*/sku 0/150/0"]);
   });
 
   it("counts unreadable payloads as unknown, and reads the payload of a record whose version is unknown", async () => {
