@@ -23,7 +23,8 @@ import { kafkaBench } from "./kafka.js";
 import { codecConsumptionBench } from "./kafka-codecs.js";
 import { replayMemory } from "./memory.js";
 import { budgetBench } from "./budget.js";
-import { fieldsBench, fieldsKafkaBench } from "./fields.js";
+import { fieldsBench } from "./fields.js";
+import { fieldsKafkaBench } from "./fields-kafka.js";
 import { regexpBench } from "./regexp.js";
 import { scrapeBench } from "./scrape.js";
 
