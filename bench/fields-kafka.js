@@ -21,6 +21,7 @@ export async function fieldsKafkaBench(brokers) {
   const { Kafka, logLevel } = await import("kafkajs");
   const { fill, runConsumer, loadAverage } = await import("./kafka.js");
   const records = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
+  const rounds = Number(process.env.BENCH_KAFKA_ROUNDS ?? 3);
   const dir = await mkdtemp(join(tmpdir(), "schemawatch-fields-kafka-"));
   const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
   const topic = `bench-fields-${Date.now()}`;
@@ -38,7 +39,7 @@ export async function fieldsKafkaBench(brokers) {
     await fill(kafka, topic);
     const best = {};
     const cpu = { plain: [], deprecated: [] };
-    for (let round = 0; round < 3; round++) {
+    for (let round = 0; round < rounds; round++) {
       for (const mode of ["plain", "deprecated"]) {
         const result = await runConsumer({
           mode: "schemawatch",
@@ -54,7 +55,7 @@ export async function fieldsKafkaBench(brokers) {
       }
     }
     console.log(
-      `\nThe whole monitor from Kafka, ${records.toLocaleString("en-US")} records, ratio 0.01, 3 rounds (load ${loadAverage()}):`,
+      `\nThe whole monitor from Kafka, ${records.toLocaleString("en-US")} records, ratio 0.01, ${rounds} rounds (load ${loadAverage()}):`,
     );
     console.log("| subject | records/s | CPU-s per 1M records, best round | every round |");
     console.log("| --- | ---: | ---: | --- |");
