@@ -84,13 +84,20 @@ export class PresenceCheck {
     const window = this.#window;
     const end = bytes.length;
     let present = 0;
-    let pos = start;
-    while (pos + window <= end) {
-      const skip = shift[bytes[pos + window - 1]!]!;
+    // `at` is the window's last byte; two skips a turn, since most windows skip.
+    let at = start + window - 1;
+    while (at < end) {
+      let skip = shift[bytes[at]!]!;
       if (skip !== 0) {
-        pos += skip;
-        continue;
+        at += skip;
+        if (at >= end) break;
+        skip = shift[bytes[at]!]!;
+        if (skip !== 0) {
+          at += skip;
+          continue;
+        }
       }
+      const pos = at - window + 1;
       if (bytes[pos] === QUOTE) {
         for (let k = 0; k < needles.length; k++) {
           if (into[k] === PRESENT) continue;
@@ -105,7 +112,7 @@ export class PresenceCheck {
           }
         }
       }
-      pos++;
+      at++;
     }
     return present;
   }
