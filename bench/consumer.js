@@ -7,6 +7,7 @@
 //
 //   node bench/consumer.js '{"mode":"bare","brokers":["127.0.0.1:19092"],"topic":"t","records":1000000}'
 //   node bench/consumer.js '{"mode":"schemawatch","ratio":0.01,"workers":0,...}'
+//   ... '{"mode":"schemawatch",...,"schemas":"/tmp/x/event"}'   # another catalog of 1.0.0 and 1.1.0
 //   ... '{"mode":"schemawatch",...,"profile":"/tmp/x/kafka.cpuprofile"}'   # plus a CPU profile of the
 //   main thread from startMonitor's return to the last record (start-up left out); `profiledRecords`
 //   in the JSON line says how many records it covers
@@ -81,12 +82,11 @@ ${spec.workers === undefined ? "" : `workers: ${spec.workers}\n`}logLevel: silen
 subjects:
   - name: event
     topics: [${spec.topic}]
-    schemas: ${resolve("examples/catalog/event")}
+    schemas: ${spec.schemas ?? resolve("examples/catalog/event")}
     versions:
       "1.0.0": { status: deprecated }
       "1.1.0": { status: active }
-      "2.0.0": { status: candidate }
-    producer:
+${spec.schemas ? "" : '      "2.0.0": { status: candidate }\n'}    producer:
       header: producer
     sampling:
       ratio: ${spec.ratio}

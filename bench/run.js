@@ -23,6 +23,8 @@ import { kafkaBench } from "./kafka.js";
 import { codecConsumptionBench } from "./kafka-codecs.js";
 import { replayMemory } from "./memory.js";
 import { budgetBench } from "./budget.js";
+import { fieldsBench } from "./fields.js";
+import { fieldsKafkaBench } from "./fields-kafka.js";
 import { regexpBench } from "./regexp.js";
 import { scrapeBench } from "./scrape.js";
 
@@ -174,6 +176,18 @@ async function main() {
     await budgetBench(),
     { target: 1.1, better: "lower" },
   );
+  // Issue 28's 1.10 against two denominators: the pipeline alone (a few hundred nanoseconds a
+  // record, no source's work: the strictest) and the file source (a source's work included).
+  const fields = await fieldsBench();
+  figures.add(
+    "per-record pipeline alone, ratio 0.01, a subject with 3 deprecated fields / without any",
+    fields.memory,
+    { target: 1.1, better: "lower" },
+  );
+  figures.add("file source, ratio 0.01, a subject with 3 deprecated fields / without any", fields.file, {
+    target: 1.1,
+    better: "lower",
+  });
   figures.add(
     "validation of 8 patterned fields, schemawatch's pattern engines / native RegExp",
     regexpBench(),
@@ -224,6 +238,11 @@ async function main() {
     const brokers = process.env.KAFKA_BROKERS.split(",");
     await kafkaBench(brokers, catalog, config, figures);
     await codecConsumptionBench(brokers, catalog, config, figures);
+    figures.add(
+      "whole monitor from Kafka, ratio 0.01, a subject with 3 deprecated fields / without any, CPU per record",
+      await fieldsKafkaBench(brokers),
+      { target: 1.1, better: "lower" },
+    );
   } else console.log("\nKAFKA_BROKERS is not set: the Kafka comparison is skipped (see BENCHMARKS.md).");
   figures.print();
 }

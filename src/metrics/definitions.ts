@@ -170,4 +170,23 @@ export const METRICS = {
     help: "Gaps in observation (a first observation, skipped offsets, unreadable state) that restarted the windows.",
     labels: ["topic"],
   },
+  // The field series: fields come from the schemas (at most 16 a subject), never from traffic.
+  fieldRecords: {
+    name: "schemawatch_field_records_total",
+    type: "counter",
+    help: "Every record checked for each tracked field (deprecated in a version not retired, or optional in the newest active one), by whether it carries it: present, absent, or unknown (its payload could not be read).",
+    labels: ["subject", "field", "producer", "writer_version", "presence"],
+  },
+  fieldInfo: {
+    name: "schemawatch_field_info",
+    type: "gauge",
+    help: "1 for each tracked field, with why it is tracked: deprecated (a version not retired marks it so) or optional (in the newest active version).",
+    labels: ["subject", "field", "kind"],
+  },
+  fieldsUntracked: {
+    name: "schemawatch_fields_untracked",
+    type: "gauge",
+    help: "Fields of interest of the subject left untracked past the cap of 16 a subject.",
+    labels: ["subject"],
+  },
 } as const satisfies Record<string, MetricDefinition>;

@@ -1,5 +1,6 @@
 import { Registry, collectDefaultMetrics, type Metric } from "prom-client";
 import type { Catalog } from "../catalog/types.js";
+import type { FieldTallies } from "../fields/tallies.js";
 import type { Health, RegistrySource } from "../health/health.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import { DECODE_REASONS } from "../pipeline/record.js";
@@ -56,6 +57,8 @@ export interface MetricSources {
    * given); without it they are summed over producers. The record counts keep it either way.
    */
   readonly producerDetail?: boolean;
+  /** Field presence in every record; absent in tools that do not check fields. */
+  readonly fields?: FieldTallies;
 }
 
 /** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
@@ -197,6 +200,25 @@ export function createRegistry(sources: MetricSources): Registry {
       }
     }
   });
+  const fields = sources.fields;
+  if (fields) {
+    // Summed over producers as the validation series are, when the config turns their detail off.
+    add(METRICS.fieldRecords, () =>
+      (sources.producerDetail ?? true) ? fields.samples() : fields.summedOverProducers(),
+    );
+    add(METRICS.fieldInfo, function* () {
+      for (const subject of fields.subjects()) {
+        for (const field of subject.fields) {
+          const kind = field.deprecatedIn.length > 0 ? "deprecated" : "optional";
+          yield { labels: { subject: subject.subject, field: field.pointer, kind }, value: 1 };
+        }
+      }
+    });
+    add(METRICS.fieldsUntracked, function* () {
+      for (const subject of fields.subjects())
+        yield { labels: { subject: subject.subject }, value: subject.overflow };
+    });
+  }
   collectDefaultMetrics({ register: registry });
   return registry;
 }

@@ -5,6 +5,7 @@ import { Corpus } from "../corpus/corpus.js";
 import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
 import { ValidationBudget } from "../engine/budget.js";
 import { messageOf } from "../errors.js";
+import { FieldTallies } from "../fields/tallies.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
 import { ObservationClock } from "../pipeline/clock.js";
@@ -46,6 +47,8 @@ export interface Core {
   readonly lifecycle: LifecycleRuntime;
   readonly updates: CatalogUpdates;
   readonly corpus: Corpus | undefined;
+  /** Presence of each field of interest in every record. */
+  readonly fields: FieldTallies;
   readonly metrics: Registry;
   /** When records are observed: advanced by the lifecycle's tick live, by the file source in a replay. */
   readonly clock: ObservationClock;
@@ -55,8 +58,8 @@ export interface Core {
 }
 
 /**
- * Builds the core in the order each part's constructor needs the others: the corpus and the
- * lifecycle (what listens to records), the pipeline (given its listeners, its clock and its
+ * Builds the core in the order each part's constructor needs the others: the corpus, the lifecycle
+ * and the field tallies (what listens to records), the pipeline (given its listeners, its clock and its
  * validation), the lifecycle's runtime (given the pipeline), the catalog's updates, the metrics.
  */
 export function buildCore(inputs: CoreInputs): Core {
@@ -75,6 +78,7 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
+  const fields = new FieldTallies(initial.catalog);
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -87,6 +91,7 @@ export function buildCore(inputs: CoreInputs): Core {
   const pipeline = new Pipeline(initial.catalog, config, {
     validated: corpus ? [...listeners.validated, feedCorpus(corpus)] : listeners.validated,
     unreadable: listeners.unreadable,
+    counted: [fields.listener],
     internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
     runner: pool,
     lookups: (subject) => sources.lookupsFor(subject),
@@ -130,6 +135,7 @@ export function buildCore(inputs: CoreInputs): Core {
     version: inputs.version,
     lifecycle: runtime,
     producerDetail: config.metrics.producerDetail,
+    fields,
   });
   const status = () => buildStatus(catalog(), pipeline, health, follower);
   return {
@@ -138,6 +144,7 @@ export function buildCore(inputs: CoreInputs): Core {
     lifecycle: runtime,
     updates,
     corpus,
+    fields,
     metrics,
     clock: observationClock,
     catalog,

@@ -51,6 +51,21 @@ export type UnreadableHook = (
 ) => void;
 
 /**
+ * Every record counted, with its payload's bytes from `start` (past a wire prefix): the field checks.
+ * `series` names its topic, producer and writer version; `reason` is why its payload or version could
+ * not be read, if so. `records` is more than 1 only for an undecodable batch (`value` null). The
+ * listener must not keep `value`: sources reuse it.
+ */
+export type CountedHook = (
+  subject: SubjectPipeline,
+  series: RecordSeries,
+  value: Uint8Array | null,
+  start: number,
+  reason: DecodeReason | undefined,
+  records: number,
+) => void;
+
+/**
  * What a pipeline tells, and whom: given at construction, never assigned later. Listeners of one kind
  * hear each record in the order given.
  */
@@ -65,6 +80,8 @@ export interface PipelineHooks {
    * on that partition, which the lifecycle keeps against the subject's deprecated versions.
    */
   readonly unreadable?: readonly UnreadableHook[];
+  /** Every record, once counted, sampled or not (see `CountedHook`). */
+  readonly counted?: readonly CountedHook[];
   /** A bug's error (a record landed in `internal_error`); never with the record's contents. */
   readonly internalError?: (error: unknown, record: SourceRecord) => void;
   /**
@@ -137,6 +154,7 @@ export class Pipeline implements RecordSink {
   };
   readonly #onValidated: ValidatedHook | undefined;
   readonly #onUnreadable: UnreadableHook | undefined;
+  readonly #onCounted: CountedHook | undefined;
   readonly #onInternalError: ((error: unknown, record: SourceRecord) => void) | undefined;
   readonly #clock: ObservationClock | undefined;
   readonly #validated = new ValidatedRecord();
@@ -154,6 +172,7 @@ export class Pipeline implements RecordSink {
     const now = hooks.now ?? Date.now;
     this.#onValidated = inOrder(hooks.validated ?? []);
     this.#onUnreadable = inOrder(hooks.unreadable ?? []);
+    this.#onCounted = inOrder(hooks.counted ?? []);
     this.#onInternalError = hooks.internalError;
     this.#clock = hooks.clock;
     this.#pool = hooks.runner;
@@ -314,6 +333,7 @@ export class Pipeline implements RecordSink {
     series.count.value += records;
     const at = this.#clock?.now ?? Date.now();
     if (at > series.lastObservedMs) series.lastObservedMs = at;
+    this.#onCounted?.(pipeline, series, null, 0, reason, records);
     this.#onUnreadable?.(pipeline, topic, partition, reason, records, at);
   }
 
@@ -362,6 +382,7 @@ export class Pipeline implements RecordSink {
     if (series.writer?.status === "retired") series.retiredRecords++;
     const observedAt = this.#clock?.now ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
+    this.#onCounted?.(pipeline, series, value, writer.payloadStart, reason, 1);
     if (reason !== undefined) {
       this.tallies.decodeError(record.topic, reason);
       // An undeclared record too large to validate may need a deprecated version nobody could check.

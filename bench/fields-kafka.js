@@ -1,0 +1,76 @@
+// The field check's cost on the whole monitor from a real broker (issue 28): bench/consumer.js runs
+// `schemawatch run`'s monitor in a fresh process per round, once with a subject without any field of
+// interest and once with the same subject and 3 deprecated fields, on the Kafka benchmark's topic.
+//
+//   KAFKA_BROKERS=127.0.0.1:19092 BENCH_KAFKA_RECORDS=300000 node --expose-gc bench/fields.js
+//   KAFKA_BROKERS=127.0.0.1:19092 npm run bench      # as one figure of the Kafka section
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** The deprecated properties of both benchmarks (bench/fields.js imports them from here). */
+export const DEPRECATED = ["legacy_id", "coupon", "referrer"];
+
+/**
+ * The whole monitor from a real broker (bench/consumer.js, each run a fresh process): the subject
+ * without any field of interest against the same subject with 3 deprecated fields, on the Kafka
+ * benchmark's topic (~200-byte records, {id, event, amount} values), interleaved rounds, best by rate.
+ * Returns the ratio of their lowest CPU time a record (3 deprecated fields / none).
+ */
+export async function fieldsKafkaBench(brokers) {
+  const { Kafka, logLevel } = await import("kafkajs");
+  const { fill, runConsumer, loadAverage } = await import("./kafka.js");
+  const records = Number(process.env.BENCH_KAFKA_RECORDS ?? 1_000_000);
+  const rounds = Number(process.env.BENCH_KAFKA_ROUNDS ?? 3);
+  const dir = await mkdtemp(join(tmpdir(), "schemawatch-fields-kafka-"));
+  const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
+  const topic = `bench-fields-${Date.now()}`;
+  try {
+    const schemas = {};
+    for (const mode of ["plain", "deprecated"]) {
+      const folder = join(dir, mode);
+      await mkdir(folder);
+      const properties = { id: { type: "integer" }, event: {}, amount: { type: "number" } };
+      if (mode === "deprecated") for (const name of DEPRECATED) properties[name] = { deprecated: true };
+      const json = JSON.stringify({ type: "object", properties, required: ["id", "event", "amount"] });
+      for (const file of ["1.0.json", "1.1.json"]) await writeFile(join(folder, file), json);
+      schemas[mode] = folder;
+    }
+    await fill(kafka, topic);
+    const best = {};
+    const cpu = { plain: [], deprecated: [] };
+    for (let round = 0; round < rounds; round++) {
+      for (const mode of ["plain", "deprecated"]) {
+        const result = await runConsumer({
+          mode: "schemawatch",
+          ratio: 0.01,
+          workers: 0,
+          schemas: schemas[mode],
+          brokers,
+          topic,
+          records,
+        });
+        cpu[mode].push(result.cpuSecondsPerMillion);
+        if (!best[mode] || result.rate > best[mode].rate) best[mode] = result;
+      }
+    }
+    console.log(
+      `\nThe whole monitor from Kafka, ${records.toLocaleString("en-US")} records, ratio 0.01, ${rounds} rounds (load ${loadAverage()}):`,
+    );
+    console.log("| subject | records/s | CPU-s per 1M records, best round | every round |");
+    console.log("| --- | ---: | ---: | --- |");
+    for (const mode of ["plain", "deprecated"])
+      console.log(
+        `| ${mode === "plain" ? "no field of interest" : "3 deprecated fields"} | ${Math.round(best[mode].rate).toLocaleString("en-US")} | ${best[mode].cpuSecondsPerMillion.toFixed(2)} | ${cpu[mode].map((c) => c.toFixed(2)).join(", ")} |`,
+      );
+    const ratio = Math.min(...cpu.deprecated) / Math.min(...cpu.plain);
+    console.log(`CPU per record, 3 deprecated fields / none: ${ratio.toFixed(2)} (lowest round of each)`);
+    return ratio;
+  } finally {
+    const admin = kafka.admin();
+    await admin.connect();
+    await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+    await admin.disconnect();
+    await rm(dir, { recursive: true, force: true });
+  }
+}

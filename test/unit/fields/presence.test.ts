@@ -1,0 +1,107 @@
+import { Buffer } from "node:buffer";
+import { describe, expect, it } from "vitest";
+import { ABSENT, PRESENT, PresenceCheck, UNKNOWN, presenceOf } from "../../../src/fields/presence.js";
+
+const KEYS = ["amount", "currency", "legacy_id"];
+
+describe("the presence check", () => {
+  it("finds keys written plainly, at the top level or nested, and only keys", () => {
+    expect(presenceOf('{"id":1,"amount":5}', KEYS)).toEqual(["present", "absent", "absent"]);
+    expect(presenceOf('{ "currency" :\t"EUR", "legacy_id"\n: null }', KEYS)).toEqual([
+      "absent",
+      "present",
+      "present",
+    ]);
+    // Nested in an object or an array item: present (the key's place is not checked).
+    expect(presenceOf('{"order":{"lines":[{"sku":"a","amount":2}]}}', KEYS)).toEqual([
+      "present",
+      "absent",
+      "absent",
+    ]);
+    // As a string value, inside a string, or as a longer or shorter key: absent.
+    expect(
+      presenceOf(
+        '{"field":"amount","note":"the \\"amount\\": was 5","amounts":1,"mount":2,"x":["currency"]}',
+        KEYS,
+      ),
+    ).toEqual(["absent", "absent", "absent"]);
+    expect(presenceOf('{"id":1}', KEYS)).toEqual(["absent", "absent", "absent"]);
+    expect(presenceOf("[]", KEYS)).toEqual(["absent", "absent", "absent"]);
+  });
+
+  it("counts a key written with escapes as present", () => {
+    expect(presenceOf('{"\\u0061mount":5}', KEYS)).toEqual(["present", "absent", "absent"]);
+    expect(presenceOf('{"id":"a\\nb","curr\\u0065ncy":"EUR","legacy\\u005Fid":1}', KEYS)).toEqual([
+      "absent",
+      "present",
+      "present",
+    ]);
+    // An escaped string that is a value, not a key, stays absent; so does an escaped other key.
+    expect(presenceOf('{"note":"\\u0061mount","\\u0069d":1}', KEYS)).toEqual(["absent", "absent", "absent"]);
+    // Keys that need escapes themselves match however they are written.
+    expect(presenceOf('{"a\\/b":1,"q\\"":2}', ["a/b", 'q"', "é"])).toEqual(["present", "present", "absent"]);
+    expect(presenceOf('{"\\u00e9":1}', ["é"])).toEqual(["present"]);
+    expect(presenceOf('{"é":1}', ["é"])).toEqual(["present"]);
+  });
+
+  it("is unknown for a payload that cannot be read", () => {
+    for (const payload of [null, "", "   ", "not json", '"amount"', "42", '{"amount":1', "\u0000\u0001{}x"])
+      expect(presenceOf(payload, KEYS), String(payload)).toEqual(["unknown", "unknown", "unknown"]);
+    // A key whose escape does not decode: what it names is unknown; found keys stay present.
+    expect(presenceOf('{"amount":1,"\\u00zz":2}', KEYS)).toEqual(["present", "unknown", "unknown"]);
+  });
+
+  it("reads from a start past a wire prefix, in a slice of a larger buffer", () => {
+    const prefix = Buffer.from([0, 0, 0, 0, 7]);
+    const whole = Buffer.concat([
+      Buffer.from("xxxx"),
+      prefix,
+      Buffer.from('{"legacy_id":1}'),
+      Buffer.from("yy"),
+    ]);
+    const value = whole.subarray(4, whole.length - 2);
+    const into = new Uint8Array(3).fill(9);
+    expect(new PresenceCheck(KEYS).check(value, 5, into)).toBe(1);
+    expect([...into]).toEqual([ABSENT, ABSENT, PRESENT]);
+    // The same bytes from 0 begin with the prefix: not JSON.
+    new PresenceCheck(KEYS).check(value, 0, into);
+    expect([...into]).toEqual([UNKNOWN, UNKNOWN, UNKNOWN]);
+  });
+
+  it("finds keys of any length, one byte to longer than its skip window", () => {
+    const long = "k".repeat(300);
+    expect(presenceOf(`{"a":1,"${long}":2}`, ["a", long, "b"])).toEqual(["present", "present", "absent"]);
+    expect(presenceOf('{"":1}', [""])).toEqual(["present"]);
+    // A key at the very end, and one whose needle would run past the end.
+    expect(presenceOf('{"x":{"amount":{}}}', ["amount"])).toEqual(["present"]);
+    expect(presenceOf('{"x":"amoun"}', ["amount"])).toEqual(["absent"]);
+  });
+
+  it("agrees with a parse on the keys of a thousand generated documents", () => {
+    const names = ["amount", "currency", "legacy_id", "mount", "amounts", "a", "id"];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+    const pick = <T>(list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+    const value = (depth: number): unknown => {
+      const r = random();
+      if (depth > 2 || r < 0.4) return pick([1, "amount", '"currency": 1', null, true, "é\n"]);
+      if (r < 0.6) return [value(depth + 1), value(depth + 1)];
+      const object: Record<string, unknown> = {};
+      for (let i = 0; i < 3; i++) object[pick(names)] = value(depth + 1);
+      return object;
+    };
+    const keysOf = (node: unknown, into: Set<string>): Set<string> => {
+      if (Array.isArray(node)) for (const item of node) keysOf(item, into);
+      else if (typeof node === "object" && node !== null)
+        for (const [key, child] of Object.entries(node)) keysOf(child, into.add(key));
+      return into;
+    };
+    for (let n = 0; n < 1000; n++) {
+      const document = { top: value(0) };
+      const keys = keysOf(document, new Set());
+      expect(presenceOf(JSON.stringify(document), KEYS)).toEqual(
+        KEYS.map((k) => (keys.has(k) ? "present" : "absent")),
+      );
+    }
+  });
+});
