@@ -1,8 +1,9 @@
-import { validator as schemasafe, type Json, type Schema, type ValidationError } from "@exodus/schemasafe";
+import type { Json, Schema, ValidationError } from "@exodus/schemasafe";
 import type { ErrorObject } from "ajv";
 import type { Dialect } from "./dialect.js";
 import type { SchemaDocument, Validator } from "./compiler.js";
 import { ANNOTATION_KEYWORDS, hasAnnotationKeywords } from "../engine/reading.js";
+import { loadSchemasafe, type Schemasafe } from "./schemasafe.js";
 import { walkSchemas } from "./walk.js";
 
 const DIALECT_URIS: Partial<Record<Dialect, string>> = {
@@ -26,6 +27,9 @@ export function usesAnnotations(documents: readonly { readonly json: unknown }[]
   return found;
 }
 
+/** schemasafe with the project's changes (src/catalog/schemasafe.ts), loaded at its first use. */
+let loaded: Schemasafe | undefined;
+
 /**
  * Compiles a version with @exodus/schemasafe, which tracks evaluated properties and items and the
  * dynamic scope as the specification says. It generates code as ajv does, so a record costs about
@@ -38,7 +42,8 @@ export function compileAnnotated(
 ): Validator {
   const schemas = new Map<string, Schema>();
   for (const ref of refs) schemas.set(ref.uri, ref.json as Schema);
-  const validate = schemasafe(root.json as Schema, {
+  loaded ??= loadSchemasafe();
+  const validate = loaded(root.json as Schema, {
     mode: "spec",
     includeErrors: true,
     // 2019-09 on, `format` and `content*` are annotations.

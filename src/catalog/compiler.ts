@@ -217,6 +217,7 @@ function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): u
     if (!forAjv) return;
     // ajv's ignoreKeywordsWithRef skips every keyword beside `$ref` but `type`, checked before them.
     if (refSiblingsIgnored(dialect) && typeof node["$ref"] === "string") delete node["type"];
+    if (!refSiblingsIgnored(dialect) && (node === copy || node[id] !== undefined)) refBesideId(node);
     if (dialect !== "draft-04" && Array.isArray(node["enum"]) && node["enum"].length === 0) {
       delete node["enum"];
       node[EMPTY_ENUM] = true;
@@ -225,6 +226,20 @@ function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): u
   });
   copy[id] = uri;
   return copy;
+}
+
+/**
+ * ajv 8 runs out of stack compiling a `$ref` that sits beside an `$id` (2019-09 on, where `$ref` resolves
+ * against that `$id`) when the target's own `$ref` is a pointer: `{"$id": "b.json", "$defs": {...},
+ * "$ref": "#/$defs/inner"}` reached from another resource. The same `$ref` inside `allOf` means the same
+ * (from 2019-09 on `$ref` is an applicator like `allOf`, annotations included) and ajv compiles it.
+ */
+function refBesideId(node: Record<string, unknown>): void {
+  const ref = node["$ref"];
+  if (typeof ref !== "string") return;
+  const allOf = Array.isArray(node["allOf"]) ? node["allOf"] : [];
+  delete node["$ref"];
+  node["allOf"] = [...allOf, { $ref: ref }];
 }
 
 const PROTO = "__proto__";
