@@ -3,6 +3,7 @@ import type { ErrorObject } from "ajv";
 import type { Dialect } from "./dialect.js";
 import type { SchemaDocument, Validator } from "./compiler.js";
 import { ANNOTATION_KEYWORDS, hasAnnotationKeywords } from "../engine/reading.js";
+import { PatternError, schemaRegExp } from "./regexp.js";
 import { loadSchemasafe, type Schemasafe } from "./schemasafe.js";
 import { walkSchemas } from "./walk.js";
 
@@ -40,6 +41,15 @@ export function compileAnnotated(
   refs: readonly SchemaDocument[],
   dialect: Dialect,
 ): Validator {
+  // schemasafe reports a bad pattern in words of its own: found first, the compiler names where it is.
+  for (const document of [root, ...refs]) {
+    walkSchemas(document.json, (node) => {
+      const map = node["patternProperties"];
+      const keys = typeof map === "object" && map !== null ? Object.keys(map) : [];
+      for (const pattern of [node["pattern"], ...keys])
+        if (typeof pattern === "string" && !schemaRegExp(pattern)) throw new PatternError(pattern);
+    });
+  }
   const schemas = new Map<string, Schema>();
   for (const ref of refs) schemas.set(ref.uri, ref.json as Schema);
   loaded ??= loadSchemasafe();
