@@ -21,6 +21,10 @@ import { compilePattern, PatternError, schemaRegExp } from "./regexp.js";
  *    "Cannot read properties of null" while validating, or missed what the target evaluated.
  * 3. A function for a subschema inside another resource (`"$ref": "second#/$defs/stuff"`) enters
  *    that resource's dynamic scope: its `$dynamicAnchor`s are registered, as when its root is entered.
+ * 4. A base URI of any scheme with an authority (`file:///…/v1.json`, the URI of a catalog file
+ *    without `$id`) resolves references as `http:` ones do, and an absolute `urn:` reference is
+ *    absolute: 1.3.0 knew only `http:` and `https:`, and a `$dynamicAnchor` or a relative `$ref` in
+ *    a file without `$id` did not compile.
  */
 
 export type Schemasafe = typeof schemasafeValidator;
@@ -35,6 +39,16 @@ interface Patch {
 }
 
 const PATCHES: readonly Patch[] = [
+  {
+    file: "pointer.js",
+    find: "const protocolRegex = /^https?:\\/\\//",
+    replace: "const protocolRegex = /^[a-z][a-z0-9+.-]*:\\/\\//i",
+  },
+  {
+    file: "pointer.js",
+    find: "if (!base.includes('/') || protocolRegex.test(sub)) return sub",
+    replace: "if (!base.includes('/') || /^[a-z][a-z0-9+.-]*:/i.test(sub)) return sub",
+  },
   {
     file: "compile.js",
     find: `  if (opts[optDynamic] && (isDynamic(stat).items || isDynamic(stat).properties)) {

@@ -137,6 +137,34 @@ describe("the dynamic scope", () => {
   });
 });
 
+describe("a catalog file without $id (its URI a file: URL)", () => {
+  it("resolves a $dynamicRef to its root's $dynamicAnchor and a relative $ref to a shared file", () => {
+    const tree = compile(
+      {
+        $dynamicAnchor: "node",
+        type: "object",
+        properties: { name: { type: "string" }, children: { items: { $dynamicRef: "#node" } } },
+        unevaluatedProperties: false,
+      },
+      "2020-12",
+      "file:///schemas/tree/1.json",
+    );
+    expect(answers(tree, [{ children: [{ name: "a" }] }, { children: [{ name: 1 }] }, { x: 1 }])).toEqual([
+      true,
+      false,
+      false,
+    ]);
+    const shared = compiler.compileVersion({
+      uri: "file:///schemas/event/1.json",
+      json: { properties: { amount: { $ref: "../common/money.json" } }, unevaluatedProperties: false },
+      name: "1.json",
+      dialect: "2020-12",
+      refs: [{ uri: "file:///schemas/common/money.json", json: { type: "number" }, name: "money.json" }],
+    });
+    expect(answers(shared, [{ amount: 1 }, { amount: "1" }, { other: 1 }])).toEqual([true, false, false]);
+  });
+});
+
 describe("nested relative refs (ajv ran out of stack compiling them)", () => {
   it("a $ref beside an $id resolves against that $id, relative or URN", () => {
     const relative = compile(
