@@ -2,7 +2,7 @@ import type { Json, Schema, ValidationError } from "@exodus/schemasafe";
 import type { ErrorObject } from "ajv";
 import type { Dialect } from "./dialect.js";
 import type { SchemaDocument, Validator } from "./compiler.js";
-import { ANNOTATION_KEYWORDS, hasAnnotationKeywords } from "../engine/reading.js";
+import { ANNOTATION_KEYWORDS, hasAnnotationKeywords } from "./reading.js";
 import { PatternError, schemaRegExp } from "./regexp.js";
 import { loadSchemasafe, type Schemasafe } from "./schemasafe.js";
 import { walkSchemas } from "./walk.js";

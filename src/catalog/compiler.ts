@@ -10,7 +10,7 @@ import {
   type Dialect,
   type Engine,
 } from "./dialect.js";
-import { idIgnored, refSiblingsIgnored } from "../engine/reading.js";
+import { idIgnored, refSiblingsIgnored } from "./reading.js";
 import { compileAnnotated, usesAnnotations } from "./annotations.js";
 import { deferredValidator } from "./deferred.js";
 import { createAjv, EMPTY_ENUM, namesPrototype, type AjvInstance } from "./engine.js";
@@ -206,7 +206,7 @@ export function compileVersion(input: VersionInput, options: CompilerOptions = {
 /**
  * The document as the engine receives it: its root `$id` set to the absolute URI (so a relative `$id`
  * such as `schemas/a.json` is registered where refs look for it), an `$id` beside `$ref` dropped where
- * the dialect ignores it (src/engine/reading.ts), and, for ajv, `enum: []` made compilable.
+ * the dialect ignores it (src/catalog/reading.ts), and, for ajv, `enum: []` made compilable.
  */
 function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): unknown {
   if (typeof json !== "object" || json === null) return json;
