@@ -42,8 +42,13 @@ export function compileAnnotated(
   dialect: Dialect,
 ): Validator {
   // schemasafe reports a bad pattern in words of its own: found first, the compiler names where it is.
+  // `format` is an annotation from 2019-09 on, and schemasafe refuses one it does not know (`int64`,
+  // a vendor's): it never sees it, nor keywords of its own that no dialect defines (OpenAPI's
+  // `discriminator`, which it enforces), which ajv ignores too. The documents are the compiler's copies.
   for (const document of [root, ...refs]) {
     walkSchemas(document.json, (node) => {
+      if (typeof node["format"] === "string") delete node["format"];
+      for (const key of NOT_KEYWORDS) Reflect.deleteProperty(node, key);
       const map = node["patternProperties"];
       const keys = typeof map === "object" && map !== null ? Object.keys(map) : [];
       for (const pattern of [node["pattern"], ...keys])
@@ -70,6 +75,9 @@ export function compileAnnotated(
   validator.errors = null;
   return validator;
 }
+
+/** Keywords schemasafe reads that the 2019-09 and 2020-12 dialects do not define. */
+const NOT_KEYWORDS = ["discriminator", "removeAdditional", "divisibleBy", "propertyDependencies"];
 
 /** Keywords whose failure ajv reports at the object, not at the property it did not expect. */
 const AT_PARENT = new Set(["unevaluatedProperties", "additionalProperties"]);

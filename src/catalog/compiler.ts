@@ -101,7 +101,11 @@ export class SchemaCompiler {
     const refs = this.#refs(input, dialect);
     const engine = engineOf(dialect);
     const rules = this.#rulesOf(engine, this.assertsFormats(dialect));
-    if (!compilesSurely(input, refs, engine, rules.keywords, rules.walked))
+    // The proof is ajv's: a version of the annotation engine (schemasafe) is compiled at once.
+    if (
+      usesAnnotations([input, ...refs], dialect) ||
+      !compilesSurely(input, refs, engine, rules.keywords, rules.walked)
+    )
       return this.#compile(input, dialect, refs);
     return deferredValidator(() => this.#compile(input, dialect, refs));
   }

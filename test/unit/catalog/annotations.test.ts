@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SchemaCompiler } from "../../../src/catalog/compiler.js";
+import { isDeferred } from "../../../src/catalog/deferred.js";
 import type { Dialect } from "../../../src/catalog/dialect.js";
 
 // The classes of the JSON-Schema-Test-Suite's 2019-09 and 2020-12 tests that need annotations or the
@@ -162,6 +163,33 @@ describe("a catalog file without $id (its URI a file: URL)", () => {
       refs: [{ uri: "file:///schemas/common/money.json", json: { type: "number" }, name: "money.json" }],
     });
     expect(answers(shared, [{ amount: 1 }, { amount: "1" }, { other: 1 }])).toEqual([true, false, false]);
+  });
+});
+
+describe("what ajv's versions ignore, the annotation engine ignores", () => {
+  it("an unknown format, OpenAPI's discriminator and vendor keywords", () => {
+    const validate = compile(
+      {
+        "x-vendor": { a: 1 },
+        discriminator: { propertyName: "kind" },
+        properties: { id: { type: "integer", format: "int64" }, format: { type: "string" } },
+        unevaluatedProperties: false,
+      },
+      "2020-12",
+    );
+    expect(answers(validate, [{ id: 1, format: "x" }, { id: "1" }, { other: 1 }])).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("is compiled at load, not deferred: ajv's proof does not cover it", () => {
+    const json = { properties: { a: { type: "string" } }, unevaluatedProperties: false };
+    const input = { uri: "https://example.com/s.json", json, name: "s.json" };
+    expect(isDeferred(compiler.compileOnFirstUse({ ...input, dialect: "2020-12" }))).toBe(false);
+    const { unevaluatedProperties: _, ...plain } = json;
+    expect(isDeferred(compiler.compileOnFirstUse({ ...input, json: plain, dialect: "2020-12" }))).toBe(true);
   });
 });
 
