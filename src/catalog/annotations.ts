@@ -1,8 +1,10 @@
-import { validator as schemasafe, type Json, type Schema, type ValidationError } from "@exodus/schemasafe";
+import type { Json, Schema, ValidationError } from "@exodus/schemasafe";
 import type { ErrorObject } from "ajv";
 import type { Dialect } from "./dialect.js";
 import type { SchemaDocument, Validator } from "./compiler.js";
-import { ANNOTATION_KEYWORDS, hasAnnotationKeywords } from "../engine/reading.js";
+import { ANNOTATION_KEYWORDS, hasAnnotationKeywords } from "./reading.js";
+import { PatternError, schemaRegExp } from "./regexp.js";
+import { loadSchemasafe, type Schemasafe } from "./schemasafe.js";
 import { walkSchemas } from "./walk.js";
 
 const DIALECT_URIS: Partial<Record<Dialect, string>> = {
@@ -26,6 +28,9 @@ export function usesAnnotations(documents: readonly { readonly json: unknown }[]
   return found;
 }
 
+/** schemasafe with the project's changes (src/catalog/schemasafe.ts), loaded at its first use. */
+let loaded: Schemasafe | undefined;
+
 /**
  * Compiles a version with @exodus/schemasafe, which tracks evaluated properties and items and the
  * dynamic scope as the specification says. It generates code as ajv does, so a record costs about
@@ -36,9 +41,24 @@ export function compileAnnotated(
   refs: readonly SchemaDocument[],
   dialect: Dialect,
 ): Validator {
+  // schemasafe reports a bad pattern in words of its own: found first, the compiler names where it is.
+  // `format` is an annotation from 2019-09 on, and schemasafe refuses one it does not know (`int64`,
+  // a vendor's): it never sees it, nor keywords of its own that no dialect defines (OpenAPI's
+  // `discriminator`, which it enforces), which ajv ignores too. The documents are the compiler's copies.
+  for (const document of [root, ...refs]) {
+    walkSchemas(document.json, (node) => {
+      if (typeof node["format"] === "string") delete node["format"];
+      for (const key of NOT_KEYWORDS) Reflect.deleteProperty(node, key);
+      const map = node["patternProperties"];
+      const keys = typeof map === "object" && map !== null ? Object.keys(map) : [];
+      for (const pattern of [node["pattern"], ...keys])
+        if (typeof pattern === "string" && !schemaRegExp(pattern)) throw new PatternError(pattern);
+    });
+  }
   const schemas = new Map<string, Schema>();
   for (const ref of refs) schemas.set(ref.uri, ref.json as Schema);
-  const validate = schemasafe(root.json as Schema, {
+  loaded ??= loadSchemasafe();
+  const validate = loaded(root.json as Schema, {
     mode: "spec",
     includeErrors: true,
     // 2019-09 on, `format` and `content*` are annotations.
@@ -55,6 +75,9 @@ export function compileAnnotated(
   validator.errors = null;
   return validator;
 }
+
+/** Keywords schemasafe reads that the 2019-09 and 2020-12 dialects do not define. */
+const NOT_KEYWORDS = ["discriminator", "removeAdditional", "divisibleBy", "propertyDependencies"];
 
 /** Keywords whose failure ajv reports at the object, not at the property it did not expect. */
 const AT_PARENT = new Set(["unevaluatedProperties", "additionalProperties"]);

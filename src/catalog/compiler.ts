@@ -10,7 +10,7 @@ import {
   type Dialect,
   type Engine,
 } from "./dialect.js";
-import { idIgnored, refSiblingsIgnored } from "../engine/reading.js";
+import { idIgnored, refSiblingsIgnored } from "./reading.js";
 import { compileAnnotated, usesAnnotations } from "./annotations.js";
 import { deferredValidator } from "./deferred.js";
 import { createAjv, EMPTY_ENUM, namesPrototype, type AjvInstance } from "./engine.js";
@@ -101,7 +101,11 @@ export class SchemaCompiler {
     const refs = this.#refs(input, dialect);
     const engine = engineOf(dialect);
     const rules = this.#rulesOf(engine, this.assertsFormats(dialect));
-    if (!compilesSurely(input, refs, engine, rules.keywords, rules.walked))
+    // The proof is ajv's: a version of the annotation engine (schemasafe) is compiled at once.
+    if (
+      usesAnnotations([input, ...refs], dialect) ||
+      !compilesSurely(input, refs, engine, rules.keywords, rules.walked)
+    )
       return this.#compile(input, dialect, refs);
     return deferredValidator(() => this.#compile(input, dialect, refs));
   }
@@ -206,7 +210,7 @@ export function compileVersion(input: VersionInput, options: CompilerOptions = {
 /**
  * The document as the engine receives it: its root `$id` set to the absolute URI (so a relative `$id`
  * such as `schemas/a.json` is registered where refs look for it), an `$id` beside `$ref` dropped where
- * the dialect ignores it (src/engine/reading.ts), and, for ajv, `enum: []` made compilable.
+ * the dialect ignores it (src/catalog/reading.ts), and, for ajv, `enum: []` made compilable.
  */
 function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): unknown {
   if (typeof json !== "object" || json === null) return json;
@@ -217,6 +221,7 @@ function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): u
     if (!forAjv) return;
     // ajv's ignoreKeywordsWithRef skips every keyword beside `$ref` but `type`, checked before them.
     if (refSiblingsIgnored(dialect) && typeof node["$ref"] === "string") delete node["type"];
+    if (!refSiblingsIgnored(dialect) && (node === copy || node[id] !== undefined)) refBesideId(node);
     if (dialect !== "draft-04" && Array.isArray(node["enum"]) && node["enum"].length === 0) {
       delete node["enum"];
       node[EMPTY_ENUM] = true;
@@ -225,6 +230,20 @@ function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): u
   });
   copy[id] = uri;
   return copy;
+}
+
+/**
+ * ajv 8 runs out of stack compiling a `$ref` that sits beside an `$id` (2019-09 on, where `$ref` resolves
+ * against that `$id`) when the target's own `$ref` is a pointer: `{"$id": "b.json", "$defs": {...},
+ * "$ref": "#/$defs/inner"}` reached from another resource. The same `$ref` inside `allOf` means the same
+ * (from 2019-09 on `$ref` is an applicator like `allOf`, annotations included) and ajv compiles it.
+ */
+function refBesideId(node: Record<string, unknown>): void {
+  const ref = node["$ref"];
+  if (typeof ref !== "string") return;
+  const allOf = Array.isArray(node["allOf"]) ? node["allOf"] : [];
+  delete node["$ref"];
+  node["allOf"] = [...allOf, { $ref: ref }];
 }
 
 const PROTO = "__proto__";

@@ -37,7 +37,7 @@ export function createAjv(engine: Engine, assertFormats: boolean, ownProperties 
     ownProperties,
     validateFormats: assertFormats,
     code: { regExp: ajvRegExp() },
-    // Drafts 04 to 07 ignore the keywords beside `$ref` (src/engine/reading.ts); ajv applies them unless told.
+    // Drafts 04 to 07 ignore the keywords beside `$ref` (src/catalog/reading.ts); ajv applies them unless told.
     ignoreKeywordsWithRef: engine === "draft-04" || engine === "draft-07",
   };
   const ajv: AjvInstance =

@@ -1,5 +1,5 @@
 import { SchemawatchError } from "../errors.js";
-import { idIgnored } from "../engine/reading.js";
+import { idIgnored } from "../catalog/reading.js";
 import type { Dialect } from "./dialect.js";
 
 /** A schema node and where it lives: the JSON Pointer within its document. */

@@ -37,6 +37,8 @@ export function mergeBranch(
       keywords.set(key, typeNames((maskOfType(mine) ?? ALL) & (maskOfType(value) ?? ALL)));
     } else keywords.set(key, value);
   }
+  const properties = own.includes("properties") ? mergedProperties(base.raw, branchNode) : undefined;
+  if (properties) keywords.set("properties", properties);
   // Own properties, whatever their names: assigned, a branch's "__proto__" would become the merged
   // node's prototype and lend it keywords (a `type`) that neither side has.
   const merged = Object.fromEntries(keywords);
@@ -48,6 +50,25 @@ export function mergeBranch(
   const loc: Loc = { node: merged, ptr: target.ptr, doc: target.doc };
   byBranch.set(target.node, loc);
   return loc;
+}
+
+/**
+ * Both sides' `properties`, a name both declare under the conjunction of its two schemas (`allOf`):
+ * `then: {properties: {data: {pattern}}}` beside `properties: {data: {type: "string"}}` still knows
+ * `data` is a string. The base's `additionalProperties` and `patternProperties` stay out (the
+ * branch's are kept whole), and a name the branch's `additionalProperties` bounded and the base
+ * declares is now bounded by the base alone: at least as permissive, as a merge must be.
+ */
+function mergedProperties(base: Record<string, unknown>, branch: Record<string, unknown>): unknown {
+  const mine = base["properties"];
+  const theirs = branch["properties"];
+  if (!isObject(mine) || !isObject(theirs)) return undefined;
+  const entries = Object.entries(mine).map(([name, schema]): [string, unknown] =>
+    Object.hasOwn(theirs, name) ? [name, { allOf: [schema, theirs[name]] }] : [name, schema],
+  );
+  for (const [name, schema] of Object.entries(theirs))
+    if (!Object.hasOwn(mine, name)) entries.push([name, schema]);
+  return Object.fromEntries(entries);
 }
 
 const COMBINATORS = new Set([

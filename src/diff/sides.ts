@@ -1,4 +1,5 @@
 import { SchemaCompiler } from "../catalog/compiler.js";
+import { metaDocuments } from "../catalog/meta-documents.js";
 import { DEFAULT_DIALECT, dialectOf, type Dialect } from "./dialect.js";
 import { isObject, Space, type Loc } from "./document.js";
 import { Model } from "./model.js";
@@ -36,8 +37,11 @@ export function loadSides(oldInput: unknown, newInput: unknown, options: DiffOpt
       (which === "old" ? options.oldDialect : options.newDialect) ?? dialectOf(schema, name, defaultDialect);
     const base =
       (which === "old" ? options.oldBaseUri : options.newBaseUri) ?? `https://schemawatch.invalid/${which}`;
-    const resolve =
+    const given =
       (which === "old" ? options.oldResolveExternal : options.newResolveExternal) ?? options.resolveExternal;
+    // The dialect's meta-schemas are documents a $ref may reach, as the validator holds them.
+    const held = metaDocuments(dialect);
+    const resolve = (uri: string): unknown => given?.(uri) ?? held.find((m) => m.uri === uri)?.json;
     const space = new Space(name, resolve);
     const root = space.load(schema, dialect, base, compiler.assertsFormats(dialect));
     return { schema, root, space, name, dialect, base };

@@ -182,7 +182,9 @@ export function buildView(loc: Loc, ref: Loc | undefined): View {
     ref !== undefined ||
     conditional ||
     dependentSchemas.size > 0;
-  if (rest === undefined && unevaluatedItems && !hasApplicators) {
+  // From 2020-12 on, the items `contains` matched are evaluated too (even with `minContains: 0`).
+  const containsEvaluates = dialect === "2020-12" && Object.hasOwn(raw, "contains");
+  if (rest === undefined && unevaluatedItems && !hasApplicators && !containsEvaluates) {
     rest = unevaluatedItems;
     restKeyword = "unevaluatedItems";
   }

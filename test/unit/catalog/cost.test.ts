@@ -28,6 +28,12 @@ describe("whether a version's validation may run long", () => {
     expect(mayRunLong(version({ $ref: "common.json#/$defs/x" }), false)).toBe(true);
   });
 
+  it("is true for unevaluated* and the dynamic scope: the annotation engine's lists grow with a record", () => {
+    expect(mayRunLong(version({ properties: { a: { unevaluatedProperties: false } } }), false)).toBe(true);
+    expect(mayRunLong(version({ items: { $dynamicRef: "#node" } }), false)).toBe(true);
+    expect(mayRunLong(version({ properties: { unevaluatedItems: { type: "string" } } }), false)).toBe(false);
+  });
+
   it("reads a registered version's references, where a $ref leads", () => {
     expect(mayRunLong(version({ $ref: "ref-0.json" }, [{ type: "string" }]), false)).toBe(false);
     expect(mayRunLong(version({ $ref: "ref-0.json" }, [string({ pattern: "(?<=a)b" })]), false)).toBe(true);

@@ -105,6 +105,8 @@ export function compile(json: unknown, entry: LoadedCase): Validator {
     typeof declared === "string"
       ? (new URL(declared, "https://x.invalid/").pathname.split("/").pop() ?? "")
       : "";
-  const uri = `https://schemawatch.test/corpus/${++counter}/${name || "schema.json"}`;
+  // An absolute `$id` (a URN, say) is the URI the catalog knows the schema by, and what its refs name.
+  const absolute = typeof declared === "string" && URL.canParse(declared) ? declared.replace(/#.*$/, "") : "";
+  const uri = absolute || `https://schemawatch.test/corpus/${++counter}/${name || "schema.json"}`;
   return compiler.compileVersion({ uri, json, name: `corpus ${uri}`, dialect });
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SchemaCompiler } from "../../../src/catalog/compiler.js";
 import type { Dialect } from "../../../src/catalog/dialect.js";
-import { idIgnored, refSiblingsIgnored } from "../../../src/engine/reading.js";
+import { idIgnored, refSiblingsIgnored } from "../../../src/catalog/reading.js";
 
 // One case of each class of the JSON-Schema-Test-Suite's required tests that schemawatch answered
 // wrongly or refused (issue 27), written here so that `npm test` holds them without the suite.

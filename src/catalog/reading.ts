@@ -1,4 +1,4 @@
-import type { Dialect } from "../catalog/dialect.js";
+import type { Dialect } from "./dialect.js";
 
 /**
  * How a schema is read before anything evaluates it: the one reading the validator (src/catalog/
