@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildServer } from "../../../src/http/server.js";
+import { FieldTallies } from "../../../src/fields/tallies.js";
 import { createRegistry } from "../../../src/metrics/exporter.js";
 import { METRICS } from "../../../src/metrics/definitions.js";
 import { Health } from "../../../src/health/health.js";
@@ -9,7 +10,13 @@ import { eventPipeline, record } from "../../helpers/monitor.js";
 async function app() {
   const { pipeline, catalog } = await eventPipeline("    producer:\n      allow: [web, mobile]\n");
   const health = new Health();
-  const registry = createRegistry({ pipeline, health, catalog: () => catalog, version: "9.9.9" });
+  const registry = createRegistry({
+    pipeline,
+    health,
+    catalog: () => catalog,
+    version: "9.9.9",
+    fields: new FieldTallies(catalog),
+  });
   const server = buildServer({ registry, health, status: () => buildStatus(catalog, pipeline, health) });
   return { pipeline, health, server, registry };
 }
