@@ -1,6 +1,8 @@
-import { resolve } from "node:path";
+import { copyFile, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { Writable } from "node:stream";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { loadCatalog } from "../../../src/catalog/load.js";
 import { parseConfig } from "../../../src/config/load.js";
 import { Lifecycle, type LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
@@ -15,16 +17,20 @@ import { record } from "../../helpers/monitor.js";
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 
 /** The bundled `event` catalog with 1.0.0 in `status` (two topics, so sums over topics show). */
-async function catalogWith(status: "deprecated" | "retired") {
+async function catalogWith(
+  status: "deprecated" | "retired",
+  more = "",
+  schemas = resolve("examples/catalog/event"),
+) {
   const config = parseConfig(
     `subjects:
   - name: event
     topics: [events, events-eu]
-    schemas: ${resolve("examples/catalog/event")}
+    schemas: ${schemas}
     versions:
       "1.0.0": { status: ${status} }
       "1.1.0": { status: active }
-`,
+${more}`,
     resolve("test/config.yaml"),
   );
   return { config, catalog: await loadCatalog(config) };
@@ -60,8 +66,9 @@ describe("records of a retired version", () => {
     const { config, catalog } = await catalogWith("retired");
     const pipeline = new Pipeline(catalog, config);
     pipeline.process(v10("billing", T0 + 1_000));
-    pipeline.process(v10("billing", T0 + 3_000, "events-eu"));
-    pipeline.process(v10("billing", T0 + 2_000));
+    pipeline.process(v10("billing", T0 + 2_000, "events-eu"));
+    // events' series is read before events-eu's: the latest of the two, not the last read, counts.
+    pipeline.process(v10("billing", T0 + 3_000));
     pipeline.process(v10("web", T0 + 4_000));
     pipeline.process(v11("web", T0 + 5_000));
     expect(sorted(retiredRecords(pipeline.tallies.allSeries))).toEqual([
@@ -92,9 +99,10 @@ describe("records of a retired version", () => {
     lifecycle.replaceSubjects(subjects());
     expect(lifecycle.retired.since("event", "1.0.0")).toBe(T0 + 60_000);
     expect(lifecycle.retired.since("event", "1.1.0")).toBeUndefined();
-    expect(sorted(retiredRecords(pipeline.tallies.allSeries)).map((r) => [r.producer, r.records])).toEqual([
-      ["billing", 0],
-      ["unknown", 0],
+    // billing's records before the retirement are neither counted nor its last retired record.
+    expect(sorted(retiredRecords(pipeline.tallies.allSeries))).toEqual([
+      { subject: "event", version: "1.0.0", producer: "billing", records: 0, lastAt: 0 },
+      { subject: "event", version: "1.0.0", producer: "unknown", records: 0, lastAt: 0 },
     ]);
     pipeline.process(v10("billing", T0 + 70_000));
     expect(sorted(retiredRecords(pipeline.tallies.allSeries))[0]).toEqual({
@@ -166,6 +174,38 @@ describe("records of a retired version", () => {
     observe();
     expect(lines.slice(2).map((l) => [l["msg"], l["records"]])).toEqual([
       ["producer billing still sends event 1.0.0, retired on 2026-12-10T09:00Z", 5],
+    ]);
+  });
+
+  it("keep their date and warnings through a reload that changes nothing; a version new and retired has no date", async () => {
+    // Before the reload the folder has no 2.0: the reload brings it in, retired from the start.
+    const withoutTwo = await mkdtemp(join(tmpdir(), "retired-"));
+    onTestFinished(() => rm(withoutTwo, { recursive: true, force: true }));
+    for (const file of ["1.0.json", "1.1.json"])
+      await copyFile(resolve("examples/catalog/event", file), join(withoutTwo, file));
+    const before = await catalogWith("deprecated", "", withoutTwo);
+    const after = await catalogWith("retired", '      "2.0.0": { status: retired }\n');
+    expect(before.catalog.subjects.get("event")!.byVersion.has("2.0.0")).toBe(false);
+    const pipeline = new Pipeline(before.catalog, before.config);
+    const { lifecycle, lines, subjects, setNow } = lifecycleOf(pipeline);
+    const observe = () => lifecycle.retired.observe(retiredRecords(pipeline.tallies.allSeries));
+    setNow(T0 + 60_000);
+    pipeline.replaceCatalog(after.catalog);
+    lifecycle.replaceSubjects(subjects());
+    expect(lifecycle.retired.since("event", "1.0.0")).toBe(T0 + 60_000);
+    // 2.0.0 was never seen before it was retired: when it was retired is not known.
+    expect(lifecycle.retired.since("event", "2.0.0")).toBeUndefined();
+    pipeline.process(v10("billing", T0 + 61_000));
+    observe();
+
+    setNow(T0 + 120_000);
+    pipeline.replaceCatalog(after.catalog);
+    lifecycle.replaceSubjects(subjects());
+    expect(lifecycle.retired.since("event", "1.0.0")).toBe(T0 + 60_000);
+    pipeline.process(v10("billing", T0 + 121_000));
+    observe();
+    expect(lines.map((l) => [l["msg"], l["records"]])).toEqual([
+      ["producer billing still sends event 1.0.0, retired on 2026-12-01T08:01Z", 1],
     ]);
   });
 
