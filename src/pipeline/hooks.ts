@@ -1,0 +1,91 @@
+import type { CatalogSubject } from "../catalog/types.js";
+import type { IdLookups } from "../catalog/lookups.js";
+import type { SubjectConfig } from "../config/types.js";
+import type { ObservationClock } from "./clock.js";
+import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
+import type { SubjectPipeline } from "./subject-pipeline.js";
+import type { RecordSeries } from "./tallies.js";
+import type { ValidatedHook } from "./validated.js";
+import type { ResultMessage, SampleJob } from "./workers/job.js";
+
+// What a pipeline tells and whom, and where it has records validated: the constructor's third
+// argument, apart from the record's path itself.
+
+/** Validates a job somewhere else: the validation workers (`ValidationPool`). */
+export interface JobRunner {
+  /** `subjects`: the pipeline's current subjects by config index (they change with reloads). */
+  validate(job: SampleJob, subjects: ReadonlyArray<CatalogSubject | undefined>): Promise<ResultMessage>;
+  /** Whether a record of this subject is validated at once on this thread instead (no job needed). */
+  validatesHere?(subject: CatalogSubject): boolean;
+}
+
+/** A record (or undecodable batch) whose writer version could not be read: unknown use on its partition. */
+export type UnreadableHook = (
+  subject: SubjectPipeline,
+  topic: string,
+  partition: number,
+  reason: UnreadableReason,
+  records: number,
+  at: number,
+) => void;
+
+/**
+ * Every record counted, with its payload's bytes from `start` (past a wire prefix): the field checks.
+ * `series` names its topic, producer and writer version; `reason` is why its payload or version could
+ * not be read, if so. `records` is more than 1 only for an undecodable batch (`value` null). The
+ * listener must not keep `value`: sources reuse it.
+ */
+export type CountedHook = (
+  subject: SubjectPipeline,
+  series: RecordSeries,
+  value: Uint8Array | null,
+  start: number,
+  reason: DecodeReason | undefined,
+  records: number,
+) => void;
+
+/**
+ * What a pipeline tells, and whom: given at construction, never assigned later. Listeners of one kind
+ * hear each record in the order given.
+ */
+export interface PipelineHooks {
+  /**
+   * Each validated record, after its tallies are recorded (the lifecycle, the corpus). The subject's
+   * `results` hold that record's outcome against every reader until the next record.
+   */
+  readonly validated?: readonly ValidatedHook[];
+  /**
+   * Each record (or undecodable batch) whose writer version could not be read: evidence of unknown use
+   * on that partition, which the lifecycle keeps against the subject's deprecated versions.
+   */
+  readonly unreadable?: readonly UnreadableHook[];
+  /** Every record, once counted, sampled or not (see `CountedHook`). */
+  readonly counted?: readonly CountedHook[];
+  /** A bug's error (a record landed in `internal_error`); never with the record's contents. */
+  readonly internalError?: (error: unknown, record: SourceRecord) => void;
+  /**
+   * When records are observed. A live source's coarse clock (a timestamp per record would cost a
+   * clock read each); without it, a record's own timestamp, which is what a replayed capture wants.
+   */
+  readonly clock?: ObservationClock;
+  /**
+   * Where sampled records are parsed and validated: the validation workers, or the consumer's thread
+   * within the time budget. `process` then only counts and collects the sample, and `flush` (which
+   * every source awaits before it commits or moves on) has them validate it and records the results.
+   * Without one, records are validated at once in `process`, with no time budget (tests, tools).
+   */
+  readonly runner?: JobRunner;
+  /** Where each subject looks up the wire ids and GUIDs its catalog does not know (its registry). */
+  readonly lookups?: (subject: SubjectConfig) => IdLookups | undefined;
+  /** The clock of held records and reservoirs (tests set it). */
+  readonly now?: () => number;
+}
+
+/** One function that calls each listener in order, or none for none (the hot path checks once). */
+export function inOrder<F extends (...args: never[]) => void>(listeners: readonly F[]): F | undefined {
+  if (listeners.length === 0) return undefined;
+  if (listeners.length === 1) return listeners[0];
+  return ((...args: Parameters<F>) => {
+    for (const listener of listeners) listener(...args);
+  }) as F;
+}
