@@ -41,6 +41,11 @@ export interface LifecycleState {
   readonly candidates: Record<string, Record<string, CandidateEvidence>>;
   /** Per subject, the records whose version could not be read (absent in state of older versions). */
   readonly unreadable?: Record<string, UnreadableEvidence[]>;
+  /**
+   * Per subject and version, when a monitor saw the version turn retired (ms): the date its alarm
+   * names (absent in state of older versions).
+   */
+  readonly retiredSince?: Record<string, Record<string, number>>;
   /** The corpus of real shapes, when it is enabled (its own JSON form, see src/corpus). */
   readonly corpus?: unknown;
   /**
@@ -311,6 +316,7 @@ export class Lifecycle {
       versions,
       candidates,
       unreadable,
+      retiredSince: this.retired.toState(),
     };
   }
 
@@ -325,5 +331,9 @@ export class Lifecycle {
     }
     for (const [subject, entries] of Object.entries(state.unreadable ?? {}))
       this.restoreUnreadable(subject, entries);
+    this.retired.restore(
+      state.retiredSince ?? {},
+      (subject, version) => this.#subjects.get(subject)?.subject.byVersion.get(version)?.status === "retired",
+    );
   }
 }

@@ -89,7 +89,32 @@ export class RetiredTraffic {
     }
   }
 
-  /** When this monitor saw the version become retired (ms); undefined when it was retired at start. */
+  /** When each version was seen turning retired, per subject: kept in the state, so a restart keeps the date. */
+  toState(): Record<string, Record<string, number>> {
+    const state: Record<string, Record<string, number>> = {};
+    for (const [id, at] of this.#since) {
+      const [subject, version] = id.split("\u0000") as [string, string];
+      (state[subject] ??= {})[version] = at;
+    }
+    return state;
+  }
+
+  /**
+   * Dates an earlier run saw, for the versions retired now (`isRetired`): a version brought back while
+   * the monitor was down has none, and a date seen in this run is not replaced.
+   */
+  restore(
+    saved: Record<string, Record<string, number>>,
+    isRetired: (subject: string, version: string) => boolean,
+  ): void {
+    for (const [subject, versions] of Object.entries(saved))
+      for (const [version, at] of Object.entries(versions)) {
+        const id = key(subject, version);
+        if (isRetired(subject, version) && !this.#since.has(id)) this.#since.set(id, at);
+      }
+  }
+
+  /** When a monitor saw the version become retired (ms); undefined when no run saw it happen. */
   since(subject: string, version: string): number | undefined {
     return this.#since.get(key(subject, version));
   }

@@ -49,6 +49,8 @@ function everyInSubjects(value: unknown, is: (evidence: unknown) => boolean): bo
   );
 }
 
+const isTime = (at: unknown): boolean => typeof at === "number" && Number.isFinite(at);
+
 function isState(value: unknown): value is LifecycleState {
   if (typeof value !== "object" || value === null) return false;
   const v = value as Record<string, unknown>;
@@ -59,6 +61,7 @@ function isState(value: unknown): value is LifecycleState {
     v["partitions"].every(isCoverageEntry) &&
     everyInSubjects(v["versions"], isVersionEvidence) &&
     everyInSubjects(v["candidates"], isCandidateEvidence) &&
+    (v["retiredSince"] === undefined || everyInSubjects(v["retiredSince"], isTime)) &&
     (v["unreadable"] === undefined ||
       (typeof v["unreadable"] === "object" &&
         v["unreadable"] !== null &&

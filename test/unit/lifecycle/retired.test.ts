@@ -209,6 +209,27 @@ describe("records of a retired version", () => {
     ]);
   });
 
+  it("keep the date of a retirement through a restart, unless the version came back meanwhile", async () => {
+    const before = await catalogWith("deprecated");
+    const after = await catalogWith("retired");
+    const first = lifecycleOf(new Pipeline(before.catalog, before.config));
+    first.setNow(T0 + 60_000);
+    first.lifecycle.replaceSubjects([
+      { ...first.subjects()[0]!, subject: after.catalog.subjects.get("event")! },
+    ]);
+    const saved = JSON.parse(JSON.stringify(first.lifecycle.toState())) as ReturnType<Lifecycle["toState"]>;
+    expect(saved.retiredSince).toEqual({ event: { "1.0.0": T0 + 60_000 } });
+
+    // Restarted with 1.0.0 still retired: the alarm still names the day it was retired.
+    const again = lifecycleOf(new Pipeline(after.catalog, after.config));
+    again.lifecycle.restore(saved);
+    expect(again.lifecycle.retired.since("event", "1.0.0")).toBe(T0 + 60_000);
+    // Restarted with 1.0.0 brought back while the monitor was down: no date to carry.
+    const back = lifecycleOf(new Pipeline(before.catalog, before.config));
+    back.lifecycle.restore(saved);
+    expect(back.lifecycle.retired.since("event", "1.0.0")).toBeUndefined();
+  });
+
   it("say 'which is retired' in the warning when the version was retired before the monitor started", async () => {
     const { config, catalog } = await catalogWith("retired");
     const pipeline = new Pipeline(catalog, config);

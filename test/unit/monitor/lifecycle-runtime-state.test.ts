@@ -46,6 +46,7 @@ describe("the state file", () => {
       "candidates",
       "format",
       "partitions",
+      "retiredSince",
       "savedAt",
       "startedAt",
       "unreadable",
