@@ -1,11 +1,11 @@
 import { writeFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
-import { startMonitor, type RunningMonitor } from "../../../src/monitor/start.js";
+
 import { zeroFailureUpperBound } from "../../../src/lifecycle/evidence.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
+import { replayed } from "../../helpers/replay.js";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 
@@ -52,20 +52,6 @@ subjects:
     readyWindow: 60s
     minSamples: 20
 `;
-
-/** The monitor replaying `dir`'s capture.ndjson with its config.yaml, once the replay is done. */
-async function replayed(dir: string): Promise<RunningMonitor> {
-  const monitor = await startMonitor({
-    configPath: `${dir}/config.yaml`,
-    source: { file: `${dir}/capture.ndjson` },
-    port: 0,
-    env: {},
-    version: "test",
-    logger: createLogger("silent"),
-  });
-  await monitor.replayed;
-  return monitor;
-}
 
 /** `extraConfig` goes before the config, `subjectExtra` into the subject (after minSamples). */
 async function replay(lines: Line[], extraConfig = "", subjectExtra = "") {

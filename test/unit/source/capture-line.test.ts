@@ -1,11 +1,10 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
-import { startMonitor } from "../../../src/monitor/start.js";
 import type { Report } from "../../../src/report/model.js";
 import { CaptureLineError, parseCaptureLine, readTimestamp } from "../../../src/source/capture-line.js";
 import { topLevelMembers } from "../../../src/source/members.js";
 import { writeTree } from "../../helpers/files.js";
+import { replayReport } from "../../helpers/replay.js";
 
 // A capture line is a record or unknown use, never silently dropped (issue 30).
 
@@ -41,17 +40,7 @@ async function replayWith(extra: readonly string[]): Promise<Report> {
     "config.yaml": CONFIG,
     "capture.ndjson": [...lines, ...extra].join("\n") + "\n",
   });
-  const monitor = await startMonitor({
-    configPath: `${dir}/config.yaml`,
-    source: { file: `${dir}/capture.ndjson` },
-    port: 0,
-    env: {},
-    version: "test",
-    logger: createLogger("silent"),
-  });
-  await monitor.replayed;
-  const report = monitor.report();
-  await monitor.stop();
+  const report = await replayReport(dir);
   return report;
 }
 

@@ -1,10 +1,9 @@
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
-import { startMonitor } from "../../../src/monitor/start.js";
 import type { Report } from "../../../src/report/model.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
+import { replayReport } from "../../helpers/replay.js";
 
 // A capture's clock (issue 30): `report` and `readiness` on a capture never believe a timestamp that
 // would move the drain window past the capture's own traffic, and read every form a timestamp takes.
@@ -68,17 +67,7 @@ function capture(lines: readonly Line[]): string {
 
 async function replay(lines: readonly Line[]): Promise<{ dir: string; report: Report }> {
   const dir = await writeTree({ "config.yaml": CONFIG, "capture.ndjson": capture(lines) });
-  const monitor = await startMonitor({
-    configPath: `${dir}/config.yaml`,
-    source: { file: `${dir}/capture.ndjson` },
-    port: 0,
-    env: {},
-    version: "test",
-    logger: createLogger("silent"),
-  });
-  await monitor.replayed;
-  const report = monitor.report();
-  await monitor.stop();
+  const report = await replayReport(dir);
   return { dir, report };
 }
 
