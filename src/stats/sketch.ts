@@ -1,4 +1,4 @@
-import { LogCollapsingLowestDenseDDSketch } from "@datadog/sketches-js";
+import { DDSketch } from "@datadog/sketches-js";
 
 /**
  * The one room that knows @datadog/sketches-js (pinned to exactly 2.1.1): a quantile sketch with a
@@ -9,12 +9,16 @@ import { LogCollapsingLowestDenseDDSketch } from "@datadog/sketches-js";
 export const RELATIVE_ACCURACY = 0.01;
 
 /**
- * Bins per sign before the lowest collapse into one: 512 bins of 1% cover values spanning a factor of
- * about 28,000 (1.0202^512) at full accuracy, and bound a sketch to 2 × 512 counts whatever it is fed.
+ * The magnitudes a sketch keeps apart: a value nearer zero than SMALLEST counts as SMALLEST (with its
+ * sign), one beyond LARGEST as LARGEST. That bounds a store to the 3,110 bins of 1% between them
+ * (log(10^27) / log(1.0202)), whatever it is fed. The library's collapsing stores would bound it too,
+ * but 2.1.1 over-counts the bin they collapse into (the counts then exceed the values and every
+ * quantile reads the lowest bin), so the plain store is used, and fed only this range.
  */
-export const BIN_LIMIT = 512;
+export const SMALLEST = 1e-9;
+export const LARGEST = 1e18;
 
-type Sketch = LogCollapsingLowestDenseDDSketch;
+type Sketch = DDSketch;
 type Store = Sketch["store"];
 
 /** A sketch as the state document keeps it: each store's contiguous counts from its lowest key. */
@@ -32,8 +36,21 @@ export interface SketchJSON {
 }
 
 export function newSketch(): Sketch {
-  return new LogCollapsingLowestDenseDDSketch({ relativeAccuracy: RELATIVE_ACCURACY, binLimit: BIN_LIMIT });
+  return new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
 }
+
+/** Adds one value, its magnitude held within [SMALLEST, LARGEST] (zero stays zero). */
+export function addValue(sketch: Sketch, value: number): void {
+  const magnitude = Math.abs(value);
+  if (magnitude === 0 || (magnitude >= SMALLEST && magnitude <= LARGEST)) sketch.accept(value);
+  else sketch.accept(Math.sign(value) * (magnitude < SMALLEST ? SMALLEST : LARGEST));
+}
+
+// The keys of SMALLEST and LARGEST: a saved store outside them was not written by this file.
+const KEY_RANGE = (() => {
+  const mapping = newSketch().mapping;
+  return [mapping.key(SMALLEST), mapping.key(LARGEST)] as const;
+})();
 
 /** The value at quantile q, within RELATIVE_ACCURACY of a value seen; NaN for an empty sketch. */
 export function quantile(sketch: Sketch, q: number): number {
@@ -98,6 +115,9 @@ function restoreStore(store: Store, saved: readonly number[]): number {
   if (saved.length === 0) return 0;
   const lowest = saved[0]!;
   if (!Number.isSafeInteger(lowest)) throw new TypeError("a saved sketch's lowest key is not an integer");
+  if (lowest < KEY_RANGE[0] || lowest + saved.length - 2 > KEY_RANGE[1]) {
+    throw new TypeError("a saved sketch's keys lie outside the range a sketch keeps");
+  }
   let total = 0;
   for (let i = 1; i < saved.length; i++) {
     const count = saved[i]!;
