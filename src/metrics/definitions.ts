@@ -170,4 +170,29 @@ export const METRICS = {
     help: "Gaps in observation (a first observation, skipped offsets, unreadable state) that restarted the windows.",
     labels: ["topic"],
   },
+  // Field statistics (src/stats/, docs/stats.md): `field` is a pointer a schema declares, never traffic's.
+  fieldQuantile: {
+    name: "schemawatch_field_quantile",
+    type: "gauge",
+    help: "A quartile (quantile 0.25, 0.5, 0.75) of a number field's values in the current bucket of field statistics, per subject, field (a JSON Pointer from the newest active schema) and producer, writer versions together; within 1% of a value seen. Absent until the bucket holds a value.",
+    labels: ["subject", "field", "producer", "quantile"],
+  },
+  fieldFindings: {
+    name: "schemawatch_field_findings",
+    type: "gauge",
+    help: "Findings of the field statistics, by kind: scale (every quartile of a producer's values moved by stats.factor against its own past while its writer version stayed) or new_value (a value never seen before from that producer); one per writer version that shows it.",
+    labels: ["subject", "field", "producer", "kind"],
+  },
+  fieldStatsDropped: {
+    name: "schemawatch_field_stats_dropped_total",
+    type: "counter",
+    help: "Values not profiled because the field statistics were at a bound (stats.maxSeries series, or stats.maxMemoryMiB of buckets).",
+    labels: [],
+  },
+  fieldStatsBytes: {
+    name: "schemawatch_field_stats_bytes",
+    type: "gauge",
+    help: "The memory the field statistics' buckets are estimated to take (bounded by stats.maxMemoryMiB).",
+    labels: [],
+  },
 } as const satisfies Record<string, MetricDefinition>;

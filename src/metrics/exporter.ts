@@ -6,6 +6,7 @@ import { DECODE_REASONS } from "../pipeline/record.js";
 import { NO_VERSION } from "../pipeline/tallies.js";
 import { retiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
+import type { FieldStats } from "../stats/stats.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 import { SummedWithoutProducer } from "./without-producer.js";
 
@@ -56,6 +57,8 @@ export interface MetricSources {
    * given); without it they are summed over producers. The record counts keep it either way.
    */
   readonly producerDetail?: boolean;
+  /** Field statistics and their findings; absent with `stats.enabled: false` and in tools. */
+  readonly stats?: FieldStats;
 }
 
 /** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
@@ -197,6 +200,31 @@ export function createRegistry(sources: MetricSources): Registry {
       }
     }
   });
+  if (sources.stats) addStatsMetrics(add, sources.stats);
   collectDefaultMetrics({ register: registry });
   return registry;
+}
+
+/** The field statistics' metrics: quantiles and counts only, never a value as it was sent. */
+function addStatsMetrics(
+  add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
+  stats: FieldStats,
+) {
+  add(METRICS.fieldQuantile, () => stats.quantiles(Date.now()));
+  add(METRICS.fieldFindings, () => {
+    const counts = new Map<string, { labels: Record<string, string>; value: number }>();
+    for (const f of stats.findings(Date.now())) {
+      const kind = f.kind === "scale" ? "scale" : "new_value";
+      const key = `${f.subject}\0${f.field}\0${f.producer}\0${kind}`;
+      const entry = counts.get(key) ?? {
+        labels: { subject: f.subject, field: f.field, producer: f.producer, kind },
+        value: 0,
+      };
+      entry.value++;
+      counts.set(key, entry);
+    }
+    return counts.values();
+  });
+  add(METRICS.fieldStatsDropped, () => [{ labels: {}, value: stats.store.dropped }]);
+  add(METRICS.fieldStatsBytes, () => [{ labels: {}, value: stats.store.bytes }]);
 }

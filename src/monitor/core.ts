@@ -16,6 +16,8 @@ import { buildStatus, type MonitorStatus } from "../report/status.js";
 import type { ReadState } from "../state/file.js";
 import type { StateFile } from "../state/file.js";
 import type { StateTopic } from "../state/topic.js";
+import { feedStats } from "../stats/listener.js";
+import { FieldStats } from "../stats/stats.js";
 import type { CatalogSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
 import { internalErrorLogger } from "./diagnostics.js";
@@ -52,6 +54,8 @@ export interface Core {
   readonly lifecycle: LifecycleRuntime;
   readonly updates: CatalogUpdates;
   readonly corpus: Corpus | undefined;
+  /** Field statistics and their findings (docs/stats.md); absent with `stats.enabled: false`. */
+  readonly stats: FieldStats | undefined;
   readonly metrics: Registry;
   catalog(): Catalog;
   status(): MonitorStatus;
@@ -77,6 +81,7 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
+  const stats = config.stats.enabled ? new FieldStats(config.stats, config.corpus.redact) : undefined;
   const observationClock = live ? new ObservationClock() : undefined;
   const pool =
     inputs.workers > 0
@@ -88,7 +93,11 @@ export function buildCore(inputs: CoreInputs): Core {
           config.assertFormats,
         );
   const pipeline = new Pipeline(initial.catalog, config, {
-    validated: corpus ? [...listeners.validated, feedCorpus(corpus)] : listeners.validated,
+    validated: [
+      ...listeners.validated,
+      ...(corpus ? [feedCorpus(corpus)] : []),
+      ...(stats ? [feedStats(stats)] : []),
+    ],
     unreadable: listeners.unreadable,
     internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
     runner: pool,
@@ -133,6 +142,7 @@ export function buildCore(inputs: CoreInputs): Core {
     version: inputs.version,
     lifecycle: runtime,
     producerDetail: config.metrics.producerDetail,
+    ...(stats ? { stats } : {}),
   });
   const status = () => buildStatus(catalog(), pipeline, health, follower);
   return {
@@ -141,6 +151,7 @@ export function buildCore(inputs: CoreInputs): Core {
     lifecycle: runtime,
     updates,
     corpus,
+    stats,
     metrics,
     catalog,
     status,

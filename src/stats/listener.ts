@@ -1,0 +1,68 @@
+import type { ValidatedHook } from "../pipeline/validated.js";
+import { readValues, type ProfiledField } from "./fields.js";
+import type { FieldStats } from "./stats.js";
+import type { Series, StatsStore } from "./store.js";
+
+/** The writer label of a record that declares no version (as the corpus and the metrics write it). */
+const NO_WRITER = "none";
+
+/**
+ * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its
+ * construction like the lifecycle's and the corpus's. A record costs a walk of each profiled field's
+ * pointer and one sketch insert per value; a subject without profiled fields costs a lookup.
+ */
+export function feedStats(stats: FieldStats): ValidatedHook {
+  const visitor = new Visitor(stats.store);
+  return (record) => {
+    const subject = record.subject.subject;
+    const { fields } = stats.fieldsOf(subject);
+    if (fields.length === 0) return;
+    const document = record.document();
+    const writer = record.writer?.version.text ?? NO_WRITER;
+    visitor.at = record.observedAt;
+    visitor.subject = subject.name;
+    visitor.producer = record.producer;
+    visitor.writer = writer;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      visitor.field = field;
+      visitor.series = undefined;
+      readValues(document, field.path, field.kind === "number" ? visitor.number : visitor.value);
+    }
+  };
+}
+
+/** One object reused for every record: no closure is made per record or per field. */
+class Visitor {
+  subject = "";
+  producer = "";
+  writer = "";
+  field: ProfiledField | undefined;
+  at = 0;
+  // Made at the field's first value, so a record without the field makes no series.
+  series: Series | undefined;
+
+  constructor(readonly store: StatsStore) {}
+
+  #series(): Series | undefined {
+    const field = this.field!;
+    return (this.series ??= this.store.series(
+      this.subject,
+      field.pointer,
+      field.kind,
+      this.producer,
+      this.writer,
+    ));
+  }
+
+  readonly number = (value: unknown): void => {
+    // A value of another type than declared is the validator's business, not a statistic.
+    if (typeof value === "number") this.store.addNumber(this.#series(), this.at, value);
+  };
+
+  readonly value = (value: unknown): void => {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      this.store.addValue(this.#series(), this.at, String(value));
+    }
+  };
+}

@@ -1,0 +1,146 @@
+import type { CatalogSubject } from "../catalog/types.js";
+import type { StatsConfig } from "../config/types.js";
+import { profiledVersion, selectFields, type FieldSelection } from "./fields.js";
+import { detectNewValue, detectScaleShift, type Finding, type ShiftOptions } from "./shift.js";
+import { mergeSketch, newSketch, quantile } from "./sketch.js";
+import { StatsStore, type StoreJSON, type StoreOptions } from "./store.js";
+
+/** The quantiles published per field and producer. */
+export const PUBLISHED_QUANTILES = [0.25, 0.5, 0.75] as const;
+
+// The test walks every series' buckets: at most once per this many ms, whatever asks for it.
+const FINDINGS_EVERY_MS = 30_000;
+
+/** One quantile of the current bucket of a (subject, field, producer), all writer versions together. */
+export interface QuantileSample {
+  readonly labels: {
+    readonly subject: string;
+    readonly field: string;
+    readonly producer: string;
+    readonly quantile: string;
+  };
+  readonly value: number;
+}
+
+/**
+ * The field statistics of a monitor: which fields each subject profiles, the store of their sketches
+ * and the findings of the scale-shift test. Values never leave it: only quantiles and counts do.
+ */
+export class FieldStats {
+  readonly store: StatsStore;
+  readonly #config: StatsConfig;
+  readonly #redact: readonly string[];
+  // Keyed by the subject object, so a reloaded catalog's subject gets its fields read again.
+  readonly #fields = new WeakMap<CatalogSubject, FieldSelection>();
+  #findings: { readonly at: number; readonly list: readonly Finding[] } | undefined;
+
+  constructor(config: StatsConfig, redact: readonly string[], store?: StatsStore) {
+    this.#config = config;
+    this.#redact = redact;
+    this.store = store ?? new StatsStore(storeOptions(config));
+  }
+
+  /** The fields profiled in a subject's documents, read once per subject object. */
+  fieldsOf(subject: CatalogSubject): FieldSelection {
+    let selection = this.#fields.get(subject);
+    if (!selection) {
+      const schema = profiledVersion(subject)?.file.json;
+      selection = selectFields(schema, {
+        maxFields: this.#config.maxFields,
+        maxValues: this.#config.maxValues,
+        include: this.#config.include[subject.name] ?? [],
+        exclude: this.#config.exclude[subject.name] ?? [],
+        redact: this.#redact,
+      });
+      this.#fields.set(subject, selection);
+    }
+    return selection;
+  }
+
+  /** Every finding of the store, computed at most every 30 s. */
+  findings(now: number): readonly Finding[] {
+    if (this.#findings && now - this.#findings.at < FINDINGS_EVERY_MS && now >= this.#findings.at) {
+      return this.#findings.list;
+    }
+    const options: ShiftOptions = {
+      factor: this.#config.factor,
+      minSamples: this.#config.minSamples,
+      bucketMs: this.#config.bucket,
+    };
+    const list: Finding[] = [];
+    for (const series of this.store.all()) {
+      const buckets = series.buckets();
+      const finding =
+        series.kind === "number"
+          ? detectScaleShift(series, buckets, options)
+          : detectNewValue(series, buckets, options);
+      if (finding) list.push(finding);
+    }
+    this.#findings = { at: now, list };
+    return list;
+  }
+
+  /** The quartiles of the current bucket per (subject, field, producer), writer versions merged. */
+  *quantiles(now: number): IterableIterator<QuantileSample> {
+    const index = Math.floor(now / this.#config.bucket);
+    const merged = new Map<
+      string,
+      { subject: string; field: string; producer: string; sketch: ReturnType<typeof newSketch> }
+    >();
+    for (const series of this.store.all()) {
+      if (series.kind !== "number") continue;
+      const bucket = series.buckets().find((b) => b.index === index);
+      if (!bucket?.sketch || bucket.sketch.count === 0) continue;
+      const key = `${series.subject}\0${series.field}\0${series.producer}`;
+      let entry = merged.get(key);
+      if (!entry) {
+        entry = {
+          subject: series.subject,
+          field: series.field,
+          producer: series.producer,
+          sketch: newSketch(),
+        };
+        merged.set(key, entry);
+      }
+      mergeSketch(entry.sketch, bucket.sketch);
+    }
+    for (const { subject, field, producer, sketch } of merged.values()) {
+      for (const q of PUBLISHED_QUANTILES) {
+        yield { labels: { subject, field, producer, quantile: String(q) }, value: quantile(sketch, q) };
+      }
+    }
+  }
+
+  toJSON(): StoreJSON {
+    return this.store.toJSON();
+  }
+
+  /** The statistics saved in the state document, or a fresh store (with why) when they cannot be read. */
+  static restore(
+    config: StatsConfig,
+    redact: readonly string[],
+    saved: unknown,
+  ): { readonly stats: FieldStats; readonly problem?: string } {
+    if (saved === undefined) return { stats: new FieldStats(config, redact) };
+    try {
+      return {
+        stats: new FieldStats(config, redact, StatsStore.fromJSON(saved as StoreJSON, storeOptions(config))),
+      };
+    } catch (error) {
+      return {
+        stats: new FieldStats(config, redact),
+        problem: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
+}
+
+export function storeOptions(config: StatsConfig): StoreOptions {
+  return {
+    bucketMs: config.bucket,
+    buckets: config.buckets,
+    maxSeries: config.maxSeries,
+    maxValues: config.maxValues,
+    maxBytes: config.maxMemoryMiB * 1024 * 1024,
+  };
+}
