@@ -35,7 +35,8 @@ export const DEFAULTS = {
   minSamples: 300,
   corpus: { enabled: false, serve: false, maxShapes: 200 },
   // Field statistics (docs/stats.md): hourly buckets over two days, so "now" is compared with a day
-  // and more of the same producer's past; 32 MiB hold about 300 series of 48 ordinary buckets.
+  // and more of the same producer's past; 32 MiB hold about 300 series of 48 buckets of values within
+  // a factor of 10 (docs/stats.md, "Memory").
   stats: {
     enabled: true,
     bucket: "1h",
