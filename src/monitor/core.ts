@@ -81,7 +81,7 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
-  const stats = config.stats.enabled ? new FieldStats(config.stats, config.corpus.redact) : undefined;
+  const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger) : undefined;
   const observationClock = live ? new ObservationClock() : undefined;
   const pool =
     inputs.workers > 0
@@ -112,6 +112,7 @@ export function buildCore(inputs: CoreInputs): Core {
           sections: () => ({
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
+            ...(stats ? { stats: stats.saved(Date.now()) } : {}),
           }),
         }
       : state;
@@ -176,4 +177,11 @@ function restoreCorpus(config: Config, catalog: Catalog, saved: unknown, logger:
     logger.error({ problem: messageOf(error) }, "the saved corpus is unreadable; starting an empty one");
     return new Corpus(options);
   }
+}
+
+/** The field statistics, restored from the state file when saved there; unreadable ones start afresh. */
+function restoreStats(config: Config, saved: unknown, logger: Logger): FieldStats {
+  const { stats, problem } = FieldStats.restore(config.stats, config.corpus.redact, saved);
+  if (problem) logger.error({ problem }, "the saved field statistics are unreadable; starting afresh");
+  return stats;
 }

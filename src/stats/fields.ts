@@ -72,6 +72,12 @@ export function selectFields(schema: unknown, options: FieldOptions): FieldSelec
   return { fields, overflow, redacted };
 }
 
+/** Whether a profiled pointer lies at or under one of `rules` (`corpus.redact`, `stats.exclude`). */
+export function coveredBy(pointer: string, rules: readonly string[]): boolean {
+  const path = parsePointer(pointer);
+  return rules.some((rule) => covers(parsePointer(rule), path));
+}
+
 /** Whether `rule` (a redact or exclude pointer) is `path` or one of its ancestors; `*` matches any token. */
 function covers(rule: readonly string[], path: readonly string[]): boolean {
   if (rule.length > path.length) return false;

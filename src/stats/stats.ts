@@ -1,15 +1,18 @@
 import type { CatalogSubject } from "../catalog/types.js";
 import type { StatsConfig } from "../config/types.js";
-import { profiledVersion, selectFields, type FieldSelection } from "./fields.js";
+import { coveredBy, profiledVersion, selectFields, type FieldSelection } from "./fields.js";
 import { detectNewValue, detectScaleShift, type Finding, type ShiftOptions } from "./shift.js";
 import { mergeSketch, newSketch, quantile } from "./sketch.js";
-import { StatsStore, type StoreJSON, type StoreOptions } from "./store.js";
+import { StatsStore, type SeriesKey, type StoreJSON, type StoreOptions } from "./store.js";
 
 /** The quantiles published per field and producer. */
 export const PUBLISHED_QUANTILES = [0.25, 0.5, 0.75] as const;
 
 // The test walks every series' buckets: at most once per this many ms, whatever asks for it.
 const FINDINGS_EVERY_MS = 30_000;
+// The state is saved every 10 s; the statistics (megabytes of JSON at their bound) once a minute, so
+// a restart loses at most the last minute of them.
+const SAVE_EVERY_MS = 60_000;
 
 /** One quantile of the current bucket of a (subject, field, producer), all writer versions together. */
 export interface QuantileSample {
@@ -33,6 +36,7 @@ export class FieldStats {
   // Keyed by the subject object, so a reloaded catalog's subject gets its fields read again.
   readonly #fields = new WeakMap<CatalogSubject, FieldSelection>();
   #findings: { readonly at: number; readonly list: readonly Finding[] } | undefined;
+  #saved: { readonly at: number; readonly json: StoreJSON } | undefined;
 
   constructor(config: StatsConfig, redact: readonly string[], store?: StatsStore) {
     this.#config = config;
@@ -115,6 +119,14 @@ export class FieldStats {
     return this.store.toJSON();
   }
 
+  /** What the state file saves: the JSON form, made again at most once a minute. */
+  saved(now: number): StoreJSON {
+    if (!this.#saved || now - this.#saved.at >= SAVE_EVERY_MS || now < this.#saved.at) {
+      this.#saved = { at: now, json: this.store.toJSON() };
+    }
+    return this.#saved.json;
+  }
+
   /** The statistics saved in the state document, or a fresh store (with why) when they cannot be read. */
   static restore(
     config: StatsConfig,
@@ -123,9 +135,10 @@ export class FieldStats {
   ): { readonly stats: FieldStats; readonly problem?: string } {
     if (saved === undefined) return { stats: new FieldStats(config, redact) };
     try {
-      return {
-        stats: new FieldStats(config, redact, StatsStore.fromJSON(saved as StoreJSON, storeOptions(config))),
-      };
+      // A field redacted since it was saved is not restored: its statistics could reveal it.
+      const keep = (series: SeriesKey) => !coveredBy(series.field, redact);
+      const store = StatsStore.fromJSON(saved as StoreJSON, storeOptions(config), keep);
+      return { stats: new FieldStats(config, redact, store) };
     } catch (error) {
       return {
         stats: new FieldStats(config, redact),

@@ -308,7 +308,11 @@ export class StatsStore {
    * A store from its saved form, under the current options (a saved bucket past the ring or a series
    * past `maxSeries` is left out). Throws a TypeError on a malformed form or another bucket length.
    */
-  static fromJSON(json: StoreJSON, options: StoreOptions): StatsStore {
+  static fromJSON(
+    json: StoreJSON,
+    options: StoreOptions,
+    keep: (series: SeriesKey) => boolean = () => true,
+  ): StatsStore {
     if (json.bucketMs !== options.bucketMs) {
       throw new TypeError(
         `the saved statistics use ${String(json.bucketMs)} ms buckets, not ${options.bucketMs}`,
@@ -319,6 +323,7 @@ export class StatsStore {
     for (const s of json.series) {
       if (s.kind !== "number" && s.kind !== "values")
         throw new TypeError(`a saved series has kind ${String(s.kind)}`);
+      if (!keep(s)) continue;
       const series = store.series(
         String(s.subject),
         String(s.field),
