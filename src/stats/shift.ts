@@ -147,7 +147,7 @@ export function detectNewValue(
           value,
           count,
           samplesBefore: samples,
-          message: `${key.producer}'s ${key.field} (${key.subject}) sent a value never seen before, ${quote(value)}, since ${clock(since)} (${count} times; ${samples} values before it)`,
+          message: `${key.producer}'s ${key.field} (${key.subject}) sent a value never seen before, ${quote(value)}, since ${clock(since)} (${count === 1 ? "once" : `${count} times`}; ${samples} values before it)`,
         };
       }
     }
@@ -179,9 +179,14 @@ export function roundFactor(factor: number): string {
   return Number(factor.toPrecision(2)).toLocaleString("en-US");
 }
 
-/** A bucket's start as `2026-12-04 14:00 UTC`. */
+/** A bucket's start as `2026-12-04 14:00 UTC` (with seconds when buckets are shorter than minutes). */
 export function clock(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 16).replace("T", " ") + " UTC";
+  return (
+    new Date(ms)
+      .toISOString()
+      .slice(0, ms % 60_000 === 0 ? 16 : 19)
+      .replace("T", " ") + " UTC"
+  );
 }
 
 const quote = (value: string): string => JSON.stringify(value.length > 40 ? value.slice(0, 40) + "…" : value);

@@ -8,7 +8,8 @@ import { StatsStore, type SeriesKey, type StoreJSON, type StoreOptions } from ".
 /** The quantiles published per field and producer. */
 export const PUBLISHED_QUANTILES = [0.25, 0.5, 0.75] as const;
 
-// The test walks every series' buckets: at most once per this many ms, whatever asks for it.
+// The test walks every series' buckets: at most once per 30 s (half a bucket when buckets are
+// shorter, as in tests), whatever asks for it.
 const FINDINGS_EVERY_MS = 30_000;
 // The state is saved every 10 s; the statistics (megabytes of JSON at their bound) once a minute, so
 // a restart loses at most the last minute of them.
@@ -63,7 +64,8 @@ export class FieldStats {
 
   /** Every finding of the store, computed at most every 30 s. */
   findings(now: number): readonly Finding[] {
-    if (this.#findings && now - this.#findings.at < FINDINGS_EVERY_MS && now >= this.#findings.at) {
+    const every = Math.min(FINDINGS_EVERY_MS, this.#config.bucket / 2);
+    if (this.#findings && now - this.#findings.at < every && now >= this.#findings.at) {
       return this.#findings.list;
     }
     const options: ShiftOptions = {
