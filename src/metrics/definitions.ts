@@ -174,13 +174,13 @@ export const METRICS = {
   fieldQuantile: {
     name: "schemawatch_field_quantile",
     type: "gauge",
-    help: "A quartile (quantile 0.25, 0.5, 0.75) of a number field's values in the current bucket of field statistics, per subject, field (a JSON Pointer from the newest active schema) and producer, writer versions together; within 1% of a value seen. Absent until the bucket holds a value.",
+    help: "A quartile (quantile 0.25, 0.5, 0.75) of a number field's values in the current bucket of field statistics, per subject, field (a JSON Pointer from the newest active schema) and producer, writer versions together; within 1% of a value seen. Absent until the bucket holds a value; a replayed capture's current bucket is its newest record's.",
     labels: ["subject", "field", "producer", "quantile"],
   },
   fieldFindings: {
     name: "schemawatch_field_findings",
     type: "gauge",
-    help: "Findings of the field statistics, by kind: scale (every quartile of a producer's values moved by stats.factor against its own past while its writer version stayed) or new_value (a value never seen before from that producer); one per writer version that shows it.",
+    help: "Findings of the field statistics, by kind: scale (every quartile of a producer's values moved by stats.factor against its own past while its writer version stayed) or new_value (a value never seen before from that producer); one per writer version that shows it, 0 for every profiled field and producer without one.",
     labels: ["subject", "field", "producer", "kind"],
   },
   fieldStatsDropped: {

@@ -209,22 +209,9 @@ export function createRegistry(sources: MetricSources): Registry {
 function addStatsMetrics(
   add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
   stats: FieldStats,
-) {
-  add(METRICS.fieldQuantile, () => stats.quantiles(Date.now()));
-  add(METRICS.fieldFindings, () => {
-    const counts = new Map<string, { labels: Record<string, string>; value: number }>();
-    for (const f of stats.findings(Date.now())) {
-      const kind = f.kind === "scale" ? "scale" : "new_value";
-      const key = `${f.subject}\0${f.field}\0${f.producer}\0${kind}`;
-      const entry = counts.get(key) ?? {
-        labels: { subject: f.subject, field: f.field, producer: f.producer, kind },
-        value: 0,
-      };
-      entry.value++;
-      counts.set(key, entry);
-    }
-    return counts.values();
-  });
+): void {
+  add(METRICS.fieldQuantile, () => stats.quantiles());
+  add(METRICS.fieldFindings, () => stats.findingCounts());
   add(METRICS.fieldStatsDropped, () => [{ labels: {}, value: stats.store.dropped }]);
   add(METRICS.fieldStatsBytes, () => [{ labels: {}, value: stats.store.bytes }]);
 }

@@ -81,7 +81,9 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
-  const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger) : undefined;
+  // Buckets and findings on the monitor's clock: a replayed capture's "now" is its newest record.
+  const statsNow = timing.clock === "live" ? Date.now : () => (timing.clock as ReplayClock).now;
+  const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
   const observationClock = live ? new ObservationClock() : undefined;
   const pool =
     inputs.workers > 0
@@ -180,8 +182,8 @@ function restoreCorpus(config: Config, catalog: Catalog, saved: unknown, logger:
 }
 
 /** The field statistics, restored from the state file when saved there; unreadable ones start afresh. */
-function restoreStats(config: Config, saved: unknown, logger: Logger): FieldStats {
-  const { stats, problem } = FieldStats.restore(config.stats, config.corpus.redact, saved);
+function restoreStats(config: Config, saved: unknown, logger: Logger, now: () => number): FieldStats {
+  const { stats, problem } = FieldStats.restore(config.stats, config.corpus.redact, saved, now);
   if (problem) logger.error({ problem }, "the saved field statistics are unreadable; starting afresh");
   return stats;
 }

@@ -26,6 +26,20 @@ export interface QuantileSample {
   readonly value: number;
 }
 
+/** The `kind` label of a finding. */
+export type FindingKind = "scale" | "new_value";
+
+/** The count of findings of one (subject, field, producer, kind). */
+export interface FindingSample {
+  readonly labels: {
+    readonly subject: string;
+    readonly field: string;
+    readonly producer: string;
+    readonly kind: FindingKind;
+  };
+  readonly value: number;
+}
+
 /**
  * The field statistics of a monitor: which fields each subject profiles, the store of their sketches
  * and the findings of the scale-shift test. Values never leave it: only quantiles and counts do.
@@ -38,11 +52,18 @@ export class FieldStats {
   readonly #fields = new WeakMap<CatalogSubject, FieldSelection>();
   #findings: { readonly at: number; readonly list: readonly Finding[] } | undefined;
   #saved: { readonly at: number; readonly json: StoreJSON } | undefined;
+  /** The monitor's now: the wall clock live, the newest record's time in a replayed capture. */
+  readonly now: () => number;
 
-  constructor(config: StatsConfig, redact: readonly string[], store?: StatsStore) {
+  constructor(
+    config: StatsConfig,
+    redact: readonly string[],
+    options: { readonly store?: StatsStore; readonly now?: () => number } = {},
+  ) {
     this.#config = config;
     this.#redact = redact;
-    this.store = store ?? new StatsStore(storeOptions(config));
+    this.store = options.store ?? new StatsStore(storeOptions(config));
+    this.now = options.now ?? Date.now;
   }
 
   /** The fields profiled in a subject's documents, read once per subject object. */
@@ -63,7 +84,7 @@ export class FieldStats {
   }
 
   /** Every finding of the store, computed at most every 30 s. */
-  findings(now: number): readonly Finding[] {
+  findings(now = this.now()): readonly Finding[] {
     const every = Math.min(FINDINGS_EVERY_MS, this.#config.bucket / 2);
     if (this.#findings && now - this.#findings.at < every && now >= this.#findings.at) {
       return this.#findings.list;
@@ -87,7 +108,7 @@ export class FieldStats {
   }
 
   /** The quartiles of the current bucket per (subject, field, producer), writer versions merged. */
-  *quantiles(now: number): IterableIterator<QuantileSample> {
+  *quantiles(now = this.now()): IterableIterator<QuantileSample> {
     const index = Math.floor(now / this.#config.bucket);
     const merged = new Map<
       string,
@@ -117,6 +138,25 @@ export class FieldStats {
     }
   }
 
+  /**
+   * The findings per (subject, field, producer, kind), writer versions together, with a 0 for every
+   * such series without one: "none" is a value, not a missing series.
+   */
+  findingCounts(now = this.now()): IterableIterator<FindingSample> {
+    const counts = new Map<string, { labels: FindingSample["labels"]; value: number }>();
+    const count = (subject: string, field: string, producer: string, kind: FindingKind, n: number) => {
+      const key = `${subject}\0${field}\0${producer}\0${kind}`;
+      const entry = counts.get(key);
+      if (entry) entry.value += n;
+      else counts.set(key, { labels: { subject, field, producer, kind }, value: n });
+    };
+    for (const s of this.store.all())
+      count(s.subject, s.field, s.producer, s.kind === "number" ? "scale" : "new_value", 0);
+    for (const f of this.findings(now))
+      count(f.subject, f.field, f.producer, f.kind === "scale" ? "scale" : "new_value", 1);
+    return counts.values();
+  }
+
   toJSON(): StoreJSON {
     return this.store.toJSON();
   }
@@ -134,16 +174,18 @@ export class FieldStats {
     config: StatsConfig,
     redact: readonly string[],
     saved: unknown,
+    now?: () => number,
   ): { readonly stats: FieldStats; readonly problem?: string } {
-    if (saved === undefined) return { stats: new FieldStats(config, redact) };
+    const clock = now ? { now } : {};
+    if (saved === undefined) return { stats: new FieldStats(config, redact, clock) };
     try {
       // A field redacted since it was saved is not restored: its statistics could reveal it.
       const keep = (series: SeriesKey) => !coveredBy(series.field, redact);
       const store = StatsStore.fromJSON(saved as StoreJSON, storeOptions(config), keep);
-      return { stats: new FieldStats(config, redact, store) };
+      return { stats: new FieldStats(config, redact, { ...clock, store }) };
     } catch (error) {
       return {
-        stats: new FieldStats(config, redact),
+        stats: new FieldStats(config, redact, clock),
         problem: error instanceof Error ? error.message : String(error),
       };
     }

@@ -30,6 +30,12 @@ describe("the field statistics' metrics", () => {
         );
       }
     }
+    // A producer with nothing to find: its findings are 0, not missing.
+    for (const amount of [7, 8, 9]) {
+      pipeline.process(
+        record({ id: 1, event: "view", amount }, { producer: "web" }, { timestamp: start + 3 * HOUR }),
+      );
+    }
     const text = await createRegistry({
       pipeline,
       health: new Health(),
@@ -50,11 +56,17 @@ describe("the field statistics' metrics", () => {
       'schemawatch_field_quantile{subject="event",field="/amount",producer="billing",quantile="0.25"} 32',
       'schemawatch_field_quantile{subject="event",field="/amount",producer="billing",quantile="0.5"} 56',
       'schemawatch_field_quantile{subject="event",field="/amount",producer="billing",quantile="0.75"} 77',
+      // 7, 8, 9: the value at each rank (0.5 and 1.5 read the lower one), within 1%.
+      'schemawatch_field_quantile{subject="event",field="/amount",producer="web",quantile="0.25"} 7',
+      'schemawatch_field_quantile{subject="event",field="/amount",producer="web",quantile="0.5"} 8',
+      'schemawatch_field_quantile{subject="event",field="/amount",producer="web",quantile="0.75"} 8',
       'schemawatch_field_findings{subject="event",field="/event",producer="billing",kind="new_value"} 1',
+      'schemawatch_field_findings{subject="event",field="/event",producer="web",kind="new_value"} 0',
       'schemawatch_field_findings{subject="event",field="/amount",producer="billing",kind="scale"} 1',
+      'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="scale"} 0',
       "schemawatch_field_stats_dropped_total 0",
-      // 4 amount buckets of 128 bins (700 + 12 × 128 each), 4 event buckets of 1, 1, 1 and 2 values (700 + 80 each).
-      "schemawatch_field_stats_bytes 12144",
+      // 5 amount buckets of 128 bins (700 + 12 × 128 each), 5 event buckets of 1, 1, 1, 2 and 1 values (700 + 80 each).
+      "schemawatch_field_stats_bytes 15160",
     ]);
   });
 });
