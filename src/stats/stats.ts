@@ -1,7 +1,9 @@
 import type { CatalogSubject } from "../catalog/types.js";
 import type { StatsConfig } from "../config/types.js";
 import { coveredBy, profiledVersion, selectFields, type FieldSelection } from "./fields.js";
-import { detectNewValue, detectScaleShift, type Finding, type ShiftOptions } from "./shift.js";
+import type { Finding, ShiftOptions } from "./findings.js";
+import { detectScaleShift } from "./shift.js";
+import { detectNewValue, detectShareJump } from "./values.js";
 import { mergeSketch, newSketch, quantile } from "./sketch.js";
 import { StatsStore, type SeriesKey, type StoreJSON, type StoreOptions } from "./store.js";
 
@@ -27,7 +29,13 @@ export interface QuantileSample {
 }
 
 /** The `kind` label of a finding. */
-export type FindingKind = "scale" | "new_value";
+export type FindingKind = "scale" | "new_value" | "share";
+
+const KIND_LABEL: Readonly<Record<Finding["kind"], FindingKind>> = {
+  scale: "scale",
+  "new-value": "new_value",
+  share: "share",
+};
 
 /** The count of findings of one (subject, field, producer, kind). */
 export interface FindingSample {
@@ -97,11 +105,11 @@ export class FieldStats {
     const list: Finding[] = [];
     for (const series of this.store.all()) {
       const buckets = series.buckets();
-      const finding =
+      const found =
         series.kind === "number"
-          ? detectScaleShift(series, buckets, options)
-          : detectNewValue(series, buckets, options);
-      if (finding) list.push(finding);
+          ? [detectScaleShift(series, buckets, options)]
+          : [detectNewValue(series, buckets, options), detectShareJump(series, buckets, options)];
+      for (const finding of found) if (finding) list.push(finding);
     }
     this.#findings = { at: now, list };
     return list;
@@ -150,10 +158,11 @@ export class FieldStats {
       if (entry) entry.value += n;
       else counts.set(key, { labels: { subject, field, producer, kind }, value: n });
     };
-    for (const s of this.store.all())
-      count(s.subject, s.field, s.producer, s.kind === "number" ? "scale" : "new_value", 0);
-    for (const f of this.findings(now))
-      count(f.subject, f.field, f.producer, f.kind === "scale" ? "scale" : "new_value", 1);
+    for (const s of this.store.all()) {
+      const kinds: readonly FindingKind[] = s.kind === "number" ? ["scale"] : ["new_value", "share"];
+      for (const kind of kinds) count(s.subject, s.field, s.producer, kind, 0);
+    }
+    for (const f of this.findings(now)) count(f.subject, f.field, f.producer, KIND_LABEL[f.kind], 1);
     return counts.values();
   }
 

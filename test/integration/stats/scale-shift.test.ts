@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clock } from "../../../src/stats/shift.js";
+import { clock } from "../../../src/stats/findings.js";
 import { countedRecords, eventTopicConfig, startLiveMonitor } from "../../helpers/live.js";
 import { produce, waitFor, type TestMessage } from "../../helpers/kafka.js";
 

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  detectNewValue,
-  detectScaleShift,
-  roundFactor,
-  type ShiftOptions,
-} from "../../../src/stats/shift.js";
+import { roundFactor, type ShiftOptions } from "../../../src/stats/findings.js";
+import { detectScaleShift } from "../../../src/stats/shift.js";
 import { StatsStore } from "../../../src/stats/store.js";
 
 const HOUR = 3_600_000;
@@ -118,41 +114,5 @@ describe("detectScaleShift", () => {
       "billing's /amount (payment, version 1.1.0) is 1,000 times larger since 2026-12-04 11:00 UTC while its schema did not change: check its unit",
     );
     expect([roundFactor(98.5), roundFactor(37.2), roundFactor(0.5)]).toEqual(["100", "37", "0.5"]);
-  });
-});
-
-describe("detectNewValue", () => {
-  const currencies = (hours: number, perHour: number, value: (hour: number, i: number) => string) => {
-    const store = new StatsStore({
-      bucketMs: HOUR,
-      buckets: 48,
-      maxSeries: 10,
-      maxValues: 20,
-      maxBytes: 1e9,
-    });
-    const series = store.series("payment", "/currency", "values", "billing", "1.1.0")!;
-    for (let h = 0; h < hours; h++)
-      for (let i = 0; i < perHour; i++) store.addValue(series, START + h * HOUR + i, value(h, i));
-    return series.buckets();
-  };
-  const vkey = { ...key, field: "/currency" };
-
-  it("finds a value never seen before, with the bucket it first came in", () => {
-    const buckets = currencies(6, 30, (h, i) => (h >= 4 && i % 3 === 0 ? "GBP" : i % 2 ? "EUR" : "USD"));
-    expect(detectNewValue(vkey, buckets, shift)).toEqual({
-      ...vkey,
-      kind: "new-value",
-      since: START + 4 * HOUR,
-      value: "GBP",
-      count: 20,
-      samplesBefore: 120,
-      message:
-        'billing\'s /currency (payment) sent a value never seen before, "GBP", since 2026-12-04 12:00 UTC (20 times; 120 values before it)',
-    });
-  });
-
-  it("finds nothing when the past held too few values to know it", () => {
-    const buckets = currencies(3, 20, (h, i) => (h === 2 ? "GBP" : i % 2 ? "EUR" : "USD"));
-    expect(detectNewValue(vkey, buckets, shift)).toBeUndefined();
   });
 });
