@@ -64,15 +64,21 @@ describe("field statistics through a real broker", () => {
     await waitFor(() => countedRecords(monitor) === 380, "380 records");
 
     let lines: string[] = [];
+    const found = (field: string, producer: string, kind: string, value: number) =>
+      `schemawatch_field_findings{subject="event",field="${field}",producer="${producer}",kind="${kind}"} ${value}`;
     await waitFor(async () => {
       const text = await (await fetch(`${monitor.address}/metrics`)).text();
       lines = text.split("\n").filter((l) => l.startsWith("schemawatch_field_findings{"));
-      return lines.length >= 2;
+      return lines.includes(found("/amount", "billing", "scale", 1));
     }, "the findings");
-    expect(lines.sort()).toEqual([
-      'schemawatch_field_findings{subject="event",field="/amount",producer="billing",kind="scale"} 1',
-      'schemawatch_field_findings{subject="event",field="/event",producer="billing",kind="new_value"} 1',
+    // Every profiled field of every producer has its count, 0 where nothing is found.
+    const expected = ["billing", "outlier", "small", "trend"].flatMap((p) => [
+      found("/id", p, "scale", 0),
+      found("/event", p, "new_value", p === "billing" ? 1 : 0),
+      found("/event", p, "share", 0),
+      found("/amount", p, "scale", p === "billing" ? 1 : 0),
     ]);
+    expect(lines.sort()).toEqual(expected.sort());
     expect(monitor.stats!.findings(Date.now()).map((f) => f.message)).toEqual([
       `billing's /event (event) sent a value never seen before, "click", since ${clock(next)} (once; 60 values before it)`,
       `billing's /amount (event, version 1.1.0) is 100 times smaller since ${clock(next)} while its schema did not change: check its unit`,
