@@ -180,7 +180,7 @@ export const METRICS = {
   fieldFindings: {
     name: "schemawatch_field_findings",
     type: "gauge",
-    help: "Findings of the field statistics, by kind: scale (every quartile of a producer's values moved by stats.factor against its own past while its writer version stayed) new_value (a value never seen before from that producer) or share (a value's share from under 1% to at least 10 times that); one per writer version that shows it, 0 for every profiled field and producer without one.",
+    help: "Findings of the field statistics, by kind: scale (every quartile of a producer's values moved by stats.factor against its own past while its writer version stayed), peers (apart by stats.factor from the other producers of its version), new_value (a value never seen before from that producer) or share (a value's share from under 1% to at least 10 times that); one per writer version that shows it, 0 for every profiled field and producer without one.",
     labels: ["subject", "field", "producer", "kind"],
   },
   fieldStatsDropped: {

@@ -26,6 +26,20 @@ export interface ScaleFinding extends SeriesKey {
   readonly message: string;
 }
 
+export interface PeerFinding extends SeriesKey {
+  readonly kind: "peers";
+  /** The start (ms) of the bucket from which on the producer differs. */
+  readonly since: number;
+  /** The other producers' quartiles, and this producer's, over the same buckets. */
+  readonly peers: Quartiles;
+  readonly own: Quartiles;
+  readonly samplesPeers: number;
+  readonly samplesOwn: number;
+  /** own / peers of the median. */
+  readonly factor: number;
+  readonly message: string;
+}
+
 export interface ShareFinding extends SeriesKey {
   readonly kind: "share";
   readonly since: number;
@@ -48,7 +62,7 @@ export interface ValueFinding extends SeriesKey {
   readonly message: string;
 }
 
-export type Finding = ScaleFinding | ValueFinding | ShareFinding;
+export type Finding = ScaleFinding | PeerFinding | ValueFinding | ShareFinding;
 
 export const keyOf = (key: SeriesKey): SeriesKey => ({
   subject: key.subject,

@@ -4,7 +4,7 @@ import type { FieldStats } from "./stats.js";
 import type { Series, StatsStore } from "./store.js";
 
 /** The writer label of a record that declares no version (as the corpus and the metrics write it). */
-const NO_WRITER = "none";
+export const NO_WRITER = "none";
 
 /**
  * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its

@@ -73,7 +73,7 @@ export function detectScaleShift(
  * The median's ratio when every quartile moved by at least `factor` the same way; undefined otherwise,
  * and for quartiles at zero or of different signs (a ratio says nothing there).
  */
-function shiftRatio(before: Quartiles, after: Quartiles, factor: number): number | undefined {
+export function shiftRatio(before: Quartiles, after: Quartiles, factor: number): number | undefined {
   let up = 0;
   let down = 0;
   for (let i = 0; i < 3; i++) {
@@ -87,7 +87,7 @@ function shiftRatio(before: Quartiles, after: Quartiles, factor: number): number
   return up === 3 || down === 3 ? after[1] / before[1] : undefined;
 }
 
-function quartiles(sketch: ReturnType<typeof newSketch>): Quartiles {
+export function quartiles(sketch: ReturnType<typeof newSketch>): Quartiles {
   return [quantile(sketch, QS[0]), quantile(sketch, QS[1]), quantile(sketch, QS[2])];
 }
 

@@ -2,10 +2,19 @@ import type { CatalogSubject } from "../catalog/types.js";
 import type { StatsConfig } from "../config/types.js";
 import { coveredBy, profiledVersion, selectFields, type FieldSelection } from "./fields.js";
 import type { Finding, ShiftOptions } from "./findings.js";
+import { NO_WRITER } from "./listener.js";
+import { detectPeerShift } from "./peers.js";
 import { detectScaleShift } from "./shift.js";
 import { detectNewValue, detectShareJump } from "./values.js";
 import { mergeSketch, newSketch, quantile } from "./sketch.js";
-import { StatsStore, type SeriesKey, type StoreJSON, type StoreOptions } from "./store.js";
+import {
+  StatsStore,
+  type Bucket,
+  type Series,
+  type SeriesKey,
+  type StoreJSON,
+  type StoreOptions,
+} from "./store.js";
 
 /** The quantiles published per field and producer. */
 export const PUBLISHED_QUANTILES = [0.25, 0.5, 0.75] as const;
@@ -29,10 +38,11 @@ export interface QuantileSample {
 }
 
 /** The `kind` label of a finding. */
-export type FindingKind = "scale" | "new_value" | "share";
+export type FindingKind = "scale" | "peers" | "new_value" | "share";
 
 const KIND_LABEL: Readonly<Record<Finding["kind"], FindingKind>> = {
   scale: "scale",
+  peers: "peers",
   "new-value": "new_value",
   share: "share",
 };
@@ -103,13 +113,31 @@ export class FieldStats {
       bucketMs: this.#config.bucket,
     };
     const list: Finding[] = [];
+    // The number series of one (subject, field, declared writer version): each producer's peers.
+    const versions = new Map<string, { series: Series; buckets: Bucket[] }[]>();
     for (const series of this.store.all()) {
       const buckets = series.buckets();
-      const found =
-        series.kind === "number"
-          ? [detectScaleShift(series, buckets, options)]
-          : [detectNewValue(series, buckets, options), detectShareJump(series, buckets, options)];
-      for (const finding of found) if (finding) list.push(finding);
+      if (series.kind === "values") {
+        for (const f of [detectNewValue(series, buckets, options), detectShareJump(series, buckets, options)])
+          if (f) list.push(f);
+        continue;
+      }
+      const scale = detectScaleShift(series, buckets, options);
+      if (scale) list.push(scale);
+      // A producer whose own past shows the change is found; against its peers it would be twice.
+      if (scale || series.writer === NO_WRITER) continue;
+      const key = `${series.subject}\0${series.field}\0${series.writer}`;
+      const group = versions.get(key) ?? [];
+      group.push({ series, buckets });
+      versions.set(key, group);
+    }
+    for (const group of versions.values()) {
+      if (group.length < 3) continue;
+      for (const { series, buckets } of group) {
+        const peers = group.filter((g) => g.series !== series).map((g) => g.buckets);
+        const finding = detectPeerShift(series, buckets, peers, options);
+        if (finding) list.push(finding);
+      }
     }
     this.#findings = { at: now, list };
     return list;
@@ -159,7 +187,7 @@ export class FieldStats {
       else counts.set(key, { labels: { subject, field, producer, kind }, value: n });
     };
     for (const s of this.store.all()) {
-      const kinds: readonly FindingKind[] = s.kind === "number" ? ["scale"] : ["new_value", "share"];
+      const kinds: readonly FindingKind[] = s.kind === "number" ? ["scale", "peers"] : ["new_value", "share"];
       for (const kind of kinds) count(s.subject, s.field, s.producer, kind, 0);
     }
     for (const f of this.findings(now)) count(f.subject, f.field, f.producer, KIND_LABEL[f.kind], 1);

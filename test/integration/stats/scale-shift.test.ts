@@ -74,9 +74,11 @@ describe("field statistics through a real broker", () => {
     // Every profiled field of every producer has its count, 0 where nothing is found.
     const expected = ["billing", "outlier", "small", "trend"].flatMap((p) => [
       found("/id", p, "scale", 0),
+      found("/id", p, "peers", 0),
       found("/event", p, "new_value", p === "billing" ? 1 : 0),
       found("/event", p, "share", 0),
       found("/amount", p, "scale", p === "billing" ? 1 : 0),
+      found("/amount", p, "peers", 0),
     ]);
     expect(lines.sort()).toEqual(expected.sort());
     expect(monitor.stats!.findings(Date.now()).map((f) => f.message)).toEqual([

@@ -65,7 +65,9 @@ describe("the field statistics' metrics", () => {
       'schemawatch_field_findings{subject="event",field="/event",producer="web",kind="new_value"} 0',
       'schemawatch_field_findings{subject="event",field="/event",producer="web",kind="share"} 0',
       'schemawatch_field_findings{subject="event",field="/amount",producer="billing",kind="scale"} 1',
+      'schemawatch_field_findings{subject="event",field="/amount",producer="billing",kind="peers"} 0',
       'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="scale"} 0',
+      'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="peers"} 0',
       "schemawatch_field_stats_dropped_total 0",
       // 5 amount buckets of 128 bins (700 + 12 × 128 each), 5 event buckets of 1, 1, 1, 2 and 1 values (700 + 80 each).
       "schemawatch_field_stats_bytes 15160",
