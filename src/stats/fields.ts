@@ -178,27 +178,52 @@ export function readValues(
   path: readonly string[],
   visit: (value: unknown) => void,
 ): number {
+  if (path.indexOf("*") >= 0) return descend(document, path, 0, visit, MAX_VALUES_PER_RECORD);
+  // The common case, one value at most: a loop, no recursion.
+  let node = document;
+  for (let i = 0; i < path.length; i++) {
+    node = child(node, path[i]!);
+    if (node === undefined) return 0;
+  }
+  if (node === undefined) return 0;
+  visit(node);
+  return 1;
+}
+
+/** The member or element `token` names, or undefined. */
+function child(node: unknown, token: string): unknown {
+  if (typeof node !== "object" || node === null) return undefined;
+  if (Array.isArray(node)) return /^(0|[1-9]\d*)$/.test(token) ? node[Number(token)] : undefined;
+  return Object.hasOwn(node, token) ? (node as Record<string, unknown>)[token] : undefined;
+}
+
+/** Visits at most `budget` values under `node` from `path[at]` on; returns how many it visited. */
+function descend(
+  node: unknown,
+  path: readonly string[],
+  at: number,
+  visit: (value: unknown) => void,
+  budget: number,
+): number {
+  if (budget <= 0) return 0;
+  if (at === path.length) {
+    if (node === undefined) return 0;
+    visit(node);
+    return 1;
+  }
+  const token = path[at]!;
+  if (token !== "*") return descend(child(node, token), path, at + 1, visit, budget);
+  if (typeof node !== "object" || node === null) return 0;
   let visited = 0;
-  const descend = (node: unknown, at: number): void => {
-    if (visited >= MAX_VALUES_PER_RECORD) return;
-    if (at === path.length) {
-      if (node !== undefined) {
-        visited++;
-        visit(node);
-      }
-      return;
-    }
-    if (typeof node !== "object" || node === null) return;
-    const token = path[at]!;
-    if (Array.isArray(node)) {
-      if (token === "*") for (let i = 0; i < node.length; i++) descend(node[i], at + 1);
-      else if (/^(0|[1-9]\d*)$/.test(token)) descend(node[Number(token)], at + 1);
-      return;
-    }
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length && visited < budget; i++)
+      visited += descend(node[i], path, at + 1, visit, budget - visited);
+  } else {
     const record = node as Record<string, unknown>;
-    if (token === "*") for (const key in record) descend(record[key], at + 1);
-    else if (Object.hasOwn(record, token)) descend(record[token], at + 1);
-  };
-  descend(document, 0);
+    for (const key in record) {
+      if (visited >= budget) break;
+      visited += descend(record[key], path, at + 1, visit, budget - visited);
+    }
+  }
   return visited;
 }

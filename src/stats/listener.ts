@@ -1,3 +1,4 @@
+import type { CatalogSubject } from "../catalog/types.js";
 import type { ValidatedHook } from "../pipeline/validated.js";
 import { readValues, type ProfiledField } from "./fields.js";
 import type { FieldStats } from "./stats.js";
@@ -9,24 +10,34 @@ export const NO_WRITER = "none";
 /**
  * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its
  * construction like the lifecycle's and the corpus's. A record costs a walk of each profiled field's
- * pointer and one sketch insert per value; a subject without profiled fields costs a lookup.
+ * pointer, one sketch insert per value and two map lookups for its series; a subject without
+ * profiled fields costs a lookup.
  */
 export function feedStats(stats: FieldStats): ValidatedHook {
   const visitor = new Visitor(stats.store);
+  // Per subject object, producer and writer: the series of each profiled field, made at its first value.
+  const series = new WeakMap<CatalogSubject, Map<string, Map<string, (Series | undefined)[]>>>();
   return (record) => {
     const subject = record.subject.subject;
     const { fields } = stats.fieldsOf(subject);
     if (fields.length === 0) return;
     const document = record.document();
     const writer = record.writer?.version.text ?? NO_WRITER;
+    let producers = series.get(subject);
+    if (!producers) series.set(subject, (producers = new Map()));
+    let writers = producers.get(record.producer);
+    if (!writers) producers.set(record.producer, (writers = new Map()));
+    let list = writers.get(writer);
+    if (!list) writers.set(writer, (list = new Array<Series | undefined>(fields.length).fill(undefined)));
     visitor.at = record.observedAt;
     visitor.subject = subject.name;
     visitor.producer = record.producer;
     visitor.writer = writer;
+    visitor.list = list;
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
       visitor.field = field;
-      visitor.series = undefined;
+      visitor.slot = i;
       readValues(document, field.path, field.kind === "number" ? visitor.number : visitor.value);
     }
   };
@@ -39,14 +50,18 @@ class Visitor {
   writer = "";
   field: ProfiledField | undefined;
   at = 0;
-  // Made at the field's first value, so a record without the field makes no series.
-  series: Series | undefined;
+  list: (Series | undefined)[] = [];
+  slot = 0;
 
   constructor(readonly store: StatsStore) {}
 
+  // Made at the field's first value, so a record without the field makes no series; one the store
+  // has no room for is asked again (and its values counted as dropped).
   #series(): Series | undefined {
+    const made = this.list[this.slot];
+    if (made) return made;
     const field = this.field!;
-    return (this.series ??= this.store.series(
+    return (this.list[this.slot] = this.store.series(
       this.subject,
       field.pointer,
       field.kind,
