@@ -40,6 +40,9 @@ export interface StoreJSON {
   }[];
 }
 
+/** A series itself, without its buckets: the object, its ring's slots and the maps that find it. */
+const seriesBytes = (buckets: number): number => 400 + 8 * buckets;
+
 export class StatsStore {
   // subject → field → producer → writer → series: four lookups and no key string per value.
   readonly #series = new Map<string, Map<string, Map<string, Map<string, Series>>>>();
@@ -80,9 +83,12 @@ export class StatsStore {
     if (!writers) producers.set(producer, (writers = new Map()));
     let series = writers.get(writer);
     if (!series) {
-      if (this.#size >= this.options.maxSeries) return undefined;
+      const bytes = seriesBytes(this.options.buckets);
+      if (this.#size >= this.options.maxSeries || this.#budget.bytes + bytes > this.#budget.max)
+        return undefined;
       series = new Series(subject, field, producer, writer, kind, this.options, this.#budget);
       writers.set(writer, series);
+      this.#budget.bytes += bytes;
       this.#size++;
     }
     return series;

@@ -69,8 +69,9 @@ describe("the field statistics' metrics", () => {
       'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="scale"} 0',
       'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="peers"} 0',
       "schemawatch_field_stats_dropped_total 0",
-      // 5 amount buckets of 128 bins (700 + 12 × 128 each), 5 event buckets of 1, 1, 1, 2 and 1 values (700 + 80 each).
-      "schemawatch_field_stats_bytes 15160",
+      // 4 series (400 + 8 × 48 slots each), 5 amount buckets of 128 bins (700 + 12 × 128 each), 5 event
+      // buckets of 1, 1, 1, 2 and 1 values (700 + 80 each).
+      "schemawatch_field_stats_bytes 18296",
     ]);
   });
 });

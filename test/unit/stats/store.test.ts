@@ -34,19 +34,24 @@ describe("StatsStore", () => {
     const store = new StatsStore({ ...options, maxBytes: 4000 });
     const series = store.series("event", "/amount", "number", "billing", "1.0.0");
     store.addNumber(series, 0, 5);
-    // One bucket of 128 bins: 700 + 12 × 128 bytes as estimated.
-    expect(store.bytes).toBe(2236);
+    // The series (400 + 8 × 3 slots) and one bucket of 128 bins (700 + 12 × 128) as estimated.
+    expect(store.bytes).toBe(424 + 2236);
     store.addNumber(series, HOUR, 5);
-    expect([store.bytes, store.dropped, series!.buckets().length]).toEqual([2236, 1, 1]);
+    expect([store.bytes, store.dropped, series!.buckets().length]).toEqual([2660, 1, 1]);
     // A newer bucket replacing the oldest frees its bytes first.
     const small = new StatsStore({ ...options, buckets: 1, maxBytes: 4000 });
     const one = small.series("event", "/amount", "number", "billing", "1.0.0");
     for (const hour of [0, 1, 2]) small.addNumber(one, hour * HOUR, 5);
-    expect([small.bytes, small.dropped, one!.buckets().map((b) => b.index)]).toEqual([2236, 0, [2]]);
+    expect([small.bytes, small.dropped, one!.buckets().map((b) => b.index)]).toEqual([408 + 2236, 0, [2]]);
     // Near the bound, a value its store has no bin for is dropped; one it has a bin for is kept.
     small.addNumber(one, 2 * HOUR, 1e12);
     small.addNumber(one, 2 * HOUR, 6);
-    expect([small.bytes, small.dropped, one!.buckets()[0]!.count]).toEqual([2236, 1, 2]);
+    expect([small.bytes, small.dropped, one!.buckets()[0]!.count]).toEqual([2644, 1, 2]);
+    // A series itself counts: 424 bytes fit in 500 once.
+    const tiny = new StatsStore({ ...options, maxBytes: 500 });
+    expect(tiny.series("event", "/a", "number", "billing", "1.0.0")).toBeDefined();
+    expect(tiny.series("event", "/b", "number", "billing", "1.0.0")).toBeUndefined();
+    expect(tiny.bytes).toBe(424);
   });
 
   it("counts at most maxValues values by name, the rest as other", () => {
