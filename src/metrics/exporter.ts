@@ -200,7 +200,8 @@ export function createRegistry(sources: MetricSources): Registry {
       }
     }
   });
-  if (sources.stats) addStatsMetrics(add, sources.stats);
+  // Declared whether or not the statistics are on (a scrape shows every metric's TYPE); empty when off.
+  addStatsMetrics(add, sources.stats);
   collectDefaultMetrics({ register: registry });
   return registry;
 }
@@ -208,10 +209,10 @@ export function createRegistry(sources: MetricSources): Registry {
 /** The field statistics' metrics: quantiles and counts only, never a value as it was sent. */
 function addStatsMetrics(
   add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
-  stats: FieldStats,
+  stats: FieldStats | undefined,
 ): void {
-  add(METRICS.fieldQuantile, () => stats.quantiles());
-  add(METRICS.fieldFindings, () => stats.findingCounts());
-  add(METRICS.fieldStatsDropped, () => [{ labels: {}, value: stats.store.dropped }]);
-  add(METRICS.fieldStatsBytes, () => [{ labels: {}, value: stats.store.bytes }]);
+  add(METRICS.fieldQuantile, () => stats?.quantiles() ?? []);
+  add(METRICS.fieldFindings, () => stats?.findingCounts() ?? []);
+  add(METRICS.fieldStatsDropped, () => (stats ? [{ labels: {}, value: stats.store.dropped }] : []));
+  add(METRICS.fieldStatsBytes, () => (stats ? [{ labels: {}, value: stats.store.bytes }] : []));
 }
