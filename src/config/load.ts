@@ -257,6 +257,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
       ...DEFAULTS.stats,
       include: {},
       exclude: {},
+      factors: {},
       ...raw.stats,
       bucket: parseDuration(raw.stats?.bucket ?? DEFAULTS.stats.bucket) * 1000,
     },

@@ -238,6 +238,14 @@ export const configSchema = {
         maxFields: { type: "integer", minimum: 1, maximum: 1000 },
         maxValues: { type: "integer", minimum: 1, maximum: 1000 },
         factor: { type: "number", exclusiveMinimum: 1 },
+        factors: {
+          type: "object",
+          additionalProperties: {
+            type: "object",
+            propertyNames: pointer,
+            additionalProperties: { type: "number", exclusiveMinimum: 1 },
+          },
+        },
         minSamples: { type: "integer", minimum: 1 },
         include: { type: "object", additionalProperties: { type: "array", items: pointer } },
         exclude: { type: "object", additionalProperties: { type: "array", items: pointer } },

@@ -197,6 +197,8 @@ export interface StatsConfig {
   readonly maxValues: number;
   /** The least factor every quartile must move by. */
   readonly factor: number;
+  /** Per subject name and field pointer, a factor of its own. */
+  readonly factors: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Values needed before and after a change. */
   readonly minSamples: number;
   /** Per subject name, pointers profiled whatever the schema says. */

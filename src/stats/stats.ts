@@ -107,16 +107,22 @@ export class FieldStats {
     if (this.#findings && now - this.#findings.at < every && now >= this.#findings.at) {
       return this.#findings.list;
     }
-    const options: ShiftOptions = {
+    const base: ShiftOptions = {
       factor: this.#config.factor,
       minSamples: this.#config.minSamples,
       bucketMs: this.#config.bucket,
+    };
+    // A field's own factor (stats.factors), else the default.
+    const optionsFor = (series: SeriesKey): ShiftOptions => {
+      const factor = this.#config.factors[series.subject]?.[series.field];
+      return factor === undefined ? base : { ...base, factor };
     };
     const list: Finding[] = [];
     // The number series of one (subject, field, declared writer version): each producer's peers.
     const versions = new Map<string, { series: Series; buckets: Bucket[] }[]>();
     for (const series of this.store.all()) {
       const buckets = series.buckets();
+      const options = optionsFor(series);
       if (series.kind === "values") {
         for (const f of [detectNewValue(series, buckets, options), detectShareJump(series, buckets, options)])
           if (f) list.push(f);
@@ -135,7 +141,7 @@ export class FieldStats {
       if (group.length < 3) continue;
       for (const { series, buckets } of group) {
         const peers = group.filter((g) => g.series !== series).map((g) => g.buckets);
-        const finding = detectPeerShift(series, buckets, peers, options);
+        const finding = detectPeerShift(series, buckets, peers, optionsFor(series));
         if (finding) list.push(finding);
       }
     }

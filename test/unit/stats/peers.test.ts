@@ -115,3 +115,20 @@ describe("FieldStats.findings", () => {
     ]);
   });
 });
+
+describe("stats.factors", () => {
+  it("gives a field a factor of its own: kilograms to pounds (2.2×) found at factor 2, not at 10", async () => {
+    const { config } = await eventPipeline("", "stats:\n  factors: { payment: { /amount: 2 } }\n");
+    expect(config.stats.factors).toEqual({ payment: { "/amount": 2 } });
+    const kilograms = (h: number, i: number) => (h < 6 ? cents(i) : cents(i) * 2.2046);
+    const own = new FieldStats(config.stats, [], { now: () => START + 8 * HOUR });
+    feed(own.store, { billing: { value: kilograms } }, 8);
+    expect(own.findings().map((f) => f.message)).toEqual([
+      "billing's /amount (payment, version 1.1.0) is 2.2 times larger since 2026-12-04 14:00 UTC while its schema did not change: check its unit",
+    ]);
+    const { config: plain } = await eventPipeline();
+    const byDefault = new FieldStats(plain.stats, [], { now: () => START + 8 * HOUR });
+    feed(byDefault.store, { billing: { value: kilograms } }, 8);
+    expect(byDefault.findings()).toEqual([]);
+  });
+});
