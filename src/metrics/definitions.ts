@@ -174,8 +174,8 @@ export const METRICS = {
   fieldQuantile: {
     name: "schemawatch_field_quantile",
     type: "gauge",
-    help: "A quartile (quantile 0.25, 0.5, 0.75) of a number field's values in the current bucket of field statistics, per subject, field (a JSON Pointer from the newest active schema) and producer, writer versions together; within 1% of a value seen. Absent until the bucket holds a value; a replayed capture's current bucket is its newest record's.",
-    labels: ["subject", "field", "producer", "quantile"],
+    help: "A quartile (quantile 0.25, 0.5, 0.75) of a number field's values (measure value) or a string field's lengths (measure length) in the current bucket of field statistics, per subject, field (a JSON Pointer from the newest active schema) and producer, writer versions together; within 1% of a value seen. Absent until the bucket holds a value; a replayed capture's current bucket is its newest record's.",
+    labels: ["subject", "field", "producer", "measure", "quantile"],
   },
   fieldFindings: {
     name: "schemawatch_field_findings",

@@ -5,8 +5,11 @@ import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
  * metrics' `field` label is bounded by what schemas declare).
  */
 
-/** `number`: a sketch of its values; `values`: the share of each value (an enum or a short string set). */
-export type FieldKind = "number" | "values";
+/**
+ * `number`: a sketch of its values; `length`: a sketch of a string's lengths; `values`: the share of
+ * each value (an enum or a short string set the config names).
+ */
+export type FieldKind = "number" | "length" | "values";
 
 export interface ProfiledField {
   /** The JSON Pointer, with `*` for every element of an array (`/items/*\/price`). */
@@ -46,7 +49,7 @@ export function profiledVersion(subject: CatalogSubject): CatalogVersion | undef
 
 /** The fields to profile in documents of `schema`. Pure: the same schema and options give the same list. */
 export function selectFields(schema: unknown, options: FieldOptions): FieldSelection {
-  // Strings are profiled only when the config names them (as a short set of values).
+  // A string the config names is a short set of values; any other declared string, its length.
   const declared = new Map<string, FieldKind | "string">();
   walk(schema, schema, [], declared, new Set(), options.maxValues);
   const fields: ProfiledField[] = [];
@@ -69,6 +72,8 @@ export function selectFields(schema: unknown, options: FieldOptions): FieldSelec
     consider(pointer, kind === "string" ? "values" : (kind ?? "number"));
   }
   for (const [pointer, kind] of declared) if (kind !== "string") consider(pointer, kind);
+  // Lengths last: within the bound, a subject's numbers and enums come first.
+  for (const [pointer, kind] of declared) if (kind === "string") consider(pointer, "length");
   return { fields, overflow, redacted };
 }
 

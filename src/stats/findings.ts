@@ -9,6 +9,19 @@ export interface ShiftOptions {
   readonly minSamples: number;
   /** A bucket's length in ms, to say when a change began. */
   readonly bucketMs: number;
+  /** What the sketches hold: a number field's values (the default) or a string field's lengths. */
+  readonly measure?: "value" | "length";
+}
+
+/** How a change by `ratio` (after / before) is said, and what to check. */
+export function changeWords(
+  ratio: number,
+  measure: ShiftOptions["measure"],
+): { times: string; check: string } {
+  const length = measure === "length";
+  const [up, down] = length ? ["longer", "shorter"] : ["larger", "smaller"];
+  const times = ratio >= 1 ? `${roundFactor(ratio)} times ${up}` : `${roundFactor(1 / ratio)} times ${down}`;
+  return { times, check: length ? "check what it carries" : "check its unit" };
 }
 
 export type Quartiles = readonly [q1: number, median: number, q3: number];

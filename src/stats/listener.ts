@@ -38,7 +38,7 @@ export function feedStats(stats: FieldStats): ValidatedHook {
       const field = fields[i]!;
       visitor.field = field;
       visitor.slot = i;
-      readValues(document, field.path, field.kind === "number" ? visitor.number : visitor.value);
+      readValues(document, field.path, visitor[field.kind]);
     }
   };
 }
@@ -75,7 +75,11 @@ class Visitor {
     if (typeof value === "number") this.store.addNumber(this.#series(), this.at, value);
   };
 
-  readonly value = (value: unknown): void => {
+  readonly length = (value: unknown): void => {
+    if (typeof value === "string") this.store.addNumber(this.#series(), this.at, value.length);
+  };
+
+  readonly values = (value: unknown): void => {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
       this.store.addValue(this.#series(), this.at, String(value));
     }

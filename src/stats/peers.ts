@@ -1,4 +1,4 @@
-import { clock, keyOf, roundFactor, type PeerFinding, type ShiftOptions } from "./findings.js";
+import { changeWords, clock, keyOf, type PeerFinding, type ShiftOptions } from "./findings.js";
 import { quartiles, shiftRatio } from "./shift.js";
 import { mergeSketch, newSketch } from "./sketch.js";
 import type { Bucket, SeriesKey } from "./store.js";
@@ -43,8 +43,7 @@ export function detectPeerShift(
     const ratio = shiftRatio(theirs, its, options.factor);
     if (ratio === undefined) continue;
     const since = from * options.bucketMs;
-    const times =
-      ratio >= 1 ? `${roundFactor(ratio)} times larger` : `${roundFactor(1 / ratio)} times smaller`;
+    const { times, check } = changeWords(ratio, options.measure);
     return {
       ...keyOf(key),
       kind: "peers",
@@ -54,7 +53,7 @@ export function detectPeerShift(
       samplesPeers: others.count,
       samplesOwn: mine.count,
       factor: ratio,
-      message: `${key.producer}'s ${key.field} (${key.subject}, version ${key.writer}) is ${times} than the other producers' of that version since ${clock(since)}: check its unit`,
+      message: `${key.producer}'s ${key.field} (${key.subject}, version ${key.writer}) is ${times} than the other producers' of that version since ${clock(since)}: ${check}`,
     };
   }
   return undefined;

@@ -104,12 +104,12 @@ export class Series implements SeriesKey {
       this.budget.bytes -= held.bytes;
       this.#ring[slot] = undefined;
     }
-    if (this.budget.bytes + BUCKET_BYTES + (this.kind === "number" ? FIRST_CHUNK : 0) > this.budget.max)
+    if (this.budget.bytes + BUCKET_BYTES + (this.kind === "values" ? 0 : FIRST_CHUNK) > this.budget.max)
       return "full";
     const made: HeldBucket = {
       index,
       count: 0,
-      sketch: this.kind === "number" ? newSketch() : undefined,
+      sketch: this.kind === "values" ? undefined : newSketch(),
       values: this.kind === "values" ? new Map() : undefined,
       bytes: 0,
     };

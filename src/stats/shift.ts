@@ -1,7 +1,7 @@
 import {
   clock,
   keyOf,
-  roundFactor,
+  changeWords,
   type Quartiles,
   type ScaleFinding,
   type ShiftOptions,
@@ -63,7 +63,7 @@ export function detectScaleShift(
       samplesBefore: beforeN[c]!,
       samplesAfter: afterN[c]!,
       factor: ratio,
-      message: scaleMessage(key, ratio, since),
+      message: scaleMessage(key, ratio, since, options.measure),
     };
   }
   return undefined;
@@ -91,8 +91,13 @@ export function quartiles(sketch: ReturnType<typeof newSketch>): Quartiles {
   return [quantile(sketch, QS[0]), quantile(sketch, QS[1]), quantile(sketch, QS[2])];
 }
 
-function scaleMessage(key: SeriesKey, ratio: number, since: number): string {
-  const times = ratio >= 1 ? `${roundFactor(ratio)} times larger` : `${roundFactor(1 / ratio)} times smaller`;
+function scaleMessage(
+  key: SeriesKey,
+  ratio: number,
+  since: number,
+  measure: ShiftOptions["measure"],
+): string {
+  const { times, check } = changeWords(ratio, measure);
   const version = key.writer === "none" ? "no declared version" : `version ${key.writer}`;
-  return `${key.producer}'s ${key.field} (${key.subject}, ${version}) is ${times} since ${clock(since)} while its schema did not change: check its unit`;
+  return `${key.producer}'s ${key.field} (${key.subject}, ${version}) is ${times} since ${clock(since)} while its schema did not change: ${check}`;
 }

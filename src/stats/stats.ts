@@ -32,6 +32,8 @@ export interface QuantileSample {
     readonly subject: string;
     readonly field: string;
     readonly producer: string;
+    /** `value` for a number field, `length` for a string field's lengths. */
+    readonly measure: "value" | "length";
     readonly quantile: string;
   };
   readonly value: number;
@@ -113,9 +115,10 @@ export class FieldStats {
       bucketMs: this.#config.bucket,
     };
     // A field's own factor (stats.factors), else the default.
-    const optionsFor = (series: SeriesKey): ShiftOptions => {
+    const optionsFor = (series: Series): ShiftOptions => {
       const factor = this.#config.factors[series.subject]?.[series.field];
-      return factor === undefined ? base : { ...base, factor };
+      const measure = series.kind === "length" ? ("length" as const) : ("value" as const);
+      return { ...base, measure, ...(factor === undefined ? {} : { factor }) };
     };
     const list: Finding[] = [];
     // The number series of one (subject, field, declared writer version): each producer's peers.
@@ -154,28 +157,37 @@ export class FieldStats {
     const index = Math.floor(now / this.#config.bucket);
     const merged = new Map<
       string,
-      { subject: string; field: string; producer: string; sketch: ReturnType<typeof newSketch> }
+      {
+        subject: string;
+        field: string;
+        producer: string;
+        measure: "value" | "length";
+        sketch: ReturnType<typeof newSketch>;
+      }
     >();
     for (const series of this.store.all()) {
-      if (series.kind !== "number") continue;
+      if (series.kind === "values") continue;
       const bucket = series.buckets().find((b) => b.index === index);
       if (!bucket?.sketch || bucket.sketch.count === 0) continue;
-      const key = `${series.subject}\0${series.field}\0${series.producer}`;
+      const measure = series.kind === "length" ? ("length" as const) : ("value" as const);
+      const key = `${series.subject}\0${series.field}\0${series.producer}\0${measure}`;
       let entry = merged.get(key);
       if (!entry) {
         entry = {
           subject: series.subject,
           field: series.field,
           producer: series.producer,
+          measure,
           sketch: newSketch(),
         };
         merged.set(key, entry);
       }
       mergeSketch(entry.sketch, bucket.sketch);
     }
-    for (const { subject, field, producer, sketch } of merged.values()) {
+    for (const { subject, field, producer, measure, sketch } of merged.values()) {
       for (const q of PUBLISHED_QUANTILES) {
-        yield { labels: { subject, field, producer, quantile: String(q) }, value: quantile(sketch, q) };
+        const labels = { subject, field, producer, measure, quantile: String(q) };
+        yield { labels, value: quantile(sketch, q) };
       }
     }
   }
@@ -193,7 +205,7 @@ export class FieldStats {
       else counts.set(key, { labels: { subject, field, producer, kind }, value: n });
     };
     for (const s of this.store.all()) {
-      const kinds: readonly FindingKind[] = s.kind === "number" ? ["scale", "peers"] : ["new_value", "share"];
+      const kinds: readonly FindingKind[] = s.kind === "values" ? ["new_value", "share"] : ["scale", "peers"];
       for (const kind of kinds) count(s.subject, s.field, s.producer, kind, 0);
     }
     for (const f of this.findings(now)) count(f.subject, f.field, f.producer, KIND_LABEL[f.kind], 1);

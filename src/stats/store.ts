@@ -179,7 +179,7 @@ export class StatsStore {
     if (!Array.isArray(json.series)) throw new TypeError("the saved statistics have no series list");
     const store = new StatsStore(options);
     for (const s of json.series) {
-      if (s.kind !== "number" && s.kind !== "values")
+      if (s.kind !== "number" && s.kind !== "length" && s.kind !== "values")
         throw new TypeError(`a saved series has kind ${String(s.kind)}`);
       if (!keep(s)) continue;
       const series = store.series(

@@ -32,9 +32,16 @@ const pointers = (o: Partial<FieldOptions>) => {
 };
 
 describe("selectFields", () => {
-  it("profiles every number and short enum the schema declares, nested by pointer, in schema order", () => {
+  it("profiles every number and short enum the schema declares, nested by pointer, in schema order, then strings' lengths", () => {
     expect(pointers({})).toEqual({
-      fields: ["/amount number", "/currency values", "/customer/age number", "/items/*/price number"],
+      fields: [
+        "/amount number",
+        "/currency values",
+        "/customer/age number",
+        "/items/*/price number",
+        "/id length",
+        "/customer/email length",
+      ],
       overflow: 0,
       redacted: 0,
     });
@@ -43,7 +50,7 @@ describe("selectFields", () => {
   it("bounds the fields per subject and counts the rest", () => {
     expect(pointers({ maxFields: 2 })).toEqual({
       fields: ["/amount number", "/currency values"],
-      overflow: 2,
+      overflow: 4,
       redacted: 0,
     });
   });
@@ -58,9 +65,9 @@ describe("selectFields", () => {
 
   it("never profiles a corpus.redact pointer nor anything under it, even when named", () => {
     expect(pointers({ include: ["/customer/age"], redact: ["/customer", "/items/0/price"] })).toEqual({
-      fields: ["/amount number", "/currency values"],
+      fields: ["/amount number", "/currency values", "/id length"],
       overflow: 0,
-      redacted: 2,
+      redacted: 3,
     });
   });
 

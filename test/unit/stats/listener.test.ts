@@ -77,12 +77,13 @@ describe("feedStats", () => {
       );
     }
     const samples = [...stats.quantiles(T0 + 60_000)].map(
-      (s) => `${s.labels.field} ${s.labels.producer} q${s.labels.quantile}=${Math.round(s.value)}`,
+      (s) =>
+        `${s.labels.field} ${s.labels.producer} ${s.labels.measure} q${s.labels.quantile}=${Math.round(s.value)}`,
     );
     expect(samples).toEqual([
-      "/amount billing q0.25=100",
-      "/amount billing q0.5=198",
-      "/amount billing q0.75=302",
+      "/amount billing value q0.25=100",
+      "/amount billing value q0.5=198",
+      "/amount billing value q0.75=302",
     ]);
     expect([...stats.quantiles(T0 + HOUR)]).toEqual([]);
   });
