@@ -120,11 +120,13 @@ export class FieldStats {
       const measure = series.kind === "length" ? ("length" as const) : ("value" as const);
       return { ...base, measure, ...(factor === undefined ? {} : { factor }) };
     };
+    const oldest = Math.floor(now / this.#config.bucket) - this.#config.buckets + 1;
     const list: Finding[] = [];
     // The number series of one (subject, field, declared writer version): each producer's peers.
     const versions = new Map<string, { series: Series; buckets: Bucket[] }[]>();
     for (const series of this.store.all()) {
-      const buckets = series.buckets();
+      // The recent past only: a producer that stopped keeps its old buckets until their slots are reused.
+      const buckets = series.buckets().filter((b) => b.index >= oldest);
       const options = optionsFor(series);
       if (series.kind === "values") {
         for (const f of [detectNewValue(series, buckets, options), detectShareJump(series, buckets, options)])

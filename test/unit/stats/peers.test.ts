@@ -132,3 +132,16 @@ describe("stats.factors", () => {
     expect(byDefault.findings()).toEqual([]);
   });
 });
+
+describe("the recent past", () => {
+  it("is the kept buckets' span back from now: a change found two days ago is no finding today", async () => {
+    const { config } = await eventPipeline();
+    let now = START + 8 * HOUR;
+    const stats = new FieldStats(config.stats, [], { now: () => now });
+    feed(stats.store, { billing: { value: (h, i) => (h < 6 ? cents(i) : cents(i) / 100) } }, 8);
+    expect(stats.findings().map((f) => f.kind)).toEqual(["scale"]);
+    // 48 hours later, with nothing sent since, every bucket is past the span.
+    now += 48 * HOUR;
+    expect(stats.findings()).toEqual([]);
+  });
+});
