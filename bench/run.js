@@ -27,6 +27,7 @@ import { fieldsBench } from "./fields.js";
 import { fieldsKafkaBench } from "./fields-kafka.js";
 import { regexpBench } from "./regexp.js";
 import { scrapeBench } from "./scrape.js";
+import { statsBench } from "./stats.js";
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 500_000);
 const ARTICLE = ["v1", "v2-optional-amount", "v2-required-amount", "v2-enum-buy", "v2-open"].map(
@@ -188,6 +189,11 @@ async function main() {
     target: 1.1,
     better: "lower",
   });
+  figures.add(
+    "per-record CPU with field statistics on 5 fields / without, at the default sampling (workers 0)",
+    await statsBench(),
+    { target: 1.15, better: "lower", note: "issue 29" },
+  );
   figures.add(
     "validation of 8 patterned fields, schemawatch's pattern engines / native RegExp",
     regexpBench(),

@@ -34,6 +34,20 @@ export const DEFAULTS = {
   readyWindow: "7d",
   minSamples: 300,
   corpus: { enabled: false, serve: false, maxShapes: 200 },
+  // Field statistics (docs/stats.md): hourly buckets over two days, so "now" is compared with a day
+  // and more of the same producer's past; 32 MiB hold about 300 series of 48 buckets of values within
+  // a factor of 10 (docs/stats.md, "Memory").
+  stats: {
+    enabled: true,
+    bucket: "1h",
+    buckets: 48,
+    maxSeries: 1000,
+    maxMemoryMiB: 32,
+    maxFields: 20,
+    maxValues: 20,
+    factor: 10,
+    minSamples: 50,
+  },
   stateFile: ".schemawatch-state.json",
   // Kubernetes sends SIGKILL 30 s after SIGTERM by default: 20 s leaves room for a slow node.
   shutdown: { deadline: "20s" },

@@ -106,6 +106,7 @@ interface RawConfig {
   state?: Config["state"];
   shutdown?: { deadline?: string };
   corpus?: Partial<Config["corpus"]>;
+  stats?: Partial<Omit<Config["stats"], "bucket">> & { bucket?: string };
   registries?: Record<string, RawRegistry>;
   subjects: RawSubject[];
 }
@@ -252,6 +253,14 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
       : { file: resolve(base, raw.state?.file ?? DEFAULTS.stateFile) },
     shutdown: { deadline: shutdownDeadline(raw.shutdown?.deadline, where) },
     corpus: { ...DEFAULTS.corpus, redact: [], ...raw.corpus },
+    stats: {
+      ...DEFAULTS.stats,
+      include: {},
+      exclude: {},
+      factors: {},
+      ...raw.stats,
+      bucket: parseDuration(raw.stats?.bucket ?? DEFAULTS.stats.bucket) * 1000,
+    },
   };
 }
 

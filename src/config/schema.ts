@@ -225,6 +225,32 @@ export const configSchema = {
         redact: { type: "array", items: pointer },
       },
     },
+    stats: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        enabled: { type: "boolean" },
+        // A whole number of seconds or more: a bucket is an index of time, never zero long.
+        bucket: { type: "string", pattern: "^[1-9][0-9]*(s|m|h|d)$" },
+        buckets: { type: "integer", minimum: 2, maximum: 1000 },
+        maxSeries: { type: "integer", minimum: 1, maximum: 100000 },
+        maxMemoryMiB: { type: "integer", minimum: 1, maximum: 65536 },
+        maxFields: { type: "integer", minimum: 1, maximum: 1000 },
+        maxValues: { type: "integer", minimum: 1, maximum: 1000 },
+        factor: { type: "number", exclusiveMinimum: 1 },
+        factors: {
+          type: "object",
+          additionalProperties: {
+            type: "object",
+            propertyNames: pointer,
+            additionalProperties: { type: "number", exclusiveMinimum: 1 },
+          },
+        },
+        minSamples: { type: "integer", minimum: 1 },
+        include: { type: "object", additionalProperties: { type: "array", items: pointer } },
+        exclude: { type: "object", additionalProperties: { type: "array", items: pointer } },
+      },
+    },
     registries: {
       type: "object",
       propertyNames: registryName,

@@ -181,6 +181,32 @@ export interface CorpusConfig {
   readonly redact: readonly string[];
 }
 
+/** Field statistics and the scale-shift test (docs/stats.md). */
+export interface StatsConfig {
+  readonly enabled: boolean;
+  /** A bucket's length in ms. */
+  readonly bucket: number;
+  /** Buckets kept per series. */
+  readonly buckets: number;
+  readonly maxSeries: number;
+  /** The estimated bytes all buckets may take, in MiB. */
+  readonly maxMemoryMiB: number;
+  /** Fields profiled per subject. */
+  readonly maxFields: number;
+  /** Values of an enum or named string field counted by name. */
+  readonly maxValues: number;
+  /** The least factor every quartile must move by. */
+  readonly factor: number;
+  /** Per subject name and field pointer, a factor of its own. */
+  readonly factors: Readonly<Record<string, Readonly<Record<string, number>>>>;
+  /** Values needed before and after a change. */
+  readonly minSamples: number;
+  /** Per subject name, pointers profiled whatever the schema says. */
+  readonly include: Readonly<Record<string, readonly string[]>>;
+  /** Per subject name, pointers never profiled. */
+  readonly exclude: Readonly<Record<string, readonly string[]>>;
+}
+
 export interface Config {
   /** Absolute path of the file the config came from. */
   readonly path: string;
@@ -202,5 +228,6 @@ export interface Config {
   readonly state: StateConfig;
   readonly shutdown: ShutdownConfig;
   readonly corpus: CorpusConfig;
+  readonly stats: StatsConfig;
   readonly logLevel: "trace" | "debug" | "info" | "warn" | "error" | "fatal" | "silent";
 }

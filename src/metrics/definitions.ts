@@ -189,4 +189,29 @@ export const METRICS = {
     help: "Fields of interest of the subject left untracked past the cap of 16 a subject.",
     labels: ["subject"],
   },
+  // Field statistics (src/stats/, docs/stats.md): `field` is a pointer a schema declares, never traffic's.
+  fieldQuantile: {
+    name: "schemawatch_field_quantile",
+    type: "gauge",
+    help: "A quartile (quantile 0.25, 0.5, 0.75) of a number field's values (measure value) or a string field's lengths (measure length) in the current bucket of field statistics, per subject, field (a JSON Pointer from the newest active schema) and producer, writer versions together; within 1% of a value seen. Absent until the bucket holds a value; a replayed capture's current bucket is its newest record's.",
+    labels: ["subject", "field", "producer", "measure", "quantile"],
+  },
+  fieldFindings: {
+    name: "schemawatch_field_findings",
+    type: "gauge",
+    help: "Findings of the field statistics, by kind: scale (every quartile of a producer's values moved by stats.factor against its own past while its writer version stayed), peers (apart by stats.factor from the other producers of its version), new_value (a value never seen before from that producer) or share (a value's share from under 1% to at least 10 times that); one per writer version that shows it, 0 for every profiled field and producer without one.",
+    labels: ["subject", "field", "producer", "kind"],
+  },
+  fieldStatsDropped: {
+    name: "schemawatch_field_stats_dropped_total",
+    type: "counter",
+    help: "Values not profiled because the field statistics were at a bound (stats.maxSeries series, or stats.maxMemoryMiB of buckets).",
+    labels: [],
+  },
+  fieldStatsBytes: {
+    name: "schemawatch_field_stats_bytes",
+    type: "gauge",
+    help: "The memory the field statistics' buckets are estimated to take (bounded by stats.maxMemoryMiB).",
+    labels: [],
+  },
 } as const satisfies Record<string, MetricDefinition>;

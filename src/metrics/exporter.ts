@@ -7,6 +7,7 @@ import { DECODE_REASONS } from "../pipeline/record.js";
 import { NO_VERSION } from "../pipeline/tallies.js";
 import { retiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
+import type { FieldStats } from "../stats/stats.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 import { SummedWithoutProducer } from "./without-producer.js";
 
@@ -59,6 +60,8 @@ export interface MetricSources {
   readonly producerDetail?: boolean;
   /** Field presence in every record; absent in tools that do not check fields. */
   readonly fields?: FieldTallies;
+  /** Field statistics and their findings; absent with `stats.enabled: false` and in tools. */
+  readonly stats?: FieldStats;
 }
 
 /** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
@@ -219,6 +222,19 @@ export function createRegistry(sources: MetricSources): Registry {
         yield { labels: { subject: subject.subject }, value: subject.overflow };
     });
   }
+  // Declared whether or not the statistics are on (a scrape shows every metric's TYPE); empty when off.
+  addStatsMetrics(add, sources.stats);
   collectDefaultMetrics({ register: registry });
   return registry;
+}
+
+/** The field statistics' metrics: quantiles and counts only, never a value as it was sent. */
+function addStatsMetrics(
+  add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
+  stats: FieldStats | undefined,
+): void {
+  add(METRICS.fieldQuantile, () => stats?.quantiles() ?? []);
+  add(METRICS.fieldFindings, () => stats?.findingCounts() ?? []);
+  add(METRICS.fieldStatsDropped, () => (stats ? [{ labels: {}, value: stats.store.dropped }] : []));
+  add(METRICS.fieldStatsBytes, () => (stats ? [{ labels: {}, value: stats.store.bytes }] : []));
 }

@@ -17,6 +17,8 @@ import { buildStatus, type MonitorStatus } from "../report/status.js";
 import type { ReadState } from "../state/file.js";
 import type { StateFile } from "../state/file.js";
 import type { StateTopic } from "../state/topic.js";
+import { feedStats } from "../stats/listener.js";
+import { FieldStats } from "../stats/stats.js";
 import type { CatalogSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
 import { internalErrorLogger } from "./diagnostics.js";
@@ -49,6 +51,8 @@ export interface Core {
   readonly corpus: Corpus | undefined;
   /** Presence of each field of interest in every record. */
   readonly fields: FieldTallies;
+  /** Field statistics and their findings (docs/stats.md); absent with `stats.enabled: false`. */
+  readonly stats: FieldStats | undefined;
   readonly metrics: Registry;
   /** When records are observed: advanced by the lifecycle's tick live, by the file source in a replay. */
   readonly clock: ObservationClock;
@@ -79,6 +83,9 @@ export function buildCore(inputs: CoreInputs): Core {
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
   const fields = new FieldTallies(initial.catalog);
+  // Buckets and findings on the monitor's clock: a replayed capture's "now" is the capture's clock.
+  const statsNow = live ? Date.now : () => observationClock.now ?? Date.now();
+  const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -89,7 +96,11 @@ export function buildCore(inputs: CoreInputs): Core {
           config.assertFormats,
         );
   const pipeline = new Pipeline(initial.catalog, config, {
-    validated: corpus ? [...listeners.validated, feedCorpus(corpus)] : listeners.validated,
+    validated: [
+      ...listeners.validated,
+      ...(corpus ? [feedCorpus(corpus)] : []),
+      ...(stats ? [feedStats(stats)] : []),
+    ],
     unreadable: listeners.unreadable,
     counted: [fields.listener],
     internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
@@ -105,6 +116,7 @@ export function buildCore(inputs: CoreInputs): Core {
           sections: () => ({
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
+            ...(stats ? { stats: stats.saved(Date.now()) } : {}),
           }),
         }
       : state;
@@ -136,6 +148,7 @@ export function buildCore(inputs: CoreInputs): Core {
     lifecycle: runtime,
     producerDetail: config.metrics.producerDetail,
     fields,
+    ...(stats ? { stats } : {}),
   });
   const status = () => buildStatus(catalog(), pipeline, health, follower);
   return {
@@ -145,6 +158,7 @@ export function buildCore(inputs: CoreInputs): Core {
     updates,
     corpus,
     fields,
+    stats,
     metrics,
     clock: observationClock,
     catalog,
@@ -170,4 +184,11 @@ function restoreCorpus(config: Config, catalog: Catalog, saved: unknown, logger:
     logger.error({ problem: messageOf(error) }, "the saved corpus is unreadable; starting an empty one");
     return new Corpus(options);
   }
+}
+
+/** The field statistics, restored from the state file when saved there; unreadable ones start afresh. */
+function restoreStats(config: Config, saved: unknown, logger: Logger, now: () => number): FieldStats {
+  const { stats, problem } = FieldStats.restore(config.stats, config.corpus.redact, saved, now);
+  if (problem) logger.error({ problem }, "the saved field statistics are unreadable; starting afresh");
+  return stats;
 }

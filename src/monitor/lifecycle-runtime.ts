@@ -31,8 +31,12 @@ export type Persistence =
   | {
       readonly kind: "file";
       readonly file: StateFile;
-      /** The file's other sections (the corpus, the registry snapshots), read at each save. */
-      readonly sections: () => { readonly corpus?: unknown; readonly registry?: unknown };
+      /** The file's other sections (the corpus, the registry snapshots, the statistics), read at each save. */
+      readonly sections: () => {
+        readonly corpus?: unknown;
+        readonly registry?: unknown;
+        readonly stats?: unknown;
+      };
     }
   | { readonly kind: "topic"; readonly topic: StateTopic }
   | { readonly kind: "none" };

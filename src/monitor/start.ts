@@ -16,6 +16,7 @@ import { StateFile, type ReadState } from "../state/file.js";
 import { CatalogSources, sameSources } from "./catalog-sources.js";
 import { buildCore, type Core, type CoreInputs } from "./core.js";
 import { captureProcessWarnings } from "./diagnostics.js";
+import type { FieldStats } from "../stats/stats.js";
 import type { LifecycleRuntime } from "./lifecycle-runtime.js";
 import { watchCatalog } from "./reload.js";
 import { buildHttp, listen } from "./serve.js";
@@ -60,6 +61,8 @@ export interface RunningMonitor {
   /** For a file source: resolves when the capture has been replayed. For Kafka: never resolves. */
   readonly replayed: Promise<FileSourceSummary>;
   readonly lifecycle: LifecycleRuntime;
+  /** Field statistics and their findings; absent with `stats.enabled: false`. */
+  readonly stats: FieldStats | undefined;
   status(): MonitorStatus;
   report(): Report;
   /** Reloads the catalog; on failure keeps the old one and says why (also on SIGHUP and file changes). */
@@ -168,6 +171,7 @@ export async function startMonitor(options: MonitorOptions): Promise<RunningMoni
     address,
     replayed: source.replayed,
     lifecycle: core.lifecycle,
+    stats: core.stats,
     status: core.status,
     report: core.report,
     reload,

@@ -76,6 +76,8 @@ export interface StateSections {
   readonly corpus?: unknown;
   /** The last good snapshot of every registry subject (src/registry). */
   readonly registry?: unknown;
+  /** The field statistics (src/stats), when they are enabled. */
+  readonly stats?: unknown;
 }
 
 /** What was read of the state file at start: its sections, or why it could not be read. */
@@ -101,8 +103,9 @@ export class StateFile {
     try {
       const state = await loadState(this.path);
       if (!state) return {};
-      const { corpus, registry, ...lifecycle } = state;
-      return { sections: { lifecycle, corpus, registry } };
+      // The lifecycle's format predates the stats section: it is taken out beside it.
+      const { corpus, registry, stats, ...lifecycle } = state as LifecycleState & { stats?: unknown };
+      return { sections: { lifecycle, corpus, registry, stats } };
     } catch (error) {
       return { problem: error };
     }
@@ -114,6 +117,7 @@ export class StateFile {
       ...sections.lifecycle,
       ...(sections.corpus === undefined ? {} : { corpus: sections.corpus }),
       ...(sections.registry === undefined ? {} : { registry: sections.registry }),
+      ...(sections.stats === undefined ? {} : { stats: sections.stats }),
     });
   }
 }

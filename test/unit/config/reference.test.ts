@@ -35,6 +35,7 @@ describe("docs/configuration.md", () => {
           "state",
           "shutdown",
           "corpus",
+          "stats",
           "subjects",
           "subjects[].writer",
           "subjects[].producer",

@@ -1,0 +1,87 @@
+import type { CatalogSubject } from "../catalog/types.js";
+import type { ValidatedHook } from "../pipeline/validated.js";
+import { readValues, type ProfiledField } from "./fields.js";
+import type { FieldStats } from "./stats.js";
+import type { Series, StatsStore } from "./store.js";
+
+/** The writer label of a record that declares no version (as the corpus and the metrics write it). */
+export const NO_WRITER = "none";
+
+/**
+ * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its
+ * construction like the lifecycle's and the corpus's. A record costs a walk of each profiled field's
+ * pointer, one sketch insert per value and two map lookups for its series; a subject without
+ * profiled fields costs a lookup.
+ */
+export function feedStats(stats: FieldStats): ValidatedHook {
+  const visitor = new Visitor(stats.store);
+  // Per subject object, producer and writer: the series of each profiled field, made at its first value.
+  const series = new WeakMap<CatalogSubject, Map<string, Map<string, (Series | undefined)[]>>>();
+  return (record) => {
+    const subject = record.subject.subject;
+    const { fields } = stats.fieldsOf(subject);
+    if (fields.length === 0) return;
+    const document = record.document();
+    const writer = record.writer?.version.text ?? NO_WRITER;
+    let producers = series.get(subject);
+    if (!producers) series.set(subject, (producers = new Map()));
+    let writers = producers.get(record.producer);
+    if (!writers) producers.set(record.producer, (writers = new Map()));
+    let list = writers.get(writer);
+    if (!list) writers.set(writer, (list = new Array<Series | undefined>(fields.length).fill(undefined)));
+    visitor.at = record.observedAt;
+    visitor.subject = subject.name;
+    visitor.producer = record.producer;
+    visitor.writer = writer;
+    visitor.list = list;
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i]!;
+      visitor.field = field;
+      visitor.slot = i;
+      readValues(document, field.path, visitor[field.kind]);
+    }
+  };
+}
+
+/** One object reused for every record: no closure is made per record or per field. */
+class Visitor {
+  subject = "";
+  producer = "";
+  writer = "";
+  field: ProfiledField | undefined;
+  at = 0;
+  list: (Series | undefined)[] = [];
+  slot = 0;
+
+  constructor(readonly store: StatsStore) {}
+
+  // Made at the field's first value, so a record without the field makes no series; one the store
+  // has no room for is asked again (and its values counted as dropped).
+  #series(): Series | undefined {
+    const made = this.list[this.slot];
+    if (made) return made;
+    const field = this.field!;
+    return (this.list[this.slot] = this.store.series(
+      this.subject,
+      field.pointer,
+      field.kind,
+      this.producer,
+      this.writer,
+    ));
+  }
+
+  readonly number = (value: unknown): void => {
+    // A value of another type than declared is the validator's business, not a statistic.
+    if (typeof value === "number") this.store.addNumber(this.#series(), this.at, value);
+  };
+
+  readonly length = (value: unknown): void => {
+    if (typeof value === "string") this.store.addNumber(this.#series(), this.at, value.length);
+  };
+
+  readonly values = (value: unknown): void => {
+    if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
+      this.store.addValue(this.#series(), this.at, String(value));
+    }
+  };
+}

@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { feedStats } from "../../../src/stats/listener.js";
+import { FieldStats } from "../../../src/stats/stats.js";
+import { quantile } from "../../../src/stats/sketch.js";
+import { eventPipeline, record } from "../../helpers/monitor.js";
+
+const HOUR = 3_600_000;
+const T0 = Date.UTC(2026, 11, 4, 14);
+
+async function fed(topExtra = "") {
+  const { config } = await eventPipeline("", topExtra);
+  const stats = new FieldStats(config.stats, config.corpus.redact);
+  const { pipeline } = await eventPipeline("", topExtra, { validated: [feedStats(stats)] });
+  return { stats, pipeline };
+}
+
+const summary = (stats: FieldStats) =>
+  [...stats.store.all()].map((s) => {
+    const bucket = s.buckets()[0]!;
+    const detail = bucket.sketch
+      ? `median ${quantile(bucket.sketch, 0.5).toFixed(1)}`
+      : JSON.stringify(Object.fromEntries(bucket.values!));
+    return `${s.subject} ${s.field} ${s.producer} ${s.writer} @${bucket.index * HOUR - T0} n=${bucket.count} ${detail}`;
+  });
+
+describe("feedStats", () => {
+  it("profiles every number and enum of the newest active version, per producer and writer, in the bucket of the record's time", async () => {
+    const { stats, pipeline } = await fed();
+    expect(stats.fieldsOf(pipeline.subjects.get("event")!.subject).fields.map((f) => f.pointer)).toEqual([
+      "/id",
+      "/event",
+      "/amount",
+    ]);
+    const headers = { "schema-version": "1.1", producer: "billing" };
+    pipeline.process(record({ id: 1, event: "buy", amount: 500 }, headers, { timestamp: T0 + 10 }));
+    pipeline.process(record({ id: 2, event: "buy", amount: 700 }, headers, { timestamp: T0 + 20 }));
+    pipeline.process(record({ id: 3, event: "view" }, headers, { timestamp: T0 + 30 }));
+    // Invalid for every version, yet validated: its string amount is no statistic.
+    pipeline.process(
+      record({ id: 4, event: "buy", amount: "9" }, { producer: "web" }, { timestamp: T0 + HOUR }),
+    );
+    expect(summary(stats)).toEqual([
+      "event /id billing 1.1.0 @0 n=3 median 2.0",
+      "event /id web none @3600000 n=1 median 4.0",
+      'event /event billing 1.1.0 @0 n=3 {"buy":2,"view":1}',
+      'event /event web none @3600000 n=1 {"buy":1}',
+      // Within the sketch's 1% of 500, the lower of the two middle values.
+      "event /amount billing 1.1.0 @0 n=2 median 497.8",
+    ]);
+  });
+
+  it("never profiles a corpus.redact pointer, and leaves out what stats.exclude names", async () => {
+    const { stats, pipeline } = await fed(
+      "corpus:\n  redact: [/amount]\nstats:\n  exclude: { event: [/id] }\n",
+    );
+    pipeline.process(
+      record({ id: 1, event: "buy", amount: 500 }, { producer: "billing" }, { timestamp: T0 }),
+    );
+    expect(summary(stats)).toEqual(['event /event billing none @0 n=1 {"buy":1}']);
+    expect(stats.fieldsOf(pipeline.subjects.get("event")!.subject).redacted).toBe(1);
+  });
+
+  it("publishes only the quartiles of the current bucket, writer versions merged", async () => {
+    const { stats, pipeline } = await fed("stats:\n  exclude: { event: [/id, /event] }\n");
+    for (const [amount, version] of [
+      [100, "1.1"],
+      [200, "1.0"],
+      [300, "1.1"],
+      [400, "1.1"],
+    ] as const) {
+      pipeline.process(
+        record(
+          { id: 1, event: "buy", amount },
+          { producer: "billing", "schema-version": version },
+          { timestamp: T0 },
+        ),
+      );
+    }
+    const samples = [...stats.quantiles(T0 + 60_000)].map(
+      (s) =>
+        `${s.labels.field} ${s.labels.producer} ${s.labels.measure} q${s.labels.quantile}=${Math.round(s.value)}`,
+    );
+    expect(samples).toEqual([
+      "/amount billing value q0.25=100",
+      "/amount billing value q0.5=198",
+      "/amount billing value q0.75=302",
+    ]);
+    expect([...stats.quantiles(T0 + HOUR)]).toEqual([]);
+  });
+});

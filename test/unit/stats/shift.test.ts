@@ -1,0 +1,118 @@
+import { describe, expect, it } from "vitest";
+import { roundFactor, type ShiftOptions } from "../../../src/stats/findings.js";
+import { detectScaleShift } from "../../../src/stats/shift.js";
+import { StatsStore } from "../../../src/stats/store.js";
+
+const HOUR = 3_600_000;
+// 2026-12-04 08:00 UTC: hour 6 of the run is 14:00.
+const START = Date.UTC(2026, 11, 4, 8);
+const shift: ShiftOptions = { factor: 10, minSamples: 50, bucketMs: HOUR };
+const key = { subject: "payment", field: "/amount", producer: "billing", writer: "1.1.0" };
+
+/** A store of one series fed `perHour` values an hour for `hours` hours by `value(hour, i)`. */
+function run(hours: number, perHour: number, value: (hour: number, i: number) => number) {
+  const store = new StatsStore({ bucketMs: HOUR, buckets: 48, maxSeries: 10, maxValues: 20, maxBytes: 1e9 });
+  const series = store.series(key.subject, key.field, "number", key.producer, key.writer)!;
+  for (let h = 0; h < hours; h++)
+    for (let i = 0; i < perHour; i++) store.addNumber(series, START + h * HOUR + i * 1000, value(h, i));
+  return series.buckets();
+}
+
+/** Amounts between 10.00 and 99.99 in cents, spread evenly and the same every hour. */
+const cents = (i: number) => 1000 + ((i * 7919) % 9000);
+
+describe("detectScaleShift", () => {
+  it("finds cents turned into dollars, named with the bucket it began in", () => {
+    const buckets = run(8, 100, (h, i) => (h < 6 ? cents(i) : cents(i) / 100));
+    const finding = detectScaleShift(key, buckets, shift)!;
+    expect(finding).toMatchObject({
+      kind: "scale",
+      subject: "payment",
+      field: "/amount",
+      producer: "billing",
+      writer: "1.1.0",
+      since: START + 6 * HOUR,
+      samplesBefore: 600,
+      samplesAfter: 200,
+    });
+    expect(finding.message).toBe(
+      "billing's /amount (payment, version 1.1.0) is 100 times smaller since 2026-12-04 14:00 UTC while its schema did not change: check its unit",
+    );
+    // Quartiles within the sketch's 1% of the values at their ranks (the same 100 amounts every hour).
+    const sorted = Array.from({ length: 100 }, (_, i) => cents(i)).sort((a, b) => a - b);
+    const atRank = (q: number, n: number) => sorted[Math.floor((q * (n - 1)) / (n / 100))]!;
+    expect([atRank(0.25, 600), atRank(0.5, 600), atRank(0.75, 600)]).toEqual([3137, 5601, 7788]);
+    const close = (got: readonly number[], want: number[]) =>
+      got.forEach((g, i) => expect(Math.abs(g / want[i]! - 1)).toBeLessThan(0.01));
+    close(finding.before, [3137, 5601, 7788]);
+    close(finding.after, [31.37, 56.01, 77.88]);
+    expect(finding.factor).toBeCloseTo(0.01, 3);
+  });
+
+  it("finds it within the first bucket after the change once that bucket holds enough samples", () => {
+    expect(
+      detectScaleShift(
+        key,
+        run(7, 50, (h, i) => (h < 6 ? cents(i) : cents(i) / 100)),
+        shift,
+      )?.since,
+    ).toBe(START + 6 * HOUR);
+    expect(
+      detectScaleShift(
+        key,
+        run(7, 49, (h, i) => (h < 6 ? cents(i) : cents(i) / 100)),
+        shift,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("does not find a slow trend: amounts growing 30% a day for two days", () => {
+    expect(
+      detectScaleShift(
+        key,
+        run(48, 100, (h, i) => cents(i) * 1.3 ** (h / 24)),
+        shift,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("does not find a single huge outlier", () => {
+    const buckets = run(8, 100, (h, i) => (h === 7 && i === 0 ? 1e12 : cents(i)));
+    expect(detectScaleShift(key, buckets, shift)).toBeUndefined();
+  });
+
+  it("does not find a producer with 20 samples, however its values moved", () => {
+    expect(
+      detectScaleShift(
+        key,
+        run(4, 5, (h, i) => (h < 2 ? cents(i) : cents(i) / 100)),
+        shift,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("does not find quartiles that moved by less than the factor, or only some of them", () => {
+    expect(
+      detectScaleShift(
+        key,
+        run(8, 100, (h, i) => (h < 6 ? cents(i) : cents(i) / 9)),
+        shift,
+      ),
+    ).toBeUndefined();
+    // Only the lower half moved: the upper quartile stayed.
+    const half = run(8, 100, (h, i) => (h >= 6 && i < 60 ? cents(i) / 100 : cents(i)));
+    expect(detectScaleShift(key, half, shift)).toBeUndefined();
+  });
+
+  it("finds growth as well, with the factor as people say it", () => {
+    const finding = detectScaleShift(
+      key,
+      run(6, 100, (h, i) => (h < 3 ? cents(i) : cents(i) * 1000)),
+      shift,
+    );
+    expect(finding?.message).toBe(
+      "billing's /amount (payment, version 1.1.0) is 1,000 times larger since 2026-12-04 11:00 UTC while its schema did not change: check its unit",
+    );
+    expect([roundFactor(98.5), roundFactor(37.2), roundFactor(0.5)]).toEqual(["100", "37", "0.5"]);
+  });
+});
