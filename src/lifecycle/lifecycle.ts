@@ -10,6 +10,8 @@ import {
   type UnreadableEvidence,
   type VersionEvidence,
 } from "./evidence.js";
+import { FieldEvidence, type FieldEvidenceState, type FieldFacts } from "./field-evidence.js";
+import { fieldWindowMs, judgeFields, type FieldVerdict } from "./field-verdicts.js";
 import type { Observation, World } from "./observation.js";
 import { RetiredTraffic } from "./retired.js";
 import { judgeCandidate, judgeDeprecated, type Verdict } from "./verdicts.js";
@@ -41,6 +43,8 @@ export interface LifecycleState {
   readonly candidates: Record<string, Record<string, CandidateEvidence>>;
   /** Per subject, the records whose version could not be read (absent in state of older versions). */
   readonly unreadable?: Record<string, UnreadableEvidence[]>;
+  /** Per subject, its fields' evidence (absent in state of older versions). */
+  readonly fields?: Record<string, FieldEvidenceState>;
   /** The corpus of real shapes, when it is enabled (its own JSON form, see src/corpus). */
   readonly corpus?: unknown;
   /**
@@ -65,6 +69,9 @@ export class Lifecycle {
   /** Per subject, keyed by topic, partition and reason. */
   readonly #unreadable = new Map<string, Map<string, UnreadableEvidence>>();
   readonly #verdicts = new Map<string, Verdict>();
+  /** Each field's evidence: when records last carried it, lacked it, could not be read, per producer. */
+  readonly fields = new FieldEvidence();
+  readonly #fieldVerdicts = new Map<string, FieldVerdict>();
   readonly #log: Logger;
   readonly #now: () => number;
   /** Partitions of each topic as the brokers report them (all of them, not only this member's). */
@@ -291,6 +298,37 @@ export class Lifecycle {
     return verdicts;
   }
 
+  /** The field tallies as they are now: what they counted since the last call is dated now. */
+  observeFields(facts: Iterable<FieldFacts>): void {
+    this.fields.observe(facts, this.#now(), (name) => {
+      const s = this.#subjects.get(name);
+      return s ? fieldWindowMs(s) : 0;
+    });
+  }
+
+  /**
+   * Judges every tracked field now (keyed `subject \0 pointer`): a deprecated one drained, an
+   * optional one ready to require. Logs each change once, as for versions.
+   */
+  judgeFields(world: World = {}): Map<string, FieldVerdict> {
+    const observed: Observation = { coverage: this.coverage, knownPartitions: this.knownPartitions, world };
+    const verdicts = judgeFields(this.#subjects.values(), this.fields, observed, this.#now());
+    for (const [id, verdict] of verdicts) {
+      const before = this.#fieldVerdicts.get(id);
+      const [subject] = id.split("\u0000");
+      const what = `${subject} ${verdict.field} is ${verdict.kind === "ready" ? "ready to require" : "drained"}`;
+      const fields = { subject, field: verdict.field, verdict: verdict.kind, evidence: verdict.evidence };
+      if (verdict.yes && before?.yes !== true) this.#log.info(fields, what);
+      else if (!verdict.yes && before?.yes === true)
+        this.#log.warn(
+          { ...fields, reasons: verdict.reasons },
+          `${subject} ${verdict.field} is no longer ${verdict.kind === "ready" ? "ready to require: a record lacked it" : "drained: records carry it again"}`,
+        );
+      this.#fieldVerdicts.set(id, verdict);
+    }
+    return verdicts;
+  }
+
   now(): number {
     return this.#now();
   }
@@ -311,6 +349,7 @@ export class Lifecycle {
       versions,
       candidates,
       unreadable,
+      fields: this.fields.toState(),
     };
   }
 
@@ -325,5 +364,6 @@ export class Lifecycle {
     }
     for (const [subject, entries] of Object.entries(state.unreadable ?? {}))
       this.restoreUnreadable(subject, entries);
+    if (state.fields) this.fields.restore(state.fields);
   }
 }

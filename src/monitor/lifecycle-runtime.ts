@@ -6,6 +6,8 @@ import type { UndecodableBatch } from "../kafka/patches/index.js";
 import type { KafkaSourceOptions } from "../kafka/options.js";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import { Lifecycle, type LifecycleSubject } from "../lifecycle/lifecycle.js";
+import type { FieldFacts } from "../lifecycle/field-evidence.js";
+import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { World } from "../lifecycle/observation.js";
 import { retiredRecords } from "../lifecycle/retired.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
@@ -117,6 +119,8 @@ export interface LifecycleRuntimeOptions {
    * for a lookup (by default the pipeline's held records).
    */
   readonly world?: Pick<World, "registryDown" | "waitingForLookups">;
+  /** The field tallies (`FieldTallies.subjects`), folded into the field evidence at each judgement. */
+  readonly fieldFacts?: () => Iterable<FieldFacts>;
 }
 
 /**
@@ -143,6 +147,8 @@ export class LifecycleRuntime implements LifecycleView {
   /** The lag measurement of each topic last folded in (its start time). */
   readonly #listedAt = new Map<string, number>();
   #verdicts = new Map<string, Verdict>();
+  readonly #fieldFacts: (() => Iterable<FieldFacts>) | undefined;
+  #fieldVerdicts = new Map<string, FieldVerdict>();
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
 
@@ -153,6 +159,7 @@ export class LifecycleRuntime implements LifecycleView {
     this.#persistence = options.persistence;
     this.#interval = options.timing.judgeInterval ?? DEFAULT_JUDGE_INTERVAL;
     this.#observationClock = options.observationClock;
+    this.#fieldFacts = options.fieldFacts;
     this.#replay = options.timing.clock === "live" ? undefined : options.timing.clock;
     const pipeline = options.pipeline;
     const topic = options.persistence.kind === "topic" ? options.persistence.topic : undefined;
@@ -335,7 +342,13 @@ export class LifecycleRuntime implements LifecycleView {
     this.#foldDeclared();
     this.lifecycle.retired.observe(retiredRecords(this.#pipeline.tallies.allSeries));
     this.#verdicts = this.lifecycle.judge(this.#world);
+    if (this.#fieldFacts) this.lifecycle.observeFields(this.#fieldFacts());
+    this.#fieldVerdicts = this.lifecycle.judgeFields(this.#world);
     return this.#verdicts;
+  }
+
+  fieldVerdicts(): ReadonlyMap<string, FieldVerdict> {
+    return this.#fieldVerdicts;
   }
 
   #foldDeclared(): void {
