@@ -149,6 +149,7 @@ export class LifecycleRuntime implements LifecycleView {
   #verdicts = new Map<string, Verdict>();
   readonly #fieldFacts: (() => Iterable<FieldFacts>) | undefined;
   #fieldVerdicts = new Map<string, FieldVerdict>();
+  #fieldsFoldedAt = Number.NEGATIVE_INFINITY;
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
 
@@ -224,6 +225,7 @@ export class LifecycleRuntime implements LifecycleView {
     const now = Date.now();
     this.#observationClock?.advance(now);
     this.lifecycle.coverage.tick(now);
+    this.#foldFields(now);
     this.#listPartitions(now);
     if (now - this.#lastJudged >= this.#interval) {
       this.#lastJudged = now;
@@ -304,6 +306,7 @@ export class LifecycleRuntime implements LifecycleView {
           this.lifecycle.coverage.alsoAssigned(record.topic, record.partition, at, false);
         }
         this.lifecycle.coverage.processed(record.topic, record.partition, record.offset, record.offset, at);
+        this.#foldFields(at);
         pipeline.process(record);
       },
       unreadable: (topic, partition, reason) => pipeline.unreadable(topic, partition, reason),
@@ -342,9 +345,19 @@ export class LifecycleRuntime implements LifecycleView {
     this.#foldDeclared();
     this.lifecycle.retired.observe(retiredRecords(this.#pipeline.tallies.allSeries));
     this.#verdicts = this.lifecycle.judge(this.#world);
-    if (this.#fieldFacts) this.lifecycle.observeFields(this.#fieldFacts());
+    this.#foldFields(this.lifecycle.now(), true);
     this.#fieldVerdicts = this.lifecycle.judgeFields(this.#world);
     return this.#verdicts;
+  }
+
+  /**
+   * The field tallies into the field evidence, at most once a second (and at each judgement): what
+   * they counted meanwhile is dated now, so the shares over a window are right to the second.
+   */
+  #foldFields(now: number, always = false): void {
+    if (!this.#fieldFacts || (!always && now - this.#fieldsFoldedAt < 1_000)) return;
+    this.#fieldsFoldedAt = now;
+    this.lifecycle.observeFields(this.#fieldFacts());
   }
 
   fieldVerdicts(): ReadonlyMap<string, FieldVerdict> {
