@@ -60,21 +60,20 @@ export interface FieldUse {
 export const BUCKETS_PER_WINDOW = 12;
 
 /**
- * The records of a use that fall in the window ending at `now`: a bucket (`width` ms wide) counts if it
- * ends inside, so the counts may include up to one bucket's worth from before the window.
+ * The records of a use in the window that starts at `since`: a bucket (`width` ms wide) counts if it
+ * ends at or after it, so the counts may include up to one bucket's worth from before the window, and
+ * a record dated at or after `since` is always counted (it was folded in at or after its time).
  */
 export function inWindow(
   use: FieldUse,
-  windowMs: number,
+  since: number,
   width: number,
-  now: number,
 ): { present: number; absent: number; unknown: number } {
-  const from = now - windowMs;
   let present = 0;
   let absent = 0;
   let unknown = 0;
   for (const b of use.buckets) {
-    if (b.start + width < from) continue;
+    if (b.start + width < since) continue;
     present += b.present;
     absent += b.absent;
     unknown += b.unknown;

@@ -58,9 +58,8 @@ export function fieldWindowMs(s: LifecycleSubject): number {
 
 function producerShares(
   uses: readonly FieldUse[],
-  windowMs: number,
+  since: number,
   width: number,
-  now: number,
   writerIf: (counts: { present: number; absent: number }) => boolean,
 ): FieldProducerShare[] {
   const by = new Map<string, FieldUse[]>();
@@ -79,7 +78,7 @@ function producerShares(
     let lastAbsent = 0;
     let lastUnknown = 0;
     for (const use of list) {
-      const counts = inWindow(use, windowMs, width, now);
+      const counts = inWindow(use, since, width);
       present += counts.present;
       absent += counts.absent;
       unknown += counts.unknown;
@@ -139,7 +138,7 @@ export function judgeDeprecatedField(
   const coverage = coverageFor(s, observed, windowMs, now);
   // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
   const since = now - windowMs - 1000;
-  const producers = producerShares(uses, windowMs, bucketWidth(fieldWindowMs(s)), now, (c) => c.present > 0);
+  const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.present > 0);
   const carrying: string[] = [];
   const unreadable: string[] = [];
   let lastCarried = 0;
@@ -201,7 +200,7 @@ export function judgeOptionalField(
   const window = formatDuration(s.readyWindow);
   const coverage = coverageFor(s, observed, windowMs, now);
   const since = now - windowMs - 1000;
-  const producers = producerShares(uses, windowMs, bucketWidth(fieldWindowMs(s)), now, (c) => c.absent > 0);
+  const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.absent > 0);
   const omitting: string[] = [];
   const unreadable: string[] = [];
   for (const p of producers) {

@@ -120,6 +120,17 @@ describe("a deprecated field's drain", () => {
     ]);
   });
 
+  it("a record within the clock's tick before the window counts, though its bucket ended before the window", () => {
+    const w = world();
+    // Buckets are 50 s wide: this record's is [T0, T0 + 50 s), over 0.6 s before the window below.
+    send(w.web, T0 + 49_900, 1, { amount: true, total: true });
+    w.fold(T0 + 49_900);
+    expect(w.judge(T0 + 650_500).amount.reasons).toEqual([
+      "web still sends /amount in 100% of its records (1 of 1 in the last 10m; writer 1.1.0), the last one 10m1s ago",
+    ]);
+    expect(w.judge(T0 + 650_901).amount.yes).toBe(true);
+  });
+
   it("a record that could not be read is unknown use, and keeps the field from draining", () => {
     const w = world();
     send(w.web, T0 + 100 * S, 3, { amount: "unknown", total: "unknown" });
