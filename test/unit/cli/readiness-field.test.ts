@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { createLogger } from "../../../src/log.js";
+import { startMonitor } from "../../../src/monitor/start.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
 
@@ -50,8 +52,8 @@ function capture(amountUntil: number): string {
   return lines.join("\n") + "\n";
 }
 
-async function readiness(amountUntil: number, ...args: string[]) {
-  const dir = await writeTree({
+async function captureDir(amountUntil: number) {
+  return writeTree({
     ...CATALOG,
     "config.yaml": `logLevel: silent
 subjects:
@@ -67,6 +69,10 @@ subjects:
 `,
     "capture.ndjson": capture(amountUntil),
   });
+}
+
+async function readiness(amountUntil: number, ...args: string[]) {
+  const dir = await captureDir(amountUntil);
   return runCli([
     "readiness",
     "--subject",
@@ -120,5 +126,32 @@ describe("readiness --field", () => {
     const both = await readiness(30, "--field", "/amount", "--version", "1.0");
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("give --version V or --field POINTER, not both");
+  });
+});
+
+describe("the field gauges", () => {
+  it("say the last judgement's verdicts on /metrics, each tracked field at 0 until it is reached", async () => {
+    const dir = await captureDir(30);
+    const monitor = await startMonitor({
+      configPath: `${dir}/config.yaml`,
+      source: { file: `${dir}/capture.ndjson` },
+      host: "127.0.0.1",
+      port: 0,
+      env: {},
+      version: "test",
+      logger: createLogger("silent"),
+    });
+    try {
+      await monitor.replayed;
+      monitor.report(); // a judgement (live, the lifecycle's tick judges every 10 s)
+      const text = await (await fetch(`${monitor.address}/metrics`)).text();
+      expect(text.split("\n").filter((l) => /^schemawatch_field_(drained|ready)\{/.test(l))).toEqual([
+        'schemawatch_field_drained{subject="pay",field="/amount"} 1',
+        'schemawatch_field_ready{subject="pay",field="/currency"} 0',
+        'schemawatch_field_ready{subject="pay",field="/total"} 1',
+      ]);
+    } finally {
+      await monitor.stop();
+    }
   });
 });
