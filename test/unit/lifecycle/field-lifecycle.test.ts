@@ -1,0 +1,90 @@
+import { pino } from "pino";
+import { describe, expect, it } from "vitest";
+import type { CatalogSubject } from "../../../src/catalog/types.js";
+import type { FieldFacts } from "../../../src/lifecycle/field-evidence.js";
+import { Lifecycle, type LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
+
+// The lifecycle's field evidence: folded from the tallies, judged with the versions' coverage, logged
+// when a verdict changes, and saved with the rest of the lifecycle's state.
+
+const T0 = Date.parse("2026-12-01T08:00:00Z");
+const subject: LifecycleSubject = {
+  subject: { name: "pay", topics: ["pay"], versions: [] } as unknown as CatalogSubject,
+  drainWindow: 60,
+  readyWindow: 60,
+  minSamples: 1,
+};
+
+function setup() {
+  let now = T0;
+  const logged: string[] = [];
+  const logger = pino({ level: "info" }, { write: (line: string) => logged.push(JSON.parse(line).msg) });
+  const lifecycle = new Lifecycle([subject], logger, () => now);
+  lifecycle.knownPartitions.set("pay", new Set([0]));
+  lifecycle.coverage.assigned(new Map([["pay", [0]]]), T0, false);
+  const row = {
+    labels: { producer: "billing", writer_version: "1.1.0" },
+    present: [1],
+    absent: [0],
+    unknown: [0],
+    lastPresentAt: [T0],
+    lastAbsentAt: [0],
+    lastUnknownAt: [0],
+  };
+  const facts: FieldFacts = {
+    subject: "pay",
+    fields: [{ pointer: "/amount", deprecatedIn: ["1.1.0"], optionalIn: "1.1.0" }],
+    rows: [row],
+  };
+  return {
+    lifecycle,
+    logged,
+    row,
+    facts,
+    at: (seconds: number) => (now = T0 + seconds * 1000),
+  };
+}
+
+describe("the lifecycle's field evidence", () => {
+  it("logs a field drained once, and its return to use", () => {
+    const m = setup();
+    m.lifecycle.observeFields([m.facts]);
+    expect(m.lifecycle.judgeFields().get("pay\u0000/amount")!.yes).toBe(false);
+    m.at(62);
+    expect(m.lifecycle.judgeFields().get("pay\u0000/amount")!.yes).toBe(true);
+    m.lifecycle.judgeFields();
+    m.row.present[0] = 2;
+    m.row.lastPresentAt[0] = T0 + 62_000;
+    m.lifecycle.observeFields([m.facts]);
+    // The first record's bucket (5 s wide, from T0) ends inside the window: it counts in the share.
+    expect(m.lifecycle.judgeFields().get("pay\u0000/amount")!.reasons).toEqual([
+      "billing still sends /amount in 100% of its records (2 of 2 in the last 1m; writer 1.1.0), the last one just now",
+    ]);
+    expect(m.logged).toEqual([
+      "pay /amount is drained",
+      "pay /amount is no longer drained: records carry it again",
+    ]);
+  });
+
+  it("is saved in the lifecycle's state and restored after a restart, judged the same", () => {
+    const m = setup();
+    m.lifecycle.observeFields([m.facts]);
+    m.at(30);
+    const state = JSON.parse(JSON.stringify(m.lifecycle.toState())) as ReturnType<Lifecycle["toState"]>;
+    expect(Object.keys(state.fields!)).toEqual(["pay"]);
+    const restarted = new Lifecycle([subject], pino({ level: "silent" }), () => T0 + 30_000);
+    restarted.knownPartitions.set("pay", new Set([0]));
+    restarted.restore(state);
+    restarted.coverage.assigned(new Map([["pay", [0]]]), T0 + 30_000, false);
+    const reasons = [
+      "billing still sends /amount in 100% of its records (1 of 1 in the last 1m; writer 1.1.0), the last one 30s ago",
+      "coverage gap on pay/0 until 2026-12-01T08:01Z",
+    ];
+    expect(m.lifecycle.judgeFields().get("pay\u0000/amount")!.reasons).toEqual(reasons);
+    expect(restarted.judgeFields().get("pay\u0000/amount")!.reasons).toEqual(reasons);
+    // The tallies of the new process start at zero: their first counts are new records, not a replay.
+    const fresh = { ...m.row, present: [1], lastPresentAt: [T0 + 30_000] };
+    restarted.observeFields([{ ...m.facts, rows: [fresh] }]);
+    expect(restarted.fields.usesOf("pay", "/amount")[0]!.buckets.reduce((n, b) => n + b.present, 0)).toBe(2);
+  });
+});
