@@ -50,6 +50,11 @@ export function percent(part: number, whole: number): string {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** Records of a producer; `unknown` is the pipeline's name for none read (an undecodable batch's). */
+const recordsOf = (n: number, producer: string) =>
+  producer === "unknown"
+    ? `${plural(n, "record")} of no known producer`
+    : `${plural(n, "record")} of ${producer}`;
 
 /** The longer of a subject's windows, ms: how far back its field buckets go. */
 export function fieldWindowMs(s: LifecycleSubject): number {
@@ -159,7 +164,7 @@ export function judgeDeprecatedField(
     if (lastUnknown >= since && p.unknown > 0) {
       unknownRecords += p.unknown;
       unreadable.push(
-        `${plural(p.unknown, "record")} of ${p.producer} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may carry ${field.pointer}`,
+        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may carry ${field.pointer}`,
       );
     }
   }
@@ -212,7 +217,7 @@ export function judgeOptionalField(
     const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
     if (lastUnknown >= since && p.unknown > 0)
       unreadable.push(
-        `${plural(p.unknown, "record")} of ${p.producer} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may lack ${field.pointer}`,
+        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may lack ${field.pointer}`,
       );
   }
   const streak = uses.reduce((n, u) => n + u.presentSinceMissing, 0);

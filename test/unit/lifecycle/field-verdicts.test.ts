@@ -141,6 +141,16 @@ describe("a deprecated field's drain", () => {
     expect(w.judge(T0 + 701 * S + 1).amount.yes).toBe(true);
   });
 
+  it("an undecodable batch's records, of no known producer, are unknown use too", () => {
+    const w = world();
+    const batch = row("unknown", "unknown");
+    send(batch, T0 + 100 * S, 40, { amount: "unknown", total: "unknown" });
+    w.evidence.observe([{ subject: "pay", fields: FIELDS, rows: [batch] }], T0 + 100 * S, () => WINDOW_S * S);
+    expect(w.judge(T0 + 650 * S).amount.reasons).toEqual([
+      "40 records of no known producer could not be read in the last 10m, the last one 9m10s ago: they may carry /amount",
+    ]);
+  });
+
   it("a coverage gap restarts the window, as it does a version's", () => {
     const w = world();
     w.coverage.undecodable("pay", 0, "10", "19", T0 + 300 * S, "crc mismatch");
