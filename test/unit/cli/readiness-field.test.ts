@@ -150,6 +150,32 @@ describe("the field gauges", () => {
         'schemawatch_field_ready{subject="pay",field="/currency"} 0',
         'schemawatch_field_ready{subject="pay",field="/total"} 1',
       ]);
+      // /api/status carries the same verdicts per subject, beside the attention items they give.
+      const status = (await (await fetch(`${monitor.address}/api/status`)).json()) as {
+        fields: Record<string, Array<{ field: string; kind: string; yes: boolean }>>;
+        attention: Array<{ kind: string; action: string }>;
+      };
+      expect(status.fields["pay"]!.map((f) => [f.field, f.kind, f.yes])).toEqual([
+        ["/amount", "drained", true],
+        ["/currency", "ready", false],
+        ["/total", "ready", true],
+      ]);
+      expect(status.attention.filter((a) => a.kind.startsWith("field-"))).toEqual([
+        {
+          level: "act",
+          kind: "field-drained",
+          subject: "pay",
+          what: "/amount of pay is drained: no record carried it for the whole drain window, with every partition observed",
+          action: "Remove /amount in 2.0.0.",
+        },
+        {
+          level: "act",
+          kind: "field-ready",
+          subject: "pay",
+          what: "every producer sends /total of pay in every record",
+          action: "It can be added to required in 2.0.0.",
+        },
+      ]);
     } finally {
       await monitor.stop();
     }
