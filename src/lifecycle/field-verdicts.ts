@@ -124,6 +124,24 @@ function unsharedEvidence(s: LifecycleSubject, observed: Observation): string[] 
   return reasons;
 }
 
+/**
+ * Field evidence younger than the coverage: the monitor started without saved field evidence (a state
+ * topic, which does not keep it yet, or a state file written before it did), so records before its
+ * start went unchecked though the partitions count as observed. Said only when the coverage alone
+ * would not withhold the verdict already.
+ */
+function evidenceBegins(
+  fieldsSince: number,
+  coveredSince: number | null,
+  windowMs: number,
+  now: number,
+): string[] {
+  if (fieldsSince <= now - windowMs || coveredSince === null || coveredSince >= fieldsSince) return [];
+  return [
+    `field evidence begins at ${iso(fieldsSince)}, when this monitor started without saved field evidence: the window completes at ${iso(fieldsSince + windowMs)}`,
+  ];
+}
+
 const lastOf = (uses: readonly FieldUse[], producer: string, pick: (u: FieldUse) => number) =>
   Math.max(0, ...uses.filter((u) => u.producer === producer).map(pick));
 
@@ -137,6 +155,7 @@ export function judgeDeprecatedField(
   uses: readonly FieldUse[],
   observed: Observation,
   now: number,
+  fieldsSince = Number.NEGATIVE_INFINITY,
 ): FieldVerdict {
   const windowMs = s.drainWindow * 1000;
   const window = formatDuration(s.drainWindow);
@@ -168,7 +187,13 @@ export function judgeDeprecatedField(
       );
     }
   }
-  const reasons = [...carrying, ...unreadable, ...coverage.reasons, ...unsharedEvidence(s, observed)];
+  const reasons = [
+    ...carrying,
+    ...unreadable,
+    ...coverage.reasons,
+    ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
+    ...unsharedEvidence(s, observed),
+  ];
   return {
     kind: "drained",
     yes: reasons.length === 0,
@@ -200,6 +225,7 @@ export function judgeOptionalField(
   uses: readonly FieldUse[],
   observed: Observation,
   now: number,
+  fieldsSince = Number.NEGATIVE_INFINITY,
 ): FieldVerdict {
   const windowMs = s.readyWindow * 1000;
   const window = formatDuration(s.readyWindow);
@@ -221,7 +247,13 @@ export function judgeOptionalField(
       );
   }
   const streak = uses.reduce((n, u) => n + u.presentSinceMissing, 0);
-  const reasons = [...omitting, ...unreadable, ...coverage.reasons, ...unsharedEvidence(s, observed)];
+  const reasons = [
+    ...omitting,
+    ...unreadable,
+    ...coverage.reasons,
+    ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
+    ...unsharedEvidence(s, observed),
+  ];
   if (streak < s.minSamples)
     reasons.push(
       `${plural(streak, "record")} carried ${field.pointer} since the last that lacked it; ${s.minSamples} needed`,
@@ -255,6 +287,7 @@ export function judgeFields(
   evidence: FieldEvidence,
   observed: Observation,
   now: number,
+  fieldsSince = Number.NEGATIVE_INFINITY,
 ): Map<string, FieldVerdict> {
   const verdicts = new Map<string, FieldVerdict>();
   for (const s of subjects) {
@@ -263,9 +296,9 @@ export function judgeFields(
       const uses = evidence.usesOf(name, field.pointer);
       const verdict =
         field.deprecatedIn.length > 0
-          ? judgeDeprecatedField(s, field, uses, observed, now)
+          ? judgeDeprecatedField(s, field, uses, observed, now, fieldsSince)
           : field.optionalIn !== undefined
-            ? judgeOptionalField(s, field, uses, observed, now)
+            ? judgeOptionalField(s, field, uses, observed, now, fieldsSince)
             : undefined;
       if (verdict) verdicts.set(`${name}\u0000${field.pointer}`, verdict);
     }

@@ -72,6 +72,11 @@ export class Lifecycle {
   /** Each field's evidence: when records last carried it, lacked it, could not be read, per producer. */
   readonly fields = new FieldEvidence();
   readonly #fieldVerdicts = new Map<string, FieldVerdict>();
+  /**
+   * From when the field evidence is whole: undefined, since this process started (`startedAt`, which
+   * a replay moves to its first record); -Infinity once restored from state that kept it.
+   */
+  #fieldsSince: number | undefined;
   readonly #log: Logger;
   readonly #now: () => number;
   /** Partitions of each topic as the brokers report them (all of them, not only this member's). */
@@ -312,7 +317,13 @@ export class Lifecycle {
    */
   judgeFields(world: World = {}): Map<string, FieldVerdict> {
     const observed: Observation = { coverage: this.coverage, knownPartitions: this.knownPartitions, world };
-    const verdicts = judgeFields(this.#subjects.values(), this.fields, observed, this.#now());
+    const verdicts = judgeFields(
+      this.#subjects.values(),
+      this.fields,
+      observed,
+      this.#now(),
+      this.#fieldsSince ?? this.startedAt,
+    );
     for (const [id, verdict] of verdicts) {
       const before = this.#fieldVerdicts.get(id);
       const [subject] = id.split("\u0000");
@@ -354,6 +365,8 @@ export class Lifecycle {
   }
 
   restore(state: LifecycleState): void {
+    // Coverage restored without field evidence would vouch for records nobody checked for fields.
+    this.#fieldsSince = state.fields ? Number.NEGATIVE_INFINITY : this.startedAt;
     this.startedAt = Math.min(this.startedAt, state.startedAt);
     this.coverage.restore(state.partitions);
     for (const [subject, map] of Object.entries(state.versions)) {

@@ -87,4 +87,23 @@ describe("the lifecycle's field evidence", () => {
     restarted.observeFields([{ ...m.facts, rows: [fresh] }]);
     expect(restarted.fields.usesOf("pay", "/amount")[0]!.buckets.reduce((n, b) => n + b.present, 0)).toBe(2);
   });
+  it("restored coverage without field evidence (an older state file, or the state topic) withholds the field verdicts for a window", () => {
+    const m = setup();
+    m.lifecycle.observeFields([m.facts]);
+    m.at(120);
+    const { fields: _fields, ...older } = m.lifecycle.toState();
+    let now = T0 + 120_000;
+    const restarted = new Lifecycle([subject], pino({ level: "silent" }), () => now);
+    restarted.knownPartitions.set("pay", new Set([0]));
+    restarted.restore(older);
+    restarted.coverage.assigned(new Map([["pay", [0]]]), now, false);
+    const empty = { ...m.row, present: [0], lastPresentAt: [0] };
+    restarted.observeFields([{ ...m.facts, rows: [empty] }]);
+    now = T0 + 130_000;
+    expect(restarted.judgeFields().get("pay\u0000/amount")!.reasons).toEqual([
+      "field evidence begins at 2026-12-01T08:02Z, when this monitor started without saved field evidence: the window completes at 2026-12-01T08:03Z",
+    ]);
+    now = T0 + 180_000;
+    expect(restarted.judgeFields().get("pay\u0000/amount")!.yes).toBe(true);
+  });
 });
