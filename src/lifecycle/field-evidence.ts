@@ -93,11 +93,16 @@ const useKey = (pointer: string, producer: string, writer: string) =>
 export interface FieldEvidenceState {
   readonly fields: TrackedField[];
   readonly uses: Record<string, FieldUse & { readonly field: string }>;
+  /** Fields that began to be tracked after the evidence did (a reload), and when (ms). */
+  readonly trackedSince?: Record<string, number>;
 }
 
 interface SubjectEvidence {
   fields: readonly TrackedField[];
   readonly uses: Map<string, FieldUse & { readonly field: string }>;
+  readonly trackedSince: Map<string, number>;
+  /** Whether its field list is known already (told in this process, or restored). */
+  listed: boolean;
 }
 
 /** The counts of a tallies row already folded in. */
@@ -121,6 +126,13 @@ export class FieldEvidence {
     for (const f of facts) {
       if (f.fields.length === 0) continue;
       const subject = this.#subject(f.subject);
+      // A field tracked only from now on (a reload made it one of interest): the records before went
+      // unchecked for it, so its evidence begins now, whatever the coverage says.
+      if (subject.listed) {
+        const known = new Set(subject.fields.map((t) => t.pointer));
+        for (const t of f.fields) if (!known.has(t.pointer)) subject.trackedSince.set(t.pointer, now);
+      }
+      subject.listed = true;
       subject.fields = f.fields.map((t) => ({
         pointer: t.pointer,
         deprecatedIn: [...t.deprecatedIn],
@@ -167,7 +179,11 @@ export class FieldEvidence {
 
   #subject(name: string): SubjectEvidence {
     let subject = this.#subjects.get(name);
-    if (!subject) this.#subjects.set(name, (subject = { fields: [], uses: new Map() }));
+    if (!subject)
+      this.#subjects.set(
+        name,
+        (subject = { fields: [], uses: new Map(), trackedSince: new Map(), listed: false }),
+      );
     return subject;
   }
 
@@ -195,6 +211,11 @@ export class FieldEvidence {
     return this.#subjects.get(subject)?.fields ?? [];
   }
 
+  /** From when a field's records were checked: -Infinity unless it began to be tracked later. */
+  trackedSince(subject: string, pointer: string): number {
+    return this.#subjects.get(subject)?.trackedSince.get(pointer) ?? Number.NEGATIVE_INFINITY;
+  }
+
   /** Every use of a field, by producer then writer version. */
   usesOf(subject: string, pointer: string): FieldUse[] {
     const uses = [...(this.#subjects.get(subject)?.uses.values() ?? [])].filter((u) => u.field === pointer);
@@ -207,7 +228,11 @@ export class FieldEvidence {
       const uses: FieldEvidenceState["uses"] = {};
       for (const [key, use] of subject.uses)
         uses[key] = { ...use, buckets: use.buckets.map((b) => ({ ...b })) };
-      state[name] = { fields: subject.fields.map((f) => ({ ...f })), uses };
+      state[name] = {
+        fields: subject.fields.map((f) => ({ ...f })),
+        uses,
+        trackedSince: Object.fromEntries(subject.trackedSince),
+      };
     }
     return state;
   }
@@ -223,8 +248,12 @@ export class FieldEvidence {
       // (no evidence of a field is never a drain: its window starts again from its next records).
       if (!Array.isArray(saved?.fields) || typeof saved.uses !== "object" || saved.uses === null) continue;
       const subject = this.#subject(name);
-      if (subject.fields.length === 0)
+      if (!subject.listed) {
         subject.fields = saved.fields.filter(isTrackedField).map((f) => ({ ...f }));
+        subject.listed = true;
+      }
+      for (const [pointer, since] of Object.entries(saved.trackedSince ?? {}))
+        if (isNumber(since)) subject.trackedSince.set(pointer, since);
       for (const use of Object.values(saved.uses).filter(isFieldUse))
         subject.uses.set(useKey(use.field, use.producer, use.writer), {
           ...use,

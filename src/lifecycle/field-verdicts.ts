@@ -138,7 +138,7 @@ function evidenceBegins(
 ): string[] {
   if (fieldsSince <= now - windowMs || coveredSince === null || coveredSince >= fieldsSince) return [];
   return [
-    `field evidence begins at ${iso(fieldsSince)}, when this monitor started without saved field evidence: the window completes at ${iso(fieldsSince + windowMs)}`,
+    `field evidence begins at ${iso(fieldsSince)}, when this monitor started without saved field evidence or began to track the field: the window completes at ${iso(fieldsSince + windowMs)}`,
   ];
 }
 
@@ -294,11 +294,12 @@ export function judgeFields(
     const name = s.subject.name;
     for (const field of evidence.fieldsOf(name)) {
       const uses = evidence.usesOf(name, field.pointer);
+      const since = Math.max(fieldsSince, evidence.trackedSince(name, field.pointer));
       const verdict =
         field.deprecatedIn.length > 0
-          ? judgeDeprecatedField(s, field, uses, observed, now, fieldsSince)
+          ? judgeDeprecatedField(s, field, uses, observed, now, since)
           : field.optionalIn !== undefined
-            ? judgeOptionalField(s, field, uses, observed, now, fieldsSince)
+            ? judgeOptionalField(s, field, uses, observed, now, since)
             : undefined;
       if (verdict) verdicts.set(`${name}\u0000${field.pointer}`, verdict);
     }

@@ -101,9 +101,34 @@ describe("the lifecycle's field evidence", () => {
     restarted.observeFields([{ ...m.facts, rows: [empty] }]);
     now = T0 + 130_000;
     expect(restarted.judgeFields().get("pay\u0000/amount")!.reasons).toEqual([
-      "field evidence begins at 2026-12-01T08:02Z, when this monitor started without saved field evidence: the window completes at 2026-12-01T08:03Z",
+      "field evidence begins at 2026-12-01T08:02Z, when this monitor started without saved field evidence or began to track the field: the window completes at 2026-12-01T08:03Z",
     ]);
     now = T0 + 180_000;
     expect(restarted.judgeFields().get("pay\u0000/amount")!.yes).toBe(true);
+  });
+  it("a field tracked only after a reload waits a window from then: the records before went unchecked for it", () => {
+    const m = setup();
+    m.lifecycle.observeFields([m.facts]);
+    m.at(120);
+    // The reload made /legacy a field of interest; its tallies start at zero now.
+    const legacy = { pointer: "/legacy", deprecatedIn: ["1.1.0"], optionalIn: undefined };
+    const row = { ...m.row, present: [1, 0], absent: [0, 0], unknown: [0, 0] };
+    for (const list of ["lastPresentAt", "lastAbsentAt", "lastUnknownAt"] as const)
+      row[list] = [m.row[list][0]!, 0];
+    const facts = { ...m.facts, fields: [...m.facts.fields, legacy], rows: [row] };
+    m.lifecycle.observeFields([facts]);
+    m.at(130);
+    const verdicts = m.lifecycle.judgeFields();
+    expect(verdicts.get("pay\u0000/amount")!.yes).toBe(true);
+    expect(verdicts.get("pay\u0000/legacy")!.reasons).toEqual([
+      "field evidence begins at 2026-12-01T08:02Z, when this monitor started without saved field evidence or began to track the field: the window completes at 2026-12-01T08:03Z",
+    ]);
+    // Kept across a restart.
+    const restarted = new Lifecycle([subject], pino({ level: "silent" }), () => T0 + 130_000);
+    restarted.restore(JSON.parse(JSON.stringify(m.lifecycle.toState())) as ReturnType<Lifecycle["toState"]>);
+    expect(restarted.fields.trackedSince("pay", "/legacy")).toBe(T0 + 120_000);
+    expect(restarted.fields.trackedSince("pay", "/amount")).toBe(Number.NEGATIVE_INFINITY);
+    m.at(180);
+    expect(m.lifecycle.judgeFields().get("pay\u0000/legacy")!.yes).toBe(true);
   });
 });
