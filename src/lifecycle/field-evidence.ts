@@ -124,7 +124,7 @@ export class FieldEvidence {
    */
   observe(facts: Iterable<FieldFacts>, now: number, windowMs: (subject: string) => number): void {
     for (const f of facts) {
-      if (f.fields.length === 0) continue;
+      // Listed even without fields: one that a reload gives fields must not take them as tracked all along.
       const subject = this.#subject(f.subject);
       // A field tracked only from now on (a reload made it one of interest): the records before went
       // unchecked for it, so its evidence begins now, whatever the coverage says.

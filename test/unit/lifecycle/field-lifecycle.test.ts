@@ -131,4 +131,14 @@ describe("the lifecycle's field evidence", () => {
     m.at(180);
     expect(m.lifecycle.judgeFields().get("pay\u0000/legacy")!.yes).toBe(true);
   });
+  it("a subject without fields of interest that a reload gives one waits a window too", () => {
+    const m = setup();
+    m.lifecycle.observeFields([{ subject: "pay", fields: [], rows: [] }]);
+    m.at(120);
+    m.lifecycle.observeFields([m.facts]);
+    m.at(130);
+    expect(m.lifecycle.judgeFields().get("pay\u0000/amount")!.reasons).toEqual([
+      "field evidence begins at 2026-12-01T08:02Z, when this monitor started without saved field evidence or began to track the field: the window completes at 2026-12-01T08:03Z",
+    ]);
+  });
 });
