@@ -272,7 +272,7 @@ export function judgeOptionalField(
       partitions: coverage.partitions,
       records: producers.reduce((n, p) => n + p.records, 0),
       recordsSinceMissing: streak,
-      upperBound95: zeroFailureUpperBound(streak),
+      lackingBound95: zeroFailureUpperBound(streak),
     },
   };
 }

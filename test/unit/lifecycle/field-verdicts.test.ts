@@ -199,7 +199,7 @@ describe("an optional field ready to require", () => {
       partitions: 1,
       records: 90,
       recordsSinceMissing: 40,
-      upperBound95: 1 - Math.pow(0.05, 1 / 40),
+      lackingBound95: 1 - Math.pow(0.05, 1 / 40),
     });
   });
 
