@@ -28,7 +28,7 @@ import { parseConfig } from "../dist/config/load.js";
 import { FieldTallies } from "../dist/fields/tallies.js";
 import { Health } from "../dist/health/health.js";
 import { BatchRecord } from "../dist/kafka/batch.js";
-import { HeaderNames, decodeRecordBatch } from "../dist/kafka/record-batch.js";
+import { HeaderNames, decodeRecordBatch } from "../dist/kafka/patches/record-batch.js";
 import { createLogger } from "../dist/log.js";
 import { Pipeline } from "../dist/pipeline/pipeline.js";
 import { replayFile } from "../dist/source/file.js";

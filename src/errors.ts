@@ -15,6 +15,7 @@ export type ErrorCode =
   | "VERSION_INVALID"
   | "SUBJECT_UNKNOWN"
   | "VERSION_UNKNOWN"
+  | "FIELD_UNKNOWN"
   | "SOURCE_INVALID"
   | "STATE_INVALID"
   | "HTTP_FAILED"

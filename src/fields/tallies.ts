@@ -20,6 +20,14 @@ export interface FieldRow {
   readonly present: number[];
   readonly absent: number[];
   readonly unknown: number[];
+  /**
+   * Per field, when a record last carried it, lacked it, or could not be read for it (the pipeline's
+   * observation clock, ms; 0 when never): what the lifecycle's field verdicts date their windows by.
+   * Each is the series' latest observation when the record was counted, never earlier than the record.
+   */
+  readonly lastPresentAt: number[];
+  readonly lastAbsentAt: number[];
+  readonly lastUnknownAt: number[];
 }
 
 /** One sample of `schemawatch_field_records_total`. */
@@ -111,6 +119,9 @@ class SubjectFieldState implements SubjectFieldsView {
         present: [],
         absent: [],
         unknown: [],
+        lastPresentAt: [],
+        lastAbsentAt: [],
+        lastUnknownAt: [],
       };
       grow(row, this.fields.length);
       byWriter.set(writer_version, row);
@@ -121,11 +132,21 @@ class SubjectFieldState implements SubjectFieldsView {
   }
 
   /** Counts one record (or an undecodable batch's `records`) in its row. */
-  count(row: FieldRow, value: Uint8Array | null, start: number, readable: boolean, records: number): void {
+  count(
+    row: FieldRow,
+    value: Uint8Array | null,
+    start: number,
+    readable: boolean,
+    records: number,
+    at: number,
+  ): void {
     row.checked += records;
     const fields = this.fields.length;
     if (!readable) {
-      for (let i = 0; i < fields; i++) row.unknown[i]! += records;
+      for (let i = 0; i < fields; i++) {
+        row.unknown[i]! += records;
+        if (at > row.lastUnknownAt[i]!) row.lastUnknownAt[i] = at;
+      }
       return;
     }
     const verdicts = this.verdicts;
@@ -133,9 +154,16 @@ class SubjectFieldState implements SubjectFieldsView {
     const keyOf = this.#keyOf;
     for (let i = 0; i < fields; i++) {
       const verdict = verdicts[keyOf[i]!];
-      if (verdict === ABSENT) row.absent[i]! += records;
-      else if (verdict === PRESENT) row.present[i]! += records;
-      else row.unknown[i]! += records;
+      if (verdict === ABSENT) {
+        row.absent[i]! += records;
+        if (at > row.lastAbsentAt[i]!) row.lastAbsentAt[i] = at;
+      } else if (verdict === PRESENT) {
+        row.present[i]! += records;
+        if (at > row.lastPresentAt[i]!) row.lastPresentAt[i] = at;
+      } else {
+        row.unknown[i]! += records;
+        if (at > row.lastUnknownAt[i]!) row.lastUnknownAt[i] = at;
+      }
     }
   }
 }
@@ -145,6 +173,9 @@ function grow(row: FieldRow, fields: number): void {
     row.present.push(0);
     row.absent.push(0);
     row.unknown.push(0);
+    row.lastPresentAt.push(0);
+    row.lastAbsentAt.push(0);
+    row.lastUnknownAt.push(0);
   }
 }
 
@@ -182,7 +213,8 @@ export class FieldTallies {
     state.follow(pipeline.subject);
     if (state.fields.length === 0) return;
     const readable = reason === undefined || PAYLOAD_READ.has(reason);
-    state.count(state.row(series), value, start, readable, records);
+    // The pipeline dates the series before it counts a record: its latest observation is this one's.
+    state.count(state.row(series), value, start, readable, records, series.lastObservedMs);
   };
 
   /** Each subject's tracked fields and rows. */

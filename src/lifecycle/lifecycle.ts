@@ -10,6 +10,8 @@ import {
   type UnreadableEvidence,
   type VersionEvidence,
 } from "./evidence.js";
+import { FieldEvidence, type FieldEvidenceState, type FieldFacts } from "./field-evidence.js";
+import { fieldWindowMs, judgeFields, type FieldVerdict } from "./field-verdicts.js";
 import type { Observation, World } from "./observation.js";
 import { RetiredTraffic } from "./retired.js";
 import { judgeCandidate, judgeDeprecated, type Verdict } from "./verdicts.js";
@@ -46,6 +48,8 @@ export interface LifecycleState {
    * names (absent in state of older versions).
    */
   readonly retiredSince?: Record<string, Record<string, number>>;
+  /** Per subject, its fields' evidence (absent in state of older versions). */
+  readonly fields?: Record<string, FieldEvidenceState>;
   /** The corpus of real shapes, when it is enabled (its own JSON form, see src/corpus). */
   readonly corpus?: unknown;
   /**
@@ -70,6 +74,14 @@ export class Lifecycle {
   /** Per subject, keyed by topic, partition and reason. */
   readonly #unreadable = new Map<string, Map<string, UnreadableEvidence>>();
   readonly #verdicts = new Map<string, Verdict>();
+  /** Each field's evidence: when records last carried it, lacked it, could not be read, per producer. */
+  readonly fields = new FieldEvidence();
+  readonly #fieldVerdicts = new Map<string, FieldVerdict>();
+  /**
+   * From when the field evidence is whole: undefined, since this process started (`startedAt`, which
+   * a replay moves to its first record); -Infinity once restored from state that kept it.
+   */
+  #fieldsSince: number | undefined;
   readonly #log: Logger;
   readonly #now: () => number;
   /** Partitions of each topic as the brokers report them (all of them, not only this member's). */
@@ -296,6 +308,43 @@ export class Lifecycle {
     return verdicts;
   }
 
+  /** The field tallies as they are now: what they counted since the last call is dated now. */
+  observeFields(facts: Iterable<FieldFacts>): void {
+    this.fields.observe(facts, this.#now(), (name) => {
+      const s = this.#subjects.get(name);
+      return s ? fieldWindowMs(s) : 0;
+    });
+  }
+
+  /**
+   * Judges every tracked field now (keyed `subject \0 pointer`): a deprecated one drained, an
+   * optional one ready to require. Logs each change once, as for versions.
+   */
+  judgeFields(world: World = {}): Map<string, FieldVerdict> {
+    const observed: Observation = { coverage: this.coverage, knownPartitions: this.knownPartitions, world };
+    const verdicts = judgeFields(
+      this.#subjects.values(),
+      this.fields,
+      observed,
+      this.#now(),
+      this.#fieldsSince ?? this.startedAt,
+    );
+    for (const [id, verdict] of verdicts) {
+      const before = this.#fieldVerdicts.get(id);
+      const [subject] = id.split("\u0000");
+      const what = `${subject} ${verdict.field} is ${verdict.kind === "ready" ? "ready to require" : "drained"}`;
+      const fields = { subject, field: verdict.field, verdict: verdict.kind, evidence: verdict.evidence };
+      if (verdict.yes && before?.yes !== true) this.#log.info(fields, what);
+      else if (!verdict.yes && before?.yes === true)
+        this.#log.warn(
+          { ...fields, reasons: verdict.reasons },
+          `${subject} ${verdict.field} is no longer ${verdict.kind === "ready" ? "ready to require: a record lacked it" : "drained: records carry it again"}`,
+        );
+      this.#fieldVerdicts.set(id, verdict);
+    }
+    return verdicts;
+  }
+
   now(): number {
     return this.#now();
   }
@@ -317,10 +366,13 @@ export class Lifecycle {
       candidates,
       unreadable,
       retiredSince: this.retired.toState(),
+      fields: this.fields.toState(),
     };
   }
 
   restore(state: LifecycleState): void {
+    // Coverage restored without field evidence would vouch for records nobody checked for fields.
+    this.#fieldsSince = state.fields ? Number.NEGATIVE_INFINITY : this.startedAt;
     this.startedAt = Math.min(this.startedAt, state.startedAt);
     this.coverage.restore(state.partitions);
     for (const [subject, map] of Object.entries(state.versions)) {
@@ -335,5 +387,6 @@ export class Lifecycle {
       state.retiredSince ?? {},
       (subject, version) => this.#subjects.get(subject)?.subject.byVersion.get(version)?.status === "retired",
     );
+    if (state.fields) this.fields.restore(state.fields);
   }
 }

@@ -25,8 +25,8 @@ export interface Verdict {
 }
 
 // Stryker disable next-line Regex: toISOString always ends in ":ss.sssZ", so the anchor changes nothing
-const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, "Z");
-const ago = (now: number, ms: number) =>
+export const iso = (ms: number) => new Date(ms).toISOString().replace(/:\d\d\.\d{3}Z$/, "Z");
+export const ago = (now: number, ms: number) =>
   now - ms < 1000 ? "just now" : `${formatDuration((now - ms) / 1000)} ago`;
 
 /**

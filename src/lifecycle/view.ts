@@ -1,4 +1,5 @@
 import type { Lifecycle } from "./lifecycle.js";
+import type { FieldVerdict } from "./field-verdicts.js";
 import type { Verdict } from "./verdicts.js";
 
 /** What the report and the metrics read of a running lifecycle (the monitor's `LifecycleRuntime`). */
@@ -10,4 +11,6 @@ export interface LifecycleView {
   verdicts(): Map<string, Verdict>;
   /** The verdict of the last judgement. */
   verdict(subject: string, version: string): Verdict | undefined;
+  /** The field verdicts of the last judgement (after `verdicts()`), keyed `subject \0 pointer`. */
+  fieldVerdicts?(): ReadonlyMap<string, FieldVerdict>;
 }

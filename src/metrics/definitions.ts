@@ -183,6 +183,18 @@ export const METRICS = {
     help: "1 for each tracked field, with why it is tracked: deprecated (a version not retired marks it so) or optional (in the newest active version).",
     labels: ["subject", "field", "kind"],
   },
+  fieldDrained: {
+    name: "schemawatch_field_drained",
+    type: "gauge",
+    help: "1 when a deprecated field is drained: no record carried it (and none could not be read) for the whole drain window, with every partition observed; 0 until then.",
+    labels: ["subject", "field"],
+  },
+  fieldReady: {
+    name: "schemawatch_field_ready",
+    type: "gauge",
+    help: "1 when an optional field of the newest active version is ready to require: every producer sent it in every record for the whole ready window, with every partition observed; 0 until then.",
+    labels: ["subject", "field"],
+  },
   fieldsUntracked: {
     name: "schemawatch_fields_untracked",
     type: "gauge",

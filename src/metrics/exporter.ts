@@ -217,6 +217,19 @@ export function createRegistry(sources: MetricSources): Registry {
         }
       }
     });
+    // The last judgement's verdicts (every judge interval); a field not judged yet is 0.
+    const fieldVerdict = (definition: MetricDefinition, kind: "deprecated" | "optional") =>
+      add(definition, function* () {
+        const verdicts = lifecycle?.fieldVerdicts?.();
+        for (const subject of fields.subjects())
+          for (const field of subject.fields) {
+            if ((field.deprecatedIn.length > 0 ? "deprecated" : "optional") !== kind) continue;
+            const verdict = verdicts?.get(`${subject.subject}\u0000${field.pointer}`);
+            yield { labels: { subject: subject.subject, field: field.pointer }, value: verdict?.yes ? 1 : 0 };
+          }
+      });
+    fieldVerdict(METRICS.fieldDrained, "deprecated");
+    fieldVerdict(METRICS.fieldReady, "optional");
     add(METRICS.fieldsUntracked, function* () {
       for (const subject of fields.subjects())
         yield { labels: { subject: subject.subject }, value: subject.overflow };

@@ -127,6 +127,7 @@ export function buildCore(inputs: CoreInputs): Core {
     timing,
     persistence,
     observationClock,
+    fieldFacts: () => fields.subjects(),
     ...(follower ? { world: { registryDown: (subject: string) => follower.down(subject) } } : {}),
   });
   const updates = new CatalogUpdates({

@@ -6,6 +6,8 @@ import type { UndecodableBatch } from "../kafka/patches/index.js";
 import type { KafkaSourceOptions } from "../kafka/options.js";
 import { isSchemawatchError, messageOf } from "../errors.js";
 import { Lifecycle, type LifecycleSubject } from "../lifecycle/lifecycle.js";
+import type { FieldFacts } from "../lifecycle/field-evidence.js";
+import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { World } from "../lifecycle/observation.js";
 import { retiredRecords } from "../lifecycle/retired.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
@@ -121,6 +123,8 @@ export interface LifecycleRuntimeOptions {
    * for a lookup (by default the pipeline's held records).
    */
   readonly world?: Pick<World, "registryDown" | "waitingForLookups">;
+  /** The field tallies (`FieldTallies.subjects`), folded into the field evidence at each judgement. */
+  readonly fieldFacts?: () => Iterable<FieldFacts>;
 }
 
 /**
@@ -147,6 +151,9 @@ export class LifecycleRuntime implements LifecycleView {
   /** The lag measurement of each topic last folded in (its start time). */
   readonly #listedAt = new Map<string, number>();
   #verdicts = new Map<string, Verdict>();
+  readonly #fieldFacts: (() => Iterable<FieldFacts>) | undefined;
+  #fieldVerdicts = new Map<string, FieldVerdict>();
+  #fieldsFoldedAt = Number.NEGATIVE_INFINITY;
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
 
@@ -157,6 +164,7 @@ export class LifecycleRuntime implements LifecycleView {
     this.#persistence = options.persistence;
     this.#interval = options.timing.judgeInterval ?? DEFAULT_JUDGE_INTERVAL;
     this.#observationClock = options.observationClock;
+    this.#fieldFacts = options.fieldFacts;
     this.#replay = options.timing.clock === "live" ? undefined : options.timing.clock;
     const pipeline = options.pipeline;
     const topic = options.persistence.kind === "topic" ? options.persistence.topic : undefined;
@@ -221,6 +229,7 @@ export class LifecycleRuntime implements LifecycleView {
     const now = Date.now();
     this.#observationClock?.advance(now);
     this.lifecycle.coverage.tick(now);
+    this.#foldFields(now);
     this.#listPartitions(now);
     if (now - this.#lastJudged >= this.#interval) {
       this.#lastJudged = now;
@@ -301,6 +310,7 @@ export class LifecycleRuntime implements LifecycleView {
           this.lifecycle.coverage.alsoAssigned(record.topic, record.partition, at, false);
         }
         this.lifecycle.coverage.processed(record.topic, record.partition, record.offset, record.offset, at);
+        this.#foldFields(at);
         pipeline.process(record);
       },
       unreadable: (topic, partition, reason) => pipeline.unreadable(topic, partition, reason),
@@ -339,7 +349,23 @@ export class LifecycleRuntime implements LifecycleView {
     this.#foldDeclared();
     this.lifecycle.retired.observe(retiredRecords(this.#pipeline.tallies.allSeries));
     this.#verdicts = this.lifecycle.judge(this.#world);
+    this.#foldFields(this.lifecycle.now(), true);
+    this.#fieldVerdicts = this.lifecycle.judgeFields(this.#world);
     return this.#verdicts;
+  }
+
+  /**
+   * The field tallies into the field evidence, at most once a second (and at each judgement): what
+   * they counted meanwhile is dated now, so the shares over a window are right to the second.
+   */
+  #foldFields(now: number, always = false): void {
+    if (!this.#fieldFacts || (!always && now - this.#fieldsFoldedAt < 1_000)) return;
+    this.#fieldsFoldedAt = now;
+    this.lifecycle.observeFields(this.#fieldFacts());
+  }
+
+  fieldVerdicts(): ReadonlyMap<string, FieldVerdict> {
+    return this.#fieldVerdicts;
   }
 
   #foldDeclared(): void {

@@ -26,7 +26,10 @@ export function buildHttp(config: Config, core: Core, health: Health, logger: Lo
     // The attention summary rests on the verdicts, which only the report joins to the status.
     status: () => {
       const current = core.status();
-      return { attention: buildReport(current, pipeline.tallies, lifecycle).attention, ...current };
+      const report = buildReport(current, pipeline.tallies, lifecycle);
+      // Each subject's field verdicts (issue 28), beside the attention items they give.
+      const fields = Object.fromEntries(report.subjects.map((s) => [s.subject, s.fields ?? []]));
+      return { attention: report.attention, fields, ...current };
     },
     routes: {
       "/api/report": core.report,

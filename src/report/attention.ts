@@ -1,4 +1,5 @@
 import { retiredTrafficLine } from "../lifecycle/retired.js";
+import { fieldItems } from "./field-attention.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
 
 /**
@@ -218,7 +219,12 @@ function monitorItems(report: Omit<Report, "attention">): AttentionItem[] {
 export function attentionItems(report: Omit<Report, "attention">): AttentionItem[] {
   const items = [
     ...report.subjects.flatMap(retiredTraffic),
-    ...report.subjects.flatMap((s) => [...brokenTraffic(s), ...unreadable(s), ...verdicts(s)]),
+    ...report.subjects.flatMap((s) => [
+      ...brokenTraffic(s),
+      ...unreadable(s),
+      ...verdicts(s),
+      ...fieldItems(s),
+    ]),
     ...monitorItems(report),
   ];
   // A stable sort: within a level, the order above (retired traffic, then subjects as listed).

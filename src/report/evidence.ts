@@ -15,6 +15,13 @@ const LABELS: Readonly<Record<string, string>> = {
   keyword: "keyword",
   instancePath: "at",
   lastFailure: "last failure",
+  // A field's verdict (issue 28)
+  records: "records in the window",
+  lastCarried: "last carried",
+  lastCarriedBy: "last carried by",
+  unknownRecords: "records that could not be read",
+  recordsSinceMissing: "records carrying it since the last that lacked it",
+  lackingBound95: "at most this share of records lacks it (95% confidence)",
 };
 
 const labelOf = (key: string) => LABELS[key] ?? key.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
@@ -22,7 +29,8 @@ const labelOf = (key: string) => LABELS[key] ?? key.replace(/([a-z])([A-Z])/g, "
 function valueOf(key: string, value: unknown): Cell {
   if (value === null || value === undefined)
     return { text: key === "coveredSince" ? "not yet" : "never", tone: "muted" };
-  if (key === "upperBound95" && typeof value === "number") return `${(value * 100).toFixed(2)}%`;
+  if ((key === "upperBound95" || key === "lackingBound95") && typeof value === "number")
+    return `${(value * 100).toFixed(2)}%`;
   if (key === "instancePath" && typeof value === "string") return { text: value || "(root)", code: true };
   if (key === "keyword" && typeof value === "string") return { text: value, code: true };
   return typeof value === "object" ? JSON.stringify(value) : String(value);

@@ -2,6 +2,7 @@ import type { Direction } from "../engine/direction.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import { retiredRecords, type RetiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
+import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
 import type {
   MonitorStatus,
@@ -69,6 +70,12 @@ export interface ReportSubject {
    * subject of schema files only.
    */
   registry: SubjectRegistryEntry | null;
+  /**
+   * Each tracked field's verdict (issue 28): a deprecated field drained, an optional one of the newest
+   * active version ready to require, with the reasons and each producer's records over the window.
+   * Absent from reports of monitors before it.
+   */
+  fields?: FieldVerdict[];
 }
 
 export interface ReportVersion {
@@ -160,6 +167,7 @@ export function buildReport(
   runtime: LifecycleView | undefined,
 ): Report {
   const verdicts = runtime?.verdicts();
+  const fieldVerdicts = runtime?.fieldVerdicts?.();
   const lifecycle = runtime?.lifecycle;
   const retired = retiredRecords(tallies.allSeries);
   const matrices = wouldFailMatrices(
@@ -238,6 +246,9 @@ export function buildReport(
             }))
         : [],
       registry: s.registry,
+      fields: [...(fieldVerdicts ?? [])]
+        .filter(([id]) => id.startsWith(`${s.subject}\u0000`))
+        .map(([, v]) => v),
     })),
     decodeErrors: status.decodeErrors,
     labelOverflow: status.labelOverflow,

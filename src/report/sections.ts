@@ -1,6 +1,7 @@
 import type { Block, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
+import { fieldsSection } from "./fields-section.js";
 import { plainReasons, plainYes } from "./plain.js";
 import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
@@ -26,6 +27,7 @@ export const SUBJECT_SECTIONS: ReadonlyArray<
   producersSection,
   wouldFailSection,
   verdictsSection,
+  fieldsSection,
   unknownUseSection,
   registrySection,
   coverageSection,

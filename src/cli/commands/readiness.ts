@@ -3,19 +3,27 @@ import { SchemawatchError } from "../../errors.js";
 import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
 import { DEFAULT_URL } from "../http-client.js";
+import { fieldReadiness, notes, subjectOf } from "./readiness-field.js";
 import { REPORT_SOURCE_OPTIONS, obtainReport } from "./report.js";
 
 const help = `Usage: schemawatch readiness --subject NAME --version V [--url URL] [--format text|json]
        schemawatch readiness --subject NAME --version V --config FILE --source file:PATH
+       schemawatch readiness --subject NAME --field POINTER [--url URL | --config FILE --source file:PATH]
 
 Is a candidate version ready to release? The article's "make required in two steps": once every
 producer sends the new field, a candidate that requires it passes all sampled traffic. It is ready
 when live traffic passed it with zero failures for the whole ready window, with at least minSamples
 samples. For a deprecated version, the same command says whether it is drained (removable).
 
+With --field, the same for one field (a JSON Pointer, e.g. /amount): a field a version marks
+deprecated is drained when no record carried it for the whole drain window (every record is
+checked, every partition observed); an optional field of the newest active version is ready to
+require when every producer sent it in every record for the ready window.
+
 Options:
   --subject NAME     the subject, for example event
   --version V        the candidate (or deprecated) version, for example 2.0.0 (2.0 means 2.0.0)
+  --field POINTER    instead of --version: a tracked field, for example /amount
   --url URL          a running monitor (default ${DEFAULT_URL})
   --config FILE      with --source: evaluate a capture offline instead
   --source SOURCE    file:PATH or file:-
@@ -25,7 +33,8 @@ Options:
 On a capture, what its replay doubted (timestamps not believed, lines that are no record) is said on
 standard error as notes; see docs/lifecycle.md, "A capture's clock".
 
-Exit status: 0 ready (or drained); 1 not yet, with the reasons; 2 bad input or no monitor answered.
+Exit status: 0 ready (or drained); 1 not yet, with the reasons; 2 bad input (a subject, version or
+field not known) or no monitor answered.
 `;
 
 export const readinessCommand: Command = {
@@ -36,6 +45,7 @@ export const readinessCommand: Command = {
     const { values, positionals } = parseCommandArgs("readiness", args, {
       subject: { type: "string" },
       version: { type: "string" },
+      field: { type: "string" },
       ...REPORT_SOURCE_OPTIONS,
     });
     if (values.help) {
@@ -45,17 +55,15 @@ export const readinessCommand: Command = {
     if (positionals.length > 0) throw usageError("readiness", `unexpected argument '${positionals[0]}'`);
     const format = oneOf("readiness", "format", values.format, ["text", "json"], "text");
     if (!values.subject) throw usageError("readiness", "--subject NAME is required");
-    if (!values.version) throw usageError("readiness", "--version V is required");
+    if (values.field !== undefined && values.version !== undefined)
+      throw usageError("readiness", "give --version V or --field POINTER, not both");
+    if (values.field !== undefined)
+      return fieldReadiness(values.subject, values.field, format, values, context);
+    if (!values.version) throw usageError("readiness", "--version V (or --field POINTER) is required");
     const version = normalizeVersion(values.version);
     if (!version) throw usageError("readiness", `--version '${values.version}' is not a semver version`);
     const report = await obtainReport("readiness", values, context);
-    const subject = report.subjects.find((s) => s.subject === values.subject);
-    if (!subject) {
-      throw new SchemawatchError(
-        "SUBJECT_UNKNOWN",
-        `no subject '${values.subject}' (known: ${report.subjects.map((s) => s.subject).join(", ") || "none"})`,
-      );
-    }
+    const subject = subjectOf(report, values.subject);
     // A registry label (`3`) is shown as the registry shows it, and means 3.0.0.
     const entry = subject.versions.find((v) => normalizeVersion(v.version) === version);
     if (!entry) {
@@ -73,8 +81,7 @@ export const readinessCommand: Command = {
     const verdict = entry.verdict;
     // A capture's doubted timestamps (and any other problem of the replay) qualify the verdict: said
     // beside it, on standard error, so that standard output stays the verdict alone.
-    if (values.source !== undefined)
-      for (const p of report.problems) context.stderr.write(`note: ${p.problem} (${p.count}×)\n`);
+    if (values.source !== undefined) notes(report, context);
     if (format === "json") {
       context.stdout.write(
         JSON.stringify({ subject: values.subject, version, status: entry.status, ...verdict }, null, 2) +

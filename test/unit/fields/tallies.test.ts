@@ -154,6 +154,9 @@ describe("field tallies", () => {
       'schemawatch_field_records_total{subject="pay",field="/total",producer="web",writer_version="1.0.0",presence="unknown"} 0',
       'schemawatch_field_info{subject="pay",field="/amount",kind="deprecated"} 1',
       'schemawatch_field_info{subject="pay",field="/total",kind="optional"} 1',
+      // No lifecycle here: no verdict, so each field's gauge is 0.
+      'schemawatch_field_drained{subject="pay",field="/amount"} 0',
+      'schemawatch_field_ready{subject="pay",field="/total"} 0',
       'schemawatch_fields_untracked{subject="pay"} 1',
     ]);
   });
@@ -220,6 +223,26 @@ describe("field tallies", () => {
       "web 1.1.0 1 | /amount 1/0/0 /total 0/1/0 /items/*/sku 0/1/0 /currency 0/0/0",
       "web 1.2.0 1 | /amount 0/1/0 /total 1/0/0 /items/*/sku 0/1/0 /currency 1/0/0",
     ]);
+  });
+
+  it("dates, per field, the last record that carried it, lacked it, or could not be read for it", async () => {
+    const { pipeline, fields } = await setup();
+    const T = Date.parse("2026-12-01T08:00:00Z");
+    pipeline.process(
+      record({ id: 1, amount: 5, items: [] }, web("1.1"), { topic: "payments", timestamp: T + 500 }),
+    );
+    pipeline.process(
+      record({ id: 2, total: 5, items: [] }, web("1.1"), { topic: "refunds", timestamp: T + 1000 }),
+    );
+    pipeline.process(record("x".repeat(300), web("1.1"), { topic: "payments", timestamp: T + 2000 }));
+    const view = fields.subject("pay")!;
+    const row = view.rows[0]!;
+    const at = (list: readonly number[]) =>
+      Object.fromEntries(view.fields.map((f, i) => [f.pointer, list[i]! === 0 ? 0 : list[i]! - T]));
+    // Without a clock the pipeline dates a record by its timestamp; summed over both topics.
+    expect(at(row.lastPresentAt)).toEqual({ "/amount": 500, "/total": 1000, "/items/*/sku": 0 });
+    expect(at(row.lastAbsentAt)).toEqual({ "/amount": 1000, "/total": 500, "/items/*/sku": 1000 });
+    expect(at(row.lastUnknownAt)).toEqual({ "/amount": 2000, "/total": 2000, "/items/*/sku": 2000 });
   });
 });
 

@@ -44,6 +44,7 @@ describe("the state file", () => {
     const saved = JSON.parse(await readFile(path, "utf8")) as Record<string, unknown>;
     expect(Object.keys(saved).sort()).toEqual([
       "candidates",
+      "fields",
       "format",
       "partitions",
       "retiredSince",

@@ -1,0 +1,308 @@
+import { formatDuration } from "../config/duration.js";
+import { zeroFailureUpperBound } from "./evidence.js";
+import {
+  bucketWidth,
+  inWindow,
+  type FieldEvidence,
+  type FieldUse,
+  type TrackedField,
+} from "./field-evidence.js";
+import type { LifecycleSubject } from "./lifecycle.js";
+import type { Observation } from "./observation.js";
+import { ago, coverageFor, iso, type Verdict } from "./verdicts.js";
+
+/** One producer's records over a field verdict's window (summed over its writer versions). */
+export interface FieldProducerShare {
+  readonly producer: string;
+  /** Records of this producer checked for the field in the window. */
+  readonly records: number;
+  readonly present: number;
+  readonly absent: number;
+  readonly unknown: number;
+  /** The writer versions its records carried the field in (deprecated) or lacked it in (optional). */
+  readonly writers: string[];
+  /** When its last record carried the field, lacked it, could not be read (ISO; null: never). */
+  readonly lastPresent: string | null;
+  readonly lastAbsent: string | null;
+  readonly lastUnknown: string | null;
+}
+
+/**
+ * A deprecated field's drain (`kind` "drained") or an optional field's readiness to be required
+ * (`kind` "ready"), with the version it is about: the newest that deprecates it, or the newest active
+ * in which it is optional.
+ */
+export interface FieldVerdict extends Verdict {
+  readonly field: string;
+  readonly fieldKind: "deprecated" | "optional";
+  readonly version: string;
+  /** Per producer that sent records in the window, by name. */
+  readonly producers: FieldProducerShare[];
+}
+
+/** A share as a person reads it: never "0%" for some, nor "100%" for not all. */
+export function percent(part: number, whole: number): string {
+  if (whole === 0) return "0%";
+  const share = (part / whole) * 100;
+  if (part > 0 && share < 1) return "<1%";
+  if (part < whole && share > 99) return ">99%";
+  return `${Math.round(share)}%`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+/** Records of a producer; `unknown` is the pipeline's name for none read (an undecodable batch's). */
+const recordsOf = (n: number, producer: string) =>
+  producer === "unknown"
+    ? `${plural(n, "record")} of no known producer`
+    : `${plural(n, "record")} of ${producer}`;
+
+/** The longer of a subject's windows, ms: how far back its field buckets go. */
+export function fieldWindowMs(s: LifecycleSubject): number {
+  return Math.max(s.drainWindow, s.readyWindow) * 1000;
+}
+
+function producerShares(
+  uses: readonly FieldUse[],
+  since: number,
+  width: number,
+  writerIf: (counts: { present: number; absent: number }) => boolean,
+): FieldProducerShare[] {
+  const by = new Map<string, FieldUse[]>();
+  for (const use of uses) {
+    const list = by.get(use.producer) ?? [];
+    list.push(use);
+    by.set(use.producer, list);
+  }
+  const shares: FieldProducerShare[] = [];
+  for (const [producer, list] of [...by].sort(([a], [b]) => a.localeCompare(b))) {
+    let present = 0;
+    let absent = 0;
+    let unknown = 0;
+    const writers: string[] = [];
+    let lastPresent = 0;
+    let lastAbsent = 0;
+    let lastUnknown = 0;
+    for (const use of list) {
+      const counts = inWindow(use, since, width);
+      present += counts.present;
+      absent += counts.absent;
+      unknown += counts.unknown;
+      if (writerIf(counts)) writers.push(use.writer);
+      lastPresent = Math.max(lastPresent, use.lastPresentAt);
+      lastAbsent = Math.max(lastAbsent, use.lastAbsentAt);
+      lastUnknown = Math.max(lastUnknown, use.lastUnknownAt);
+    }
+    const records = present + absent + unknown;
+    if (records === 0) continue;
+    shares.push({
+      producer,
+      records,
+      present,
+      absent,
+      unknown,
+      writers,
+      lastPresent: lastPresent ? iso(lastPresent) : null,
+      lastAbsent: lastAbsent ? iso(lastAbsent) : null,
+      lastUnknown: lastUnknown ? iso(lastUnknown) : null,
+    });
+  }
+  return shares;
+}
+
+/**
+ * Partitions another replica reads: its records' fields never reach this one (field evidence is not
+ * shared through the state topic yet), so no field verdict may rest on their absence here.
+ */
+function unsharedEvidence(s: LifecycleSubject, observed: Observation): string[] {
+  const reasons: string[] = [];
+  for (const topic of s.subject.topics)
+    for (const partition of observed.coverage.partitionsOf(topic, observed.knownPartitions.get(topic)))
+      if (observed.coverage.isShared(topic, partition))
+        reasons.push(
+          `partition ${topic}/${partition} is read by another replica, whose field evidence does not reach this one`,
+        );
+  return reasons;
+}
+
+/**
+ * Field evidence younger than the coverage: the monitor started without saved field evidence (a state
+ * topic, which does not keep it yet, or a state file written before it did), so records before its
+ * start went unchecked though the partitions count as observed. Said only when the coverage alone
+ * would not withhold the verdict already.
+ */
+function evidenceBegins(
+  fieldsSince: number,
+  coveredSince: number | null,
+  windowMs: number,
+  now: number,
+): string[] {
+  if (fieldsSince <= now - windowMs || coveredSince === null || coveredSince >= fieldsSince) return [];
+  return [
+    `field evidence begins at ${iso(fieldsSince)}, when this monitor started without saved field evidence or began to track the field: the window completes at ${iso(fieldsSince + windowMs)}`,
+  ];
+}
+
+const lastOf = (uses: readonly FieldUse[], producer: string, pick: (u: FieldUse) => number) =>
+  Math.max(0, ...uses.filter((u) => u.producer === producer).map(pick));
+
+/**
+ * Drained: no record carried the field for the whole drain window, none could not be read (it may
+ * have carried it), and every partition was observed throughout: a version's drain, field by field.
+ */
+export function judgeDeprecatedField(
+  s: LifecycleSubject,
+  field: TrackedField,
+  uses: readonly FieldUse[],
+  observed: Observation,
+  now: number,
+  fieldsSince = Number.NEGATIVE_INFINITY,
+): FieldVerdict {
+  const windowMs = s.drainWindow * 1000;
+  const window = formatDuration(s.drainWindow);
+  const coverage = coverageFor(s, observed, windowMs, now);
+  // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
+  const since = now - windowMs - 1000;
+  const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.present > 0);
+  const carrying: string[] = [];
+  const unreadable: string[] = [];
+  let lastCarried = 0;
+  let lastCarriedBy: string | null = null;
+  for (const use of uses)
+    if (use.lastPresentAt > lastCarried) {
+      lastCarried = use.lastPresentAt;
+      lastCarriedBy = use.producer;
+    }
+  let unknownRecords = 0;
+  for (const p of producers) {
+    const lastPresent = lastOf(uses, p.producer, (u) => u.lastPresentAt);
+    if (lastPresent >= since)
+      carrying.push(
+        `${p.producer} still sends ${field.pointer} in ${percent(p.present, p.records)} of its records (${p.present} of ${p.records} in the last ${window}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastPresent)}`,
+      );
+    const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
+    if (lastUnknown >= since && p.unknown > 0) {
+      unknownRecords += p.unknown;
+      unreadable.push(
+        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may carry ${field.pointer}`,
+      );
+    }
+  }
+  const reasons = [
+    ...carrying,
+    ...unreadable,
+    ...coverage.reasons,
+    ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
+    ...unsharedEvidence(s, observed),
+  ];
+  return {
+    kind: "drained",
+    yes: reasons.length === 0,
+    reasons,
+    field: field.pointer,
+    fieldKind: "deprecated",
+    version: field.deprecatedIn[field.deprecatedIn.length - 1] ?? "",
+    producers,
+    evidence: {
+      window,
+      coveredSince: coverage.coveredSince === null ? null : iso(coverage.coveredSince),
+      partitions: coverage.partitions,
+      lastCarried: lastCarried ? iso(lastCarried) : null,
+      lastCarriedBy,
+      records: producers.reduce((n, p) => n + p.records, 0),
+      unknownRecords,
+    },
+  };
+}
+
+/**
+ * Ready to require: every producer sent the field in every record for the whole ready window (none
+ * lacked it, none could not be read), every partition was observed throughout, and at least
+ * `minSamples` records carried it since the last that did not.
+ */
+export function judgeOptionalField(
+  s: LifecycleSubject,
+  field: TrackedField,
+  uses: readonly FieldUse[],
+  observed: Observation,
+  now: number,
+  fieldsSince = Number.NEGATIVE_INFINITY,
+): FieldVerdict {
+  const windowMs = s.readyWindow * 1000;
+  const window = formatDuration(s.readyWindow);
+  const coverage = coverageFor(s, observed, windowMs, now);
+  const since = now - windowMs - 1000;
+  const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.absent > 0);
+  const omitting: string[] = [];
+  const unreadable: string[] = [];
+  for (const p of producers) {
+    const lastAbsent = lastOf(uses, p.producer, (u) => u.lastAbsentAt);
+    if (lastAbsent >= since)
+      omitting.push(
+        `${p.producer} still omits ${field.pointer} in ${percent(p.absent, p.records)} of its records (${p.absent} of ${p.records} in the last ${window}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastAbsent)}`,
+      );
+    const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
+    if (lastUnknown >= since && p.unknown > 0)
+      unreadable.push(
+        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may lack ${field.pointer}`,
+      );
+  }
+  const streak = uses.reduce((n, u) => n + u.presentSinceMissing, 0);
+  const reasons = [
+    ...omitting,
+    ...unreadable,
+    ...coverage.reasons,
+    ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
+    ...unsharedEvidence(s, observed),
+  ];
+  if (streak < s.minSamples)
+    reasons.push(
+      `${plural(streak, "record")} carried ${field.pointer} since the last that lacked it; ${s.minSamples} needed`,
+    );
+  return {
+    kind: "ready",
+    yes: reasons.length === 0,
+    reasons,
+    field: field.pointer,
+    fieldKind: "optional",
+    version: field.optionalIn ?? "",
+    producers,
+    evidence: {
+      window,
+      coveredSince: coverage.coveredSince === null ? null : iso(coverage.coveredSince),
+      partitions: coverage.partitions,
+      records: producers.reduce((n, p) => n + p.records, 0),
+      recordsSinceMissing: streak,
+      lackingBound95: zeroFailureUpperBound(streak),
+    },
+  };
+}
+
+/**
+ * Every tracked field's verdict, keyed `subject \0 pointer`: a field some version deprecates is judged
+ * for its drain (even where it is optional too: removal is what it waits for), another optional one
+ * for being required.
+ */
+export function judgeFields(
+  subjects: Iterable<LifecycleSubject>,
+  evidence: FieldEvidence,
+  observed: Observation,
+  now: number,
+  fieldsSince = Number.NEGATIVE_INFINITY,
+): Map<string, FieldVerdict> {
+  const verdicts = new Map<string, FieldVerdict>();
+  for (const s of subjects) {
+    const name = s.subject.name;
+    for (const field of evidence.fieldsOf(name)) {
+      const uses = evidence.usesOf(name, field.pointer);
+      const since = Math.max(fieldsSince, evidence.trackedSince(name, field.pointer));
+      const verdict =
+        field.deprecatedIn.length > 0
+          ? judgeDeprecatedField(s, field, uses, observed, now, since)
+          : field.optionalIn !== undefined
+            ? judgeOptionalField(s, field, uses, observed, now, since)
+            : undefined;
+      if (verdict) verdicts.set(`${name}\u0000${field.pointer}`, verdict);
+    }
+  }
+  return verdicts;
+}

@@ -1,0 +1,69 @@
+import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
+import { percent } from "../lifecycle/field-verdicts.js";
+import type { AttentionItem } from "./attention.js";
+import { nextMajor } from "./fields-section.js";
+import type { ReportSubject } from "./model.js";
+
+const names = (list: readonly string[]) =>
+  list.length <= 1 ? (list[0] ?? "") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
+
+/** Producers that sent the field (deprecated) or lacked it (optional), with their share over the window. */
+function holdouts(v: FieldVerdict): string[] {
+  return v.producers
+    .filter((p) => (v.fieldKind === "deprecated" ? p.present > 0 : p.absent > 0))
+    .map(
+      (p) =>
+        `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records`,
+    );
+}
+
+/**
+ * One item per field whose verdict asks something of someone, with its one action: a drained field
+ * to remove, a deprecated field still sent (to stop first), an optional field every producer sends
+ * (to require in the next major), or one some producers send and others not yet.
+ */
+export function fieldItems(s: ReportSubject): AttentionItem[] {
+  const next = nextMajor(s.versions);
+  const items: AttentionItem[] = [];
+  for (const v of s.fields ?? []) {
+    const producers = v.producers.filter((p) =>
+      v.fieldKind === "deprecated" ? p.present > 0 : p.absent > 0,
+    );
+    const who = names(producers.map((p) => p.producer));
+    if (v.fieldKind === "deprecated" && v.yes) {
+      items.push({
+        level: "act",
+        kind: "field-drained",
+        subject: s.subject,
+        what: `${v.field} of ${s.subject} is drained: no record carried it for the whole drain window, with every partition observed`,
+        action: `Remove ${v.field} in ${next}.`,
+      });
+    } else if (v.fieldKind === "deprecated" && producers.length > 0) {
+      items.push({
+        level: "watch",
+        kind: "field-in-use",
+        subject: s.subject,
+        what: holdouts(v).join("; "),
+        action: `Stop sending ${v.field} from ${who} before removing it in ${next}.`,
+      });
+    } else if (v.fieldKind === "optional" && v.yes) {
+      items.push({
+        level: "act",
+        kind: "field-ready",
+        subject: s.subject,
+        what: `every producer sends ${v.field} of ${s.subject} in every record`,
+        action: `It can be added to required in ${next}.`,
+      });
+    } else if (v.fieldKind === "optional" && producers.length > 0 && v.producers.some((p) => p.present > 0)) {
+      // Only a field some producers already send: one nobody sends is not on its way to required.
+      items.push({
+        level: "info",
+        kind: "field-not-ready",
+        subject: s.subject,
+        what: holdouts(v).join("; "),
+        action: `To make ${v.field} required in ${next}, have ${who} send it in every record first.`,
+      });
+    }
+  }
+  return items;
+}
