@@ -20,7 +20,10 @@ function holdouts(v: FieldVerdict): string[] {
 /**
  * One item per field whose verdict asks something of someone, with its one action: a drained field
  * to remove, a deprecated field still sent (to stop first), an optional field every producer sends
- * (to require in the next major), or one some producers send and others not yet.
+ * (to require in the next major). An optional field some producers omit is no item: most optional
+ * fields stay optional, and a line for each would bury what needs someone; the subject's fields
+ * table and `readiness --field` say who omits it, and a candidate that requires it names them in
+ * its own not-ready item.
  */
 export function fieldItems(s: ReportSubject): AttentionItem[] {
   const next = nextMajor(s.versions);
@@ -53,15 +56,6 @@ export function fieldItems(s: ReportSubject): AttentionItem[] {
         subject: s.subject,
         what: `every producer sends ${v.field} of ${s.subject} in every record`,
         action: `It can be added to required in ${next}.`,
-      });
-    } else if (v.fieldKind === "optional" && producers.length > 0 && v.producers.some((p) => p.present > 0)) {
-      // Only a field some producers already send: one nobody sends is not on its way to required.
-      items.push({
-        level: "info",
-        kind: "field-not-ready",
-        subject: s.subject,
-        what: holdouts(v).join("; "),
-        action: `To make ${v.field} required in ${next}, have ${who} send it in every record first.`,
       });
     }
   }

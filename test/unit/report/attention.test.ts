@@ -84,15 +84,6 @@ const BUNDLED_ATTENTION = [
     what: "the windows of event are still being observed; the last completes at 2026-12-08T08:00Z",
     action: "Nothing to do: the verdicts come once the windows are observed whole.",
   },
-  {
-    // /amount is optional in 1.1.0 and the candidate 2.0.0 requires it: who still omits it, and how often.
-    level: "info",
-    kind: "field-not-ready",
-    subject: "event",
-    what: "billing still omits /amount in 2% of its records; legacy-batch still omits /amount in 95% of its records; partner-feed still omits /amount in 100% of its records; web still omits /amount in 99% of its records",
-    action:
-      "To make /amount required in 2.0.0, have billing, legacy-batch, partner-feed and web send it in every record first.",
-  },
 ];
 
 describe("the attention summary", () => {
