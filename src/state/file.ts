@@ -49,7 +49,8 @@ function everyInSubjects(value: unknown, is: (evidence: unknown) => boolean): bo
   );
 }
 
-const isTime = (at: unknown): boolean => typeof at === "number" && Number.isFinite(at);
+// JSON holds no NaN or Infinity: a number read from it is finite.
+const isTime = (at: unknown): boolean => typeof at === "number";
 
 function isState(value: unknown): value is LifecycleState {
   if (typeof value !== "object" || value === null) return false;

@@ -20,13 +20,14 @@ describe("the state file's check of what it reads", () => {
     },
     candidates: { event: {} },
     unreadable: { event: [] },
+    retiredSince: { event: { "1.0.0": T0 } },
   };
 
-  it("reads a valid state back as written, with or without unreadable records", async () => {
+  it("reads a valid state back as written, with or without unreadable records and retirement dates", async () => {
     const dir = await writeTree({});
     await saveState(`${dir}/s.json`, valid as never);
     expect(await loadState(`${dir}/s.json`)).toEqual(valid);
-    const { unreadable: _, ...older } = valid;
+    const { unreadable: _, retiredSince: __, ...older } = valid;
     await saveState(`${dir}/s.json`, older as never);
     expect(await loadState(`${dir}/s.json`)).toEqual(older);
   });
@@ -49,6 +50,9 @@ describe("the state file's check of what it reads", () => {
     ["unreadable null", { ...valid, unreadable: null }],
     ["unreadable a string", { ...valid, unreadable: "none" }],
     ["unreadable entries not a list", { ...valid, unreadable: { event: {} } }],
+    ["a retirement date that is no number", { ...valid, retiredSince: { event: { "1.0.0": "monday" } } }],
+    ["a retirement date that is null", { ...valid, retiredSince: { event: { "1.0.0": null } } }],
+    ["retirement dates not an object", { ...valid, retiredSince: "never" }],
   ])("rejects a state with %s as of an unknown format", async (_name, state) => {
     const dir = await writeTree({ "s.json": JSON.stringify(state) });
     await expect(loadState(`${dir}/s.json`)).rejects.toMatchObject({
