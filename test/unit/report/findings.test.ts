@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { findingItems } from "../../../src/report/finding-attention.js";
 import { findingsSection } from "../../../src/report/findings-section.js";
-import type { Report, ReportSubject } from "../../../src/report/model.js";
+import { Health } from "../../../src/health/health.js";
+import { buildReport, type Report, type ReportSubject } from "../../../src/report/model.js";
 import { renderReport } from "../../../src/report/render.js";
+import { buildStatus } from "../../../src/report/status.js";
+import { eventPipeline, record } from "../../helpers/monitor.js";
 import type { Finding } from "../../../src/stats/findings.js";
 
 // The field statistics' findings in the attention summary (one watch item, one action each) and in
@@ -216,5 +219,29 @@ describe("the findings section", () => {
       );
     }
     expect(JSON.parse(renderReport(report, "json")).subjects[0].findings).toEqual([scale]);
+  });
+});
+
+describe("the report's findings", () => {
+  it("go to their subject and give attention items; other subjects' and a monitor without statistics none", async () => {
+    const { pipeline, catalog } = await eventPipeline();
+    pipeline.process(record({ id: 1, event: "view" }, { producer: "web", "schema-version": "1.0" }));
+    const status = buildStatus(catalog, pipeline, new Health());
+    // A day long past: the item names its date, whatever day the test runs.
+    const ours: Finding = { ...scale, subject: "event", field: "/x", since: Date.UTC(2025, 0, 2, 14, 5) };
+    const report = buildReport(status, pipeline.tallies, undefined, [ours, scale]);
+    expect(report.subjects.map((s) => [s.subject, s.findings])).toEqual([["event", [ours]]]);
+    expect(report.attention.filter((i) => i.kind.startsWith("field-"))).toEqual([
+      {
+        level: "watch",
+        kind: "field-scale-changed",
+        subject: "event",
+        what: "billing's x is 100 times smaller since 2025-01-02 14:05 UTC while its schema did not change",
+        action:
+          "Check the unit of x in billing's records: a schema cannot see this, consumers that compute with it can.",
+      },
+    ]);
+    const without = buildReport(status, pipeline.tallies, undefined);
+    expect(without.subjects.map((s) => "findings" in s)).toEqual([false]);
   });
 });
