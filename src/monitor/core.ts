@@ -164,7 +164,7 @@ export function buildCore(inputs: CoreInputs): Core {
     clock: observationClock,
     catalog,
     status,
-    report: () => buildReport(status(), pipeline.tallies, runtime),
+    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings()),
   };
 }
 

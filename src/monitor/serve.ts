@@ -26,10 +26,12 @@ export function buildHttp(config: Config, core: Core, health: Health, logger: Lo
     // The attention summary rests on the verdicts, which only the report joins to the status.
     status: () => {
       const current = core.status();
-      const report = buildReport(current, pipeline.tallies, lifecycle);
-      // Each subject's field verdicts (issue 28), beside the attention items they give.
+      const report = buildReport(current, pipeline.tallies, lifecycle, core.stats?.findings());
+      // Each subject's field verdicts (issue 28) and statistics' findings (issue 29), beside the
+      // attention items they give.
       const fields = Object.fromEntries(report.subjects.map((s) => [s.subject, s.fields ?? []]));
-      return { attention: report.attention, fields, ...current };
+      const findings = Object.fromEntries(report.subjects.map((s) => [s.subject, s.findings ?? []]));
+      return { attention: report.attention, fields, findings, ...current };
     },
     routes: {
       "/api/report": core.report,

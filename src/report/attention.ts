@@ -1,5 +1,6 @@
 import { retiredTrafficLine } from "../lifecycle/retired.js";
 import { fieldItems } from "./field-attention.js";
+import { findingItems } from "./finding-attention.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
 
 /**
@@ -224,6 +225,7 @@ export function attentionItems(report: Omit<Report, "attention">): AttentionItem
       ...unreadable(s),
       ...verdicts(s),
       ...fieldItems(s),
+      ...findingItems(s, report.generatedAt),
     ]),
     ...monitorItems(report),
   ];

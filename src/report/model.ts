@@ -4,6 +4,7 @@ import { retiredRecords, type RetiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
 import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
+import type { Finding } from "../stats/findings.js";
 import type {
   MonitorStatus,
   ProducerStatus,
@@ -76,6 +77,13 @@ export interface ReportSubject {
    * Absent from reports of monitors before it.
    */
   fields?: FieldVerdict[];
+  /**
+   * What the field statistics found (issue 29, docs/stats.md): a producer's values that changed scale
+   * against its own past or its peers, a new value, a value's share jumping, with their quartiles or
+   * shares; `since` is the start (ms) of the bucket the change began in. Absent from reports of
+   * monitors before it, and with `stats.enabled: false`.
+   */
+  findings?: Finding[];
 }
 
 export interface ReportVersion {
@@ -165,6 +173,8 @@ export function buildReport(
   status: MonitorStatus,
   tallies: Tallies,
   runtime: LifecycleView | undefined,
+  /** The field statistics' findings (FieldStats.findings), when the monitor keeps statistics. */
+  findings?: readonly Finding[],
 ): Report {
   const verdicts = runtime?.verdicts();
   const fieldVerdicts = runtime?.fieldVerdicts?.();
@@ -249,6 +259,7 @@ export function buildReport(
       fields: [...(fieldVerdicts ?? [])]
         .filter(([id]) => id.startsWith(`${s.subject}\u0000`))
         .map(([, v]) => v),
+      ...(findings ? { findings: findings.filter((f) => f.subject === s.subject) } : {}),
     })),
     decodeErrors: status.decodeErrors,
     labelOverflow: status.labelOverflow,

@@ -2,6 +2,7 @@ import type { Block, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { fieldsSection } from "./fields-section.js";
+import { findingsSection } from "./findings-section.js";
 import { plainReasons, plainYes } from "./plain.js";
 import { registrySection } from "./registry-section.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
@@ -28,6 +29,7 @@ export const SUBJECT_SECTIONS: ReadonlyArray<
   wouldFailSection,
   verdictsSection,
   fieldsSection,
+  findingsSection,
   unknownUseSection,
   registrySection,
   coverageSection,
