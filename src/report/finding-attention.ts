@@ -13,15 +13,12 @@ function since(ms: number, today: string): string {
 const named = (pointer: string) =>
   /^\/[^/]+$/.test(pointer) ? pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~") : pointer;
 
-// A finding does not carry whether its sketches held values or a string's lengths; its message says so.
-const measureOf = (f: Finding) => (f.message.endsWith("check what it carries") ? "length" : "value");
-
 /** The one action of a finding: what to check, where. */
 function action(f: Finding): string {
   switch (f.kind) {
     case "scale":
     case "peers": {
-      const { check } = changeWords(f.factor, measureOf(f));
+      const { check } = changeWords(f.factor, f.measure);
       const what =
         check === "check its unit" ? `the unit of ${named(f.field)}` : `what ${named(f.field)} carries`;
       return `Check ${what} in ${f.producer}'s records: a schema cannot see this, consumers that compute with it can.`;
@@ -38,11 +35,11 @@ function what(f: Finding, today: string): string {
   const at = since(f.since, today);
   switch (f.kind) {
     case "scale": {
-      const { times } = changeWords(f.factor, measureOf(f));
+      const { times } = changeWords(f.factor, f.measure);
       return `${f.producer}'s ${named(f.field)} is ${times} since ${at} while its schema did not change`;
     }
     case "peers": {
-      const { times } = changeWords(f.factor, measureOf(f));
+      const { times } = changeWords(f.factor, f.measure);
       return `${f.producer}'s ${named(f.field)} is ${times} than the other producers' of version ${f.writer} since ${at}, with the same schema`;
     }
     case "new-value":

@@ -28,6 +28,8 @@ export type Quartiles = readonly [q1: number, median: number, q3: number];
 
 export interface ScaleFinding extends SeriesKey {
   readonly kind: "scale";
+  /** What the sketches held: a number field's values, or a string field's lengths. */
+  readonly measure: "value" | "length";
   /** The start (ms) of the bucket the change began in. */
   readonly since: number;
   readonly before: Quartiles;
@@ -41,6 +43,8 @@ export interface ScaleFinding extends SeriesKey {
 
 export interface PeerFinding extends SeriesKey {
   readonly kind: "peers";
+  /** What the sketches held: a number field's values, or a string field's lengths. */
+  readonly measure: "value" | "length";
   /** The start (ms) of the bucket from which on the producer differs. */
   readonly since: number;
   /** The other producers' quartiles, and this producer's, over the same buckets. */

@@ -47,6 +47,7 @@ export function detectPeerShift(
     return {
       ...keyOf(key),
       kind: "peers",
+      measure: options.measure ?? "value",
       since,
       peers: theirs,
       own: its,

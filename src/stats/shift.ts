@@ -57,6 +57,7 @@ export function detectScaleShift(
     return {
       ...keyOf(key),
       kind: "scale",
+      measure: options.measure ?? "value",
       since,
       before,
       after,

@@ -17,6 +17,7 @@ const key = { subject: "payment", field: "/amount", producer: "billing", writer:
 const scale: Finding = {
   ...key,
   kind: "scale",
+  measure: "value",
   since: T1405,
   before: [1200, 2500, 4000],
   after: [12, 25, 40],
@@ -30,6 +31,7 @@ const peers: Finding = {
   ...key,
   producer: "web",
   kind: "peers",
+  measure: "value",
   since: T1405,
   peers: [12, 25, 40],
   own: [1200, 2500, 4000],
@@ -43,6 +45,7 @@ const note: Finding = {
   ...key,
   field: "/customer/note",
   kind: "scale",
+  measure: "length",
   since: Date.UTC(2026, 11, 3, 9, 0),
   before: [10, 20, 30],
   after: [200, 400, 600],
