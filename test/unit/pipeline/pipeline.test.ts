@@ -210,6 +210,32 @@ describe("pipeline: records it cannot fully read", () => {
     expect(unread).toEqual(["events/0 too_large 1", "events/0 not_utf8 1"]);
   });
 
+  it("takes a record too large or too deep to validate as unknown use only when it declares no version", async () => {
+    const unread: string[] = [];
+    const hooks = {
+      unreadable: [
+        (_s: unknown, topic: string, partition: number, reason: string, records: number) =>
+          unread.push(`${topic}/${partition} ${reason} ${records}`),
+      ],
+    };
+    const small = await eventPipeline("", "maxRecordBytes: 64\n", hooks);
+    const large = Buffer.from(JSON.stringify({ ...V1, pad: "x".repeat(80) }));
+    small.pipeline.process(record(undefined, { producer: "web" }, { raw: large }));
+    small.pipeline.process(
+      record(undefined, { producer: "web", "schema-version": "event/1.0" }, { raw: large }),
+    );
+    expect(decodeCounts(small.pipeline)).toEqual(["events too_large=2"]);
+    expect(unread).toEqual(["events/0 too_large 1"]);
+
+    unread.length = 0;
+    const deep = Buffer.from(`${"[".repeat(300)}${"]".repeat(300)}`);
+    const { pipeline } = await eventPipeline("", "", hooks);
+    pipeline.process(record(undefined, { producer: "web" }, { raw: deep }));
+    pipeline.process(record(undefined, { producer: "web", "schema-version": "event/1.0" }, { raw: deep }));
+    expect(decodeCounts(pipeline)).toEqual(["events too_deep=2"]);
+    expect(unread).toEqual(["events/0 too_deep 1"]);
+  });
+
   it("reads a header sent without a value (null) as absent", async () => {
     const { pipeline } = await eventPipeline();
     pipeline.process(record(V1, { "schema-version": null, producer: null }));

@@ -87,6 +87,23 @@ describe("tombstones (a null or empty value)", () => {
     expect(recordCounts(pipeline)).toEqual(["billing none=1", "unknown none=1"]);
   });
 
+  it("are observed when they come (the latest, whatever order their timestamps have), and a key too long is counted", async () => {
+    const { pipeline } = await watched("    producer:\n      keyPattern: '^([a-z]+):'\n");
+    const at = (timestamp: number) => record(undefined, {}, { timestamp, key: "billing:1" });
+    pipeline.process(at(1_796_112_000_000));
+    pipeline.process(at(1_796_112_009_000));
+    pipeline.process(at(1_796_112_005_000));
+    pipeline.process(record(undefined, {}, { key: "b".repeat(16_385) }));
+    const none = (producer: string) =>
+      pipeline.tallies.allSeries.find(
+        (s) => s.count.labels.producer === producer && s.count.labels.writer_version === "none",
+      )!;
+    expect(none("billing").lastObservedMs).toBe(1_796_112_009_000);
+    expect(none("billing").count.value).toBe(3);
+    expect(decodeCounts(pipeline)).toEqual(["events key_too_long=1"]);
+    expect(recordCounts(pipeline)).toEqual(["billing none=3", "unknown none=1"]);
+  });
+
   it("a value of one space is no tombstone: not JSON, and its version (in the payload) unknown", async () => {
     const { pipeline, unread, tombstones } = await watched();
     pipeline.process(record(undefined, {}, { raw: Buffer.from(" ") }));
