@@ -145,6 +145,46 @@ function evidenceBegins(
 const lastOf = (uses: readonly FieldUse[], producer: string, pick: (u: FieldUse) => number) =>
   Math.max(0, ...uses.filter((u) => u.producer === producer).map(pick));
 
+/** What a verdict waits on in the records: a deprecated field still sent, an optional one still omitted. */
+const SIDES = {
+  deprecated: { count: "present", last: "lastPresentAt", does: "sends", may: "carry" },
+  optional: { count: "absent", last: "lastAbsentAt", does: "omits", may: "lack" },
+} as const;
+
+/**
+ * Per producer, within the window: who still sends (or omits) the field, with its share, and whose
+ * records could not be read for it (they may carry, or lack, it); `unknownRecords` counts the latter.
+ */
+function producerReasons(
+  side: keyof typeof SIDES,
+  pointer: string,
+  uses: readonly FieldUse[],
+  producers: FieldVerdict["producers"],
+  window: string,
+  since: number,
+  now: number,
+): { holding: string[]; unreadable: string[]; unknownRecords: number } {
+  const { count, last, does, may } = SIDES[side];
+  const holding: string[] = [];
+  const unreadable: string[] = [];
+  let unknownRecords = 0;
+  for (const p of producers) {
+    const lastSeen = lastOf(uses, p.producer, (u) => u[last]);
+    if (lastSeen >= since)
+      holding.push(
+        `${p.producer} still ${does} ${pointer} in ${percent(p[count], p.records)} of its records (${p[count]} of ${p.records} in the last ${window}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastSeen)}`,
+      );
+    const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
+    if (lastUnknown >= since && p.unknown > 0) {
+      unknownRecords += p.unknown;
+      unreadable.push(
+        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may ${may} ${pointer}`,
+      );
+    }
+  }
+  return { holding, unreadable, unknownRecords };
+}
+
 /**
  * Drained: no record carried the field for the whole drain window, none could not be read (it may
  * have carried it), and every partition was observed throughout: a version's drain, field by field.
@@ -163,8 +203,6 @@ export function judgeDeprecatedField(
   // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
   const since = now - windowMs - 1000;
   const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.present > 0);
-  const carrying: string[] = [];
-  const unreadable: string[] = [];
   let lastCarried = 0;
   let lastCarriedBy: string | null = null;
   for (const use of uses)
@@ -172,23 +210,17 @@ export function judgeDeprecatedField(
       lastCarried = use.lastPresentAt;
       lastCarriedBy = use.producer;
     }
-  let unknownRecords = 0;
-  for (const p of producers) {
-    const lastPresent = lastOf(uses, p.producer, (u) => u.lastPresentAt);
-    if (lastPresent >= since)
-      carrying.push(
-        `${p.producer} still sends ${field.pointer} in ${percent(p.present, p.records)} of its records (${p.present} of ${p.records} in the last ${window}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastPresent)}`,
-      );
-    const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
-    if (lastUnknown >= since && p.unknown > 0) {
-      unknownRecords += p.unknown;
-      unreadable.push(
-        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may carry ${field.pointer}`,
-      );
-    }
-  }
+  const { holding, unreadable, unknownRecords } = producerReasons(
+    "deprecated",
+    field.pointer,
+    uses,
+    producers,
+    window,
+    since,
+    now,
+  );
   const reasons = [
-    ...carrying,
+    ...holding,
     ...unreadable,
     ...coverage.reasons,
     ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
@@ -232,23 +264,18 @@ export function judgeOptionalField(
   const coverage = coverageFor(s, observed, windowMs, now);
   const since = now - windowMs - 1000;
   const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.absent > 0);
-  const omitting: string[] = [];
-  const unreadable: string[] = [];
-  for (const p of producers) {
-    const lastAbsent = lastOf(uses, p.producer, (u) => u.lastAbsentAt);
-    if (lastAbsent >= since)
-      omitting.push(
-        `${p.producer} still omits ${field.pointer} in ${percent(p.absent, p.records)} of its records (${p.absent} of ${p.records} in the last ${window}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastAbsent)}`,
-      );
-    const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
-    if (lastUnknown >= since && p.unknown > 0)
-      unreadable.push(
-        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may lack ${field.pointer}`,
-      );
-  }
+  const { holding, unreadable } = producerReasons(
+    "optional",
+    field.pointer,
+    uses,
+    producers,
+    window,
+    since,
+    now,
+  );
   const streak = uses.reduce((n, u) => n + u.presentSinceMissing, 0);
   const reasons = [
-    ...omitting,
+    ...holding,
     ...unreadable,
     ...coverage.reasons,
     ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
