@@ -6,6 +6,7 @@ import { attentionItems, needsAttention } from "../../../src/report/attention.js
 import type { Report, ReportSubject } from "../../../src/report/model.js";
 import { renderReport } from "../../../src/report/render.js";
 import { writeTree } from "../../helpers/files.js";
+import { emptySubject } from "../../helpers/report.js";
 
 async function replay(configPath: string, capture: string) {
   const monitor = await startMonitor({
@@ -167,26 +168,7 @@ function quiet(
     decodeErrors: {},
     labelOverflow: {},
     ...report,
-    subjects: [
-      {
-        subject: "event",
-        topics: ["events"],
-        records: 0,
-        undeclared: 0,
-        unreadable: 0,
-        unknownUse: [],
-        retiredTraffic: [],
-        sampleRatio: 1,
-        versions: [],
-        producers: [],
-        wouldFail: [],
-        coverage: [],
-        openTransactions: [],
-        recentGaps: [],
-        registry: null,
-        ...subject,
-      },
-    ],
+    subjects: [emptySubject("event", subject)],
   };
 }
 

@@ -7,6 +7,7 @@ import { renderReport } from "../../../src/report/render.js";
 import { buildStatus } from "../../../src/report/status.js";
 import { eventPipeline, record } from "../../helpers/monitor.js";
 import type { Finding } from "../../../src/stats/findings.js";
+import { emptySubject } from "../../helpers/report.js";
 
 // The field statistics' findings in the attention summary (one watch item, one action each) and in
 // the report's findings section, in every format.
@@ -79,24 +80,7 @@ const share: Finding = {
 };
 
 function subject(findings?: Finding[]): ReportSubject {
-  return {
-    subject: "payment",
-    topics: ["payments"],
-    records: 0,
-    undeclared: 0,
-    unreadable: 0,
-    unknownUse: [],
-    retiredTraffic: [],
-    sampleRatio: 1,
-    versions: [],
-    producers: [],
-    wouldFail: [],
-    coverage: [],
-    openTransactions: [],
-    recentGaps: [],
-    registry: null,
-    ...(findings ? { findings } : {}),
-  };
+  return emptySubject("payment", findings ? { findings } : {});
 }
 
 const NOW = "2026-12-04T16:00:00.000Z";

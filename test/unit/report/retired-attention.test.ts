@@ -6,6 +6,7 @@ import { attentionItems } from "../../../src/report/attention.js";
 import type { Report, ReportSubject } from "../../../src/report/model.js";
 import { renderReport } from "../../../src/report/render.js";
 import { writeTree } from "../../helpers/files.js";
+import { emptySubject } from "../../helpers/report.js";
 
 // A producer still sending a retired version is the first thing the attention summary names, before
 // traffic that breaks consumers and before the monitor's own problems.
@@ -21,26 +22,7 @@ const version = (v: string, status: string) => ({
   verdict: null,
 });
 
-function subject(name: string, fields: Partial<ReportSubject>): ReportSubject {
-  return {
-    subject: name,
-    topics: [`${name}s`],
-    records: 0,
-    undeclared: 0,
-    unreadable: 0,
-    unknownUse: [],
-    retiredTraffic: [],
-    sampleRatio: 1,
-    versions: [],
-    producers: [],
-    wouldFail: [],
-    coverage: [],
-    openTransactions: [],
-    recentGaps: [],
-    registry: null,
-    ...fields,
-  };
-}
+const subject = emptySubject;
 
 function report(subjects: ReportSubject[], fields: Partial<Report> = {}): Omit<Report, "attention"> {
   return {
