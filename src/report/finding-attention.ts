@@ -1,11 +1,10 @@
-import type { Finding } from "../stats/findings.js";
 import { changeWords, clock, quote } from "../stats/findings.js";
 import type { AttentionItem } from "./attention.js";
-import type { ReportSubject } from "./model.js";
+import type { ReportFinding, ReportSubject } from "./model.js";
 
 /** A bucket's start as a reader of the summary wants it: the time of day, the date only when not today. */
-function since(ms: number, today: string): string {
-  const full = clock(ms);
+function since(iso: string, today: string): string {
+  const full = clock(Date.parse(iso));
   return full.startsWith(today) ? full.slice(today.length + 1, -4) : full;
 }
 
@@ -14,7 +13,7 @@ const named = (pointer: string) =>
   /^\/[^/]+$/.test(pointer) ? pointer.slice(1).replace(/~1/g, "/").replace(/~0/g, "~") : pointer;
 
 /** The one action of a finding: what to check, where. */
-function action(f: Finding): string {
+function action(f: ReportFinding): string {
   switch (f.kind) {
     case "scale":
     case "peers": {
@@ -31,7 +30,7 @@ function action(f: Finding): string {
 }
 
 /** What a finding says, short: the producer's field, how it changed, since when. */
-function what(f: Finding, today: string): string {
+function what(f: ReportFinding, today: string): string {
   const at = since(f.since, today);
   switch (f.kind) {
     case "scale": {
@@ -49,7 +48,7 @@ function what(f: Finding, today: string): string {
   }
 }
 
-const KIND: Readonly<Record<Finding["kind"], string>> = {
+const KIND: Readonly<Record<ReportFinding["kind"], string>> = {
   scale: "field-scale-changed",
   peers: "field-differs-from-peers",
   "new-value": "field-new-value",

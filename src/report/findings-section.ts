@@ -1,7 +1,7 @@
-import type { Finding, Quartiles } from "../stats/findings.js";
+import type { Quartiles } from "../stats/findings.js";
 import { clock, quote } from "../stats/findings.js";
 import type { Cell, Section } from "./document.js";
-import type { ReportSubject } from "./model.js";
+import type { ReportFinding, ReportSubject } from "./model.js";
 
 /** A statistic as people read it: three significant digits, thousands grouped. */
 const num = (x: number) => Number(x.toPrecision(3)).toLocaleString("en-US");
@@ -10,7 +10,7 @@ const share = (x: number) => `${Number((x * 100).toPrecision(2))}%`;
 const version = (writer: string) => (writer === "none" ? "none declared" : writer);
 
 /** What a finding is, in a word or two. */
-export function findingKindText(f: Finding): string {
+export function findingKindText(f: ReportFinding): string {
   switch (f.kind) {
     case "scale":
       return "scale changed";
@@ -24,7 +24,7 @@ export function findingKindText(f: Finding): string {
 }
 
 /** The evidence of a finding: its quartiles (q1 / median / q3) or shares, with the samples behind them. */
-export function findingEvidence(f: Finding): string {
+export function findingEvidence(f: ReportFinding): string {
   switch (f.kind) {
     case "scale":
       return `quartiles ${quartiles(f.before)} before (${f.samplesBefore} values), ${quartiles(f.after)} since (${f.samplesAfter})`;
@@ -50,7 +50,7 @@ export function findingsSection(s: ReportSubject, id: string): Section | undefin
     f.producer,
     { text: version(f.writer), code: true },
     { text: findingKindText(f), tone: "warn" },
-    clock(f.since),
+    clock(Date.parse(f.since)),
     findingEvidence(f),
   ]);
   return {

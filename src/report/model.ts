@@ -80,11 +80,18 @@ export interface ReportSubject {
   /**
    * What the field statistics found (issue 29, docs/stats.md): a producer's values that changed scale
    * against its own past or its peers, a new value, a value's share jumping, with their quartiles or
-   * shares; `since` is the start (ms) of the bucket the change began in. Absent from reports of
-   * monitors before it, and with `stats.enabled: false`.
+   * shares; `since` is the start of the bucket the change began in (ISO 8601, as every time in the
+   * report). Absent from reports of monitors before it, and with `stats.enabled: false`.
    */
-  findings?: Finding[];
+  findings?: ReportFinding[];
 }
+
+/** A finding as the report holds it: the same, with its bucket's start as an ISO 8601 time. */
+export type ReportFinding = Finding extends infer F
+  ? F extends Finding
+    ? Omit<F, "since"> & { since: string }
+    : never
+  : never;
 
 export interface ReportVersion {
   version: string;
@@ -167,6 +174,7 @@ export interface ReportGap {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+const reportFinding = (f: Finding) => ({ ...f, since: iso(f.since) }) as ReportFinding;
 
 /** The report of a monitor: its status, its tallies (for the matrix) and its lifecycle, when it has one. */
 export function buildReport(
@@ -259,7 +267,7 @@ export function buildReport(
       fields: [...(fieldVerdicts ?? [])]
         .filter(([id]) => id.startsWith(`${s.subject}\u0000`))
         .map(([, v]) => v),
-      ...(findings ? { findings: findings.filter((f) => f.subject === s.subject) } : {}),
+      ...(findings ? { findings: findings.filter((f) => f.subject === s.subject).map(reportFinding) } : {}),
     })),
     decodeErrors: status.decodeErrors,
     labelOverflow: status.labelOverflow,

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { findingItems } from "../../../src/report/finding-attention.js";
 import { findingsSection } from "../../../src/report/findings-section.js";
 import { Health } from "../../../src/health/health.js";
-import { buildReport, type Report, type ReportSubject } from "../../../src/report/model.js";
+import {
+  buildReport,
+  type Report,
+  type ReportFinding,
+  type ReportSubject,
+} from "../../../src/report/model.js";
 import { renderReport } from "../../../src/report/render.js";
 import { buildStatus } from "../../../src/report/status.js";
 import { eventPipeline, record } from "../../helpers/monitor.js";
@@ -79,8 +84,12 @@ const share: Finding = {
   message: "",
 };
 
+/** A finding as the report holds it: its bucket's start in ISO 8601. */
+const inReport = (f: Finding): ReportFinding =>
+  ({ ...f, since: new Date(f.since).toISOString() }) as ReportFinding;
+
 function subject(findings?: Finding[]): ReportSubject {
-  return emptySubject("payment", findings ? { findings } : {});
+  return emptySubject("payment", findings ? { findings: findings.map(inReport) } : {});
 }
 
 const NOW = "2026-12-04T16:00:00.000Z";
@@ -205,7 +214,10 @@ describe("the findings section", () => {
         "amount is 100 times smaller since 14:05 while its schema did not change",
       );
     }
-    expect(JSON.parse(renderReport(report, "json")).subjects[0].findings).toEqual([scale]);
+    // Every time in the report is ISO 8601, the bucket a finding began in too.
+    expect(JSON.parse(renderReport(report, "json")).subjects[0].findings).toEqual([
+      { ...scale, since: "2026-12-04T14:05:00.000Z" },
+    ]);
   });
 });
 
@@ -217,7 +229,9 @@ describe("the report's findings", () => {
     // A day long past: the item names its date, whatever day the test runs.
     const ours: Finding = { ...scale, subject: "event", field: "/x", since: Date.UTC(2025, 0, 2, 14, 5) };
     const report = buildReport(status, pipeline.tallies, undefined, [ours, scale]);
-    expect(report.subjects.map((s) => [s.subject, s.findings])).toEqual([["event", [ours]]]);
+    expect(report.subjects.map((s) => [s.subject, s.findings])).toEqual([
+      ["event", [{ ...ours, since: "2025-01-02T14:05:00.000Z" }]],
+    ]);
     expect(report.attention.filter((i) => i.kind.startsWith("field-"))).toEqual([
       {
         level: "watch",
