@@ -1,17 +1,12 @@
-import type { Catalog, CatalogSubject, CatalogVersion } from "../catalog/types.js";
+import type { Catalog, CatalogSubject } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import { evaluateInto, type ReaderResult } from "../engine/evaluate.js";
 import type { RecordSink } from "./record.js";
 import { HeldRecords } from "./held.js";
-import { OTHER_PRODUCER, UNKNOWN_PRODUCER } from "./producer.js";
+import { UNKNOWN_PRODUCER } from "./producer.js";
 import { isStackOverflow, parsePayload } from "./payload.js";
 import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
-import {
-  SubjectPipeline,
-  reservoirDocument,
-  reservoirSize,
-  type ReservoirEntry,
-} from "./subject-pipeline.js";
+import { SubjectPipeline, reservoirSize } from "./subject-pipeline.js";
 import {
   NO_VERSION,
   Tallies,
@@ -22,20 +17,11 @@ import {
   type TopicSeries,
 } from "./tallies.js";
 import type { ObservationClock } from "./clock.js";
-import {
-  inOrder,
-  type CountedHook,
-  type JobRunner,
-  type PipelineHooks,
-  type UnreadableHook,
-} from "./hooks.js";
+import { inOrder, type CountedHook, type PipelineHooks, type UnreadableHook } from "./hooks.js";
 import { ValidatedRecord, type ValidatedHook } from "./validated.js";
-import { applyJobResult } from "./workers/apply.js";
 import type { WriterResult } from "./writer.js";
-import { SampleJob, ValidationTimeoutError, type ResultMessage } from "./workers/job.js";
-
-/** Jobs kept for reuse: as many as batches are in flight at once (kafkajs's partition concurrency). */
-const SPARE_JOBS = 8;
+import { judgeReservoir, startAtZero, type ReservoirListener } from "./catalog-change.js";
+import { WorkerBatches } from "./workers/batches.js";
 
 export { SubjectPipeline, type ReservoirEntry } from "./subject-pipeline.js";
 export type { CountedHook, JobRunner, PipelineHooks, UnreadableHook } from "./hooks.js";
@@ -87,12 +73,8 @@ export class Pipeline implements RecordSink {
   readonly #onInternalError: ((error: unknown, record: SourceRecord) => void) | undefined;
   readonly #clock: ObservationClock | undefined;
   readonly #validated = new ValidatedRecord();
-  /** With validation workers: the pool, and the sampled records of the batch being read. */
-  readonly #pool: JobRunner | undefined;
-  #job = new SampleJob();
-  /** Jobs whose results are recorded, for the next batches. */
-  readonly #spareJobs: SampleJob[] = [];
-  #pending = 0;
+  /** With validation workers: the sampled records of the batch being read, and the jobs in flight. */
+  readonly #batches: WorkerBatches | undefined;
   /** Each subject's index in the config's subject list: how workers name it. */
   readonly #subjectIndex = new Map<SubjectPipeline, number>();
   readonly #subjectCount: number;
@@ -104,7 +86,16 @@ export class Pipeline implements RecordSink {
     this.#onCounted = inOrder(hooks.counted ?? []);
     this.#onInternalError = hooks.internalError;
     this.#clock = hooks.clock;
-    this.#pool = hooks.runner;
+    this.#batches =
+      hooks.runner &&
+      new WorkerBatches(hooks.runner, {
+        tallies: this.tallies,
+        validated: this.#validated,
+        notify: (validated) => this.#notify(validated),
+        onUnreadable: this.#onUnreadable,
+        onInternalError: this.#onInternalError,
+        subjects: () => this.catalogSubjects(),
+      });
     this.#maxBytes = config.maxRecordBytes;
     this.#held = new HeldRecords(now);
     this.#subjectCount = config.subjects.length;
@@ -127,7 +118,7 @@ export class Pipeline implements RecordSink {
           series: this.tallies.topic(topic),
           tombstones: this.tallies.tombstoneCell(topic, subject.name),
         });
-      this.#startAtZero(pipeline);
+      startAtZero(this.tallies, pipeline);
     });
     this.subjects = subjects;
   }
@@ -141,7 +132,7 @@ export class Pipeline implements RecordSink {
 
   /** Sampled records counted but not yet validated (with workers: collected or being validated). */
   get pendingValidations(): number {
-    return this.#pending;
+    return this.#batches?.pending ?? 0;
   }
 
   /** Records not counted yet: they wait for the lookup of their unknown schema id (until `flush`). */
@@ -154,33 +145,12 @@ export class Pipeline implements RecordSink {
     return this.#held.heldOn(topic);
   }
 
-  /** Zero is a value: every label set known before traffic starts at 0. */
-  #startAtZero(pipeline: SubjectPipeline): void {
-    const declared = pipeline.producer.declared;
-    const producers =
-      declared.length > 0 ? [...declared, OTHER_PRODUCER, UNKNOWN_PRODUCER] : [UNKNOWN_PRODUCER];
-    const writers = [undefined, ...pipeline.subject.versions, UNREADABLE] as const;
-    for (const topic of pipeline.subject.topics) {
-      for (const producer of producers) {
-        for (const writer of writers) this.tallies.series(topic, pipeline.subject, producer, writer);
-      }
-    }
-  }
-
   /**
    * Takes a reloaded catalog (same subjects and topics). Counters carry over; readers that are new
    * (a candidate just added) are evaluated at once against the reservoir of recent samples, and
    * `onReservoir` hears of each such result.
    */
-  replaceCatalog(
-    catalog: Catalog,
-    onReservoir?: (
-      subject: SubjectPipeline,
-      entry: ReservoirEntry,
-      reader: CatalogVersion,
-      result: ReaderResult,
-    ) => void,
-  ): void {
+  replaceCatalog(catalog: Catalog, onReservoir?: ReservoirListener): void {
     for (const pipeline of this.subjects.values()) {
       const subject = catalog.subjects.get(pipeline.subject.name);
       if (!subject) continue;
@@ -188,33 +158,11 @@ export class Pipeline implements RecordSink {
       pipeline.rebind(subject);
       this.tallies.rebind(subject);
       // A version new to the catalog (registered meanwhile) shows at zero before its first record.
-      this.#startAtZero(pipeline);
+      startAtZero(this.tallies, pipeline);
       const added = subject.readers
         .map((r, i) => [r, i] as const)
         .filter(([r]) => !before.has(r.version.text));
-      if (added.length === 0) continue;
-      for (const entry of pipeline.reservoir) {
-        const document = reservoirDocument(entry);
-        if (document === undefined) continue;
-        const results = evaluateInto(
-          pipeline.results,
-          document,
-          subject,
-          subject.byVersion.get(entry.writer)?.version,
-        );
-        const series = this.tallies.series(
-          entry.topic,
-          subject,
-          entry.producer,
-          subject.byVersion.get(entry.writer),
-        );
-        for (const [reader, index] of added) {
-          const result = results[index]!;
-          if (result.passed) series.readers[index]!.pass.value++;
-          else this.tallies.fail(series, index, result.keyword!, result.instancePath!);
-          onReservoir?.(pipeline, entry, reader, result);
-        }
-      }
+      if (added.length > 0) judgeReservoir(this.tallies, pipeline, subject, added, onReservoir);
     }
   }
 
@@ -339,21 +287,23 @@ export class Pipeline implements RecordSink {
     }
     // A job runs within the time budget, a parsed document's too; the consumer's thread validates at
     // once the subjects whose readers all validate in linear time (no watchdog needed).
-    if (this.#pool !== undefined && this.#pool.validatesHere?.(subject) !== true) {
-      this.#pending++;
-      this.#job.add(
-        writer.payloadStart === 0 ? value : value.subarray(writer.payloadStart),
-        this.#subjectIndex.get(pipeline)!,
-        pipeline,
-        series,
-        producer,
-        writer.version,
-        record.topic,
-        record.partition,
-        record.timestamp,
-        observedAt,
-        parsed ? document : undefined,
-      );
+    const batches = this.#batches;
+    if (batches !== undefined && batches.takes(subject)) {
+      batches
+        .job()
+        .add(
+          writer.payloadStart === 0 ? value : value.subarray(writer.payloadStart),
+          this.#subjectIndex.get(pipeline)!,
+          pipeline,
+          series,
+          producer,
+          writer.version,
+          record.topic,
+          record.partition,
+          record.timestamp,
+          observedAt,
+          parsed ? document : undefined,
+        );
       return;
     }
     if (!parsed) {
@@ -446,76 +396,6 @@ export class Pipeline implements RecordSink {
    */
   async flush(): Promise<void> {
     await this.#held.settle(this.#release);
-    const pool = this.#pool;
-    const job = this.#job;
-    if (pool === undefined || job.size === 0) return;
-    this.#job = this.#spareJobs.pop() ?? new SampleJob();
-    let returned: Uint8Array | undefined;
-    try {
-      returned = await this.#validate(pool, job);
-    } finally {
-      this.#pending -= job.size;
-    }
-    if (returned !== undefined && this.#spareJobs.length < SPARE_JOBS) {
-      job.reset(returned);
-      this.#spareJobs.push(job);
-    }
-  }
-
-  /** A job whose validations are lost: `internal_error` for each record (`timeout`: abandoned as stuck). */
-  #lost(job: SampleJob, reason: "internal_error" | "timeout" = "internal_error"): void {
-    for (let i = 0; i < job.size; i++) {
-      this.tallies.decodeError(job.topics[i]!, reason);
-      this.#unvalidated(job, i, reason);
-    }
-  }
-
-  /** A job's record that was not validated: unknown use when it declares no version. */
-  #unvalidated(job: SampleJob, i: number, reason: UnreadableReason): void {
-    if (job.writers[i] !== undefined) return;
-    this.#onUnreadable?.(
-      job.pipelines[i]!,
-      job.topics[i]!,
-      job.partitions[i]!,
-      reason,
-      1,
-      job.observedAt[i]!,
-    );
-  }
-
-  /** Validates the job and records the results; the job's payload buffer, when it came back. */
-  async #validate(pool: JobRunner, job: SampleJob): Promise<Uint8Array | undefined> {
-    let result: ResultMessage;
-    try {
-      result = await pool.validate(job, this.catalogSubjects());
-    } catch (error) {
-      // The worker died with the job (its payloads went with it): the records stay counted, their
-      // validation is lost, and the loss is counted where an operator sees it.
-      this.#lost(job, error instanceof ValidationTimeoutError ? "timeout" : "internal_error");
-      return undefined;
-    }
-    try {
-      applyJobResult(
-        job,
-        result,
-        this.tallies,
-        this.#validated,
-        (validated) => this.#notify(validated),
-        (i, reason) => this.#unvalidated(job, i, reason),
-      );
-    } catch (error) {
-      this.#lost(job);
-      this.#onInternalError?.(error, {
-        topic: job.topics[0]!,
-        partition: job.partitions[0]!,
-        offset: "",
-        timestamp: 0,
-        key: null,
-        headers: undefined,
-        value: null,
-      });
-      return undefined;
-    }
-    return result.bytes;
+    await this.#batches?.flush();
   }
 }
