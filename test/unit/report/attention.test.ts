@@ -34,7 +34,9 @@ const BUNDLED_ATTENTION = [
   {
     level: "act",
     kind: "forward-incompatible",
+    cause: "behind-1",
     subject: "event",
+    producer: "billing",
     what: "producer billing: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
     action:
       "Upgrade the consumers still on 1.0.0 before they read billing's 1.1.0 records, or keep billing on a version they accept until they are.",
@@ -42,7 +44,9 @@ const BUNDLED_ATTENTION = [
   {
     level: "act",
     kind: "forward-incompatible",
+    cause: "behind-1",
     subject: "event",
+    producer: "mobile",
     what: "producer mobile: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
     action:
       "Upgrade the consumers still on 1.0.0 before they read mobile's 1.1.0 records, or keep mobile on a version they accept until they are.",
@@ -50,7 +54,9 @@ const BUNDLED_ATTENTION = [
   {
     level: "act",
     kind: "forward-incompatible",
+    cause: "behind-1",
     subject: "event",
+    producer: "partner-feed",
     what: "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) would break consumers still on 1.0.0 (additionalProperties at the root)",
     action:
       "Upgrade the consumers still on 1.0.0 before they read partner-feed's 1.1.0 records, or keep partner-feed on a version they accept until they are.",
@@ -59,6 +65,7 @@ const BUNDLED_ATTENTION = [
     level: "act",
     kind: "non-conformant",
     subject: "event",
+    producer: "partner-feed",
     what: "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) fail 1.1.0 itself, the version they declare (additionalProperties at the root)",
     action:
       "Fix partner-feed: its records do not match the version they declare (the would-fail matrix names the keyword and the path).",
@@ -66,6 +73,7 @@ const BUNDLED_ATTENTION = [
   {
     level: "watch",
     kind: "unreadable",
+    cause: "blocks-drain",
     subject: "event",
     what: "2 records of event whose version could not be read (truncated_wire_prefix, unknown_schema_id), from producer billing (2)",
     action:
