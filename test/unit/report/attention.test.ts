@@ -119,8 +119,16 @@ describe("the attention summary", () => {
       await monitor.replayed;
       const response = await fetch(`${monitor.address}/api/status`);
       expect(response.status).toBe(200);
-      const status = (await response.json()) as { attention: unknown };
+      const status = (await response.json()) as { attention: unknown; attentionGroups: unknown };
       expect(status.attention).toEqual(BUNDLED_ATTENTION);
+      // One subject: each item a line of its own, in its own words.
+      expect(status.attentionGroups).toEqual(
+        BUNDLED_ATTENTION.map(({ subject, producer: _producer, ...item }) => ({
+          ...item,
+          subjects: [subject],
+          members: [BUNDLED_ATTENTION.find((i) => i.what === item.what)],
+        })),
+      );
     } finally {
       await monitor.stop();
     }
