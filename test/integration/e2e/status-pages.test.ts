@@ -30,8 +30,15 @@ function rows(page: Page, section: string): Promise<string[]> {
   return page
     .locator(`#${section} > .scroll > table`)
     .first()
-    .evaluate((table: HTMLTableElement) =>
-      [...table.tBodies[0]!.rows].map((tr) => [...tr.cells].map((td) => td.innerText.trim()).join(" | ")),
+    .evaluate((table) =>
+      [...table.querySelectorAll("tr")]
+        .filter((tr) => tr.closest("table") === table && tr.parentElement?.tagName === "TBODY")
+        .map((tr) =>
+          [...tr.querySelectorAll("td")]
+            .filter((td) => td.closest("tr") === tr)
+            .map((td) => td.innerText.trim())
+            .join(" | "),
+        ),
     );
 }
 

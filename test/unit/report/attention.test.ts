@@ -241,6 +241,43 @@ describe("attention items", () => {
     ]);
   });
 
+  it("says how many released versions apart a producer and its consumers are: the cause items share", () => {
+    const entry = (writer: string, reader: string, direction: "forward" | "backward") => ({
+      writer,
+      reader,
+      direction,
+      validations: 4,
+      failed: 4,
+      wouldFailRate: 1,
+      failures: [],
+      producers: { web: { validations: 4, failed: 4 } },
+    });
+    const items = attentionItems(
+      quiet({
+        // A candidate between them is no version a consumer reads; a writer the subject does not list
+        // has no distance.
+        versions: [
+          version("1.0.0", "deprecated", null),
+          version("1.1.0", "active", null),
+          version("1.2.0", "candidate", null),
+          version("2.0.0", "active", null),
+        ],
+        wouldFail: [
+          entry("2.0.0", "1.1.0", "forward"),
+          entry("2.0.0", "1.0.0", "forward"),
+          entry("1.0.0", "2.0.0", "backward"),
+          entry("9.0.0", "1.0.0", "forward"),
+        ],
+      }),
+    );
+    expect(items.map((i) => [i.kind, i.cause, i.producer])).toEqual([
+      ["forward-incompatible", "behind-1", "web"],
+      ["forward-incompatible", "behind-2", "web"],
+      ["backward-incompatible", "ahead-2", "web"],
+      ["forward-incompatible", undefined, "web"],
+    ]);
+  });
+
   it("the monitor, its state and its registry come after the subjects' items of the same level", () => {
     const items = attentionItems(
       quiet(
