@@ -31,7 +31,14 @@ export function buildHttp(config: Config, core: Core, health: Health, logger: Lo
       // attention items they give.
       const fields = Object.fromEntries(report.subjects.map((s) => [s.subject, s.fields ?? []]));
       const findings = Object.fromEntries(report.subjects.map((s) => [s.subject, s.findings ?? []]));
-      return { attention: report.attention, fields, findings, ...current };
+      // The flat items stay for tools; the groups are the summary as the page reads it.
+      return {
+        attention: report.attention,
+        attentionGroups: report.attentionGroups,
+        fields,
+        findings,
+        ...current,
+      };
     },
     routes: {
       "/api/report": core.report,

@@ -14,8 +14,17 @@ export interface AttentionItem {
   readonly level: AttentionLevel;
   /** What kind of thing it is, stable for tools: `forward-incompatible`, `drained`, … */
   readonly kind: string;
+  /**
+   * What the item shares with others of its kind that one step resolves, stable across subjects and
+   * producers, where the kind alone does not say it: `behind-1` (consumers one released version behind
+   * the records' writer), `ahead-2`, `blocks-drain`. Absent where the kind is the whole cause. Items of
+   * one level, kind and cause are one line of the summary at scale (attention-groups.ts).
+   */
+  readonly cause?: string;
   /** The subject it is about; null for the monitor itself. */
   readonly subject: string | null;
+  /** The producer it is about, when it is about one: a group counts its producers by this. */
+  readonly producer?: string;
   /** What is happening, in plain words. */
   readonly what: string;
   /** The one next action. */
@@ -38,12 +47,26 @@ function consumersMayUse(s: ReportSubject, version: string): boolean {
   return status === "active" || status === "deprecated";
 }
 
+/**
+ * How many released versions apart the writer and a reader are, counting the newer of the two: 1 when
+ * a consumer reads the version just before (or after) the producer's. Undefined for a version the
+ * subject does not list.
+ */
+function distance(s: ReportSubject, writer: string, reader: string): number | undefined {
+  const order = s.versions.map((v) => v.version);
+  const [w, r] = [order.indexOf(writer), order.indexOf(reader)];
+  if (w < 0 || r < 0) return undefined;
+  const between = s.versions.slice(Math.min(w, r) + 1, Math.max(w, r));
+  return 1 + between.filter((v) => consumersMayUse(s, v.version)).length;
+}
+
 /** Traffic that breaks a consumer or fails its own contract, per producer and reader, largest share first. */
 function brokenTraffic(s: ReportSubject): AttentionItem[] {
   const items: Array<AttentionItem & { share: number }> = [];
   for (const e of s.wouldFail) {
     if (e.failed === 0 || e.direction === "undeclared") continue;
     if (e.direction !== "conformance" && !consumersMayUse(s, e.reader)) continue;
+    const apart = distance(s, e.writer, e.reader);
     for (const [producer, p] of Object.entries(e.producers)) {
       if (p.failed === 0) continue;
       const share = p.failed / p.validations;
@@ -52,7 +75,9 @@ function brokenTraffic(s: ReportSubject): AttentionItem[] {
         items.push({
           level: "act",
           kind: "forward-incompatible",
+          ...(apart === undefined ? {} : { cause: `behind-${apart}` }),
           subject: s.subject,
+          producer,
           share,
           what: `producer ${producer}: ${sampled} would break consumers still on ${e.reader}${where(e)}`,
           action: `Upgrade the consumers still on ${e.reader} before they read ${producer}'s ${e.writer} records, or keep ${producer} on a version they accept until they are.`,
@@ -61,7 +86,9 @@ function brokenTraffic(s: ReportSubject): AttentionItem[] {
         items.push({
           level: "act",
           kind: "backward-incompatible",
+          ...(apart === undefined ? {} : { cause: `ahead-${apart}` }),
           subject: s.subject,
+          producer,
           share,
           what: `producer ${producer}: ${sampled} would break consumers upgraded to ${e.reader}${where(e)}`,
           action: `Move ${producer} to ${e.reader} (or a version ${e.reader} accepts) before consumers upgrade.`,
@@ -71,6 +98,7 @@ function brokenTraffic(s: ReportSubject): AttentionItem[] {
           level: "act",
           kind: "non-conformant",
           subject: s.subject,
+          producer,
           share,
           what: `producer ${producer}: ${sampled} fail ${e.writer} itself, the version they declare${where(e)}`,
           action: `Fix ${producer}: its records do not match the version they declare (the would-fail matrix names the keyword and the path).`,
@@ -90,6 +118,7 @@ function retiredTraffic(s: ReportSubject): AttentionItem[] {
     level: "act",
     kind: "retired-traffic",
     subject: s.subject,
+    producer: r.producer,
     what: `${retiredTrafficLine({ ...r, subject: s.subject }, r.retiredAt === null ? undefined : Date.parse(r.retiredAt))}: ${plural(r.records, "record")}${r.retiredAt === null ? "" : " since"}, the last at ${r.last}`,
     action: `Stop ${r.producer} sending ${r.version}: consumers may no longer read it. If some still need it, make ${r.version} deprecated again (the registry's state, or the catalog) until ${r.producer} has moved; see the runbook (SchemawatchRetiredVersionTraffic).`,
   }));
@@ -106,6 +135,8 @@ function unreadable(s: ReportSubject): AttentionItem[] {
     {
       level: "watch",
       kind: "unreadable",
+      // The action differs: until they stop, a deprecated version cannot drain.
+      ...(deprecated ? { cause: "blocks-drain" } : {}),
       subject: s.subject,
       what: `${plural(s.unreadable, "record")} of ${s.subject} whose version could not be read${reasons.length > 0 ? ` (${reasons.join(", ")})` : ""}${producers.length > 0 ? `, from producer ${producers.join(", ")}` : ""}`,
       action: deprecated

@@ -29,7 +29,16 @@ export interface Bars {
   readonly text: string;
 }
 
-export type Cell = string | Span | Bars;
+/**
+ * A line that folds its members away (the attention summary's groups): on the page a <details> in its
+ * cell, opened by a click; in text, the members indented below its row; in markdown, folded below the
+ * table. Renderers that know no folds show the text.
+ */
+export interface Fold extends Span {
+  readonly fold: readonly Block[];
+}
+
+export type Cell = string | Span | Bars | Fold;
 
 export interface Column {
   readonly title: string;

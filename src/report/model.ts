@@ -14,6 +14,7 @@ import type {
 } from "./status.js";
 import type { Tallies } from "../pipeline/tallies.js";
 import { attentionItems, type AttentionItem } from "./attention.js";
+import { groupAttention, type AttentionGroup } from "./attention-groups.js";
 import { wouldFailMatrices } from "./matrix.js";
 
 /**
@@ -30,6 +31,12 @@ export interface Report {
    * `watch` item means nothing needs anyone.
    */
   attention: AttentionItem[];
+  /**
+   * The same items as the summary reads them (attention-groups.ts): one line per level, kind and
+   * cause that repeats across subjects, its members listed; every other item a line of its own.
+   * Always set by `buildReport`; optional for a report assembled from parts.
+   */
+  attentionGroups?: AttentionGroup[];
   /** The monitor's readiness, as `/readyz` says it. */
   ready: boolean;
   notReadyReason: string | null;
@@ -192,7 +199,7 @@ export function buildReport(
     tallies,
     new Map(status.subjects.map((s) => [s.subject, s.versions.map((v) => v.version)])),
   );
-  const report: Omit<Report, "attention"> = {
+  const report: Omit<Report, "attention" | "attentionGroups"> = {
     generatedAt: iso(lifecycle?.now() ?? Date.now()),
     ready: status.ready,
     notReadyReason: status.notReadyReason,
@@ -274,7 +281,8 @@ export function buildReport(
   };
   // generatedAt first, then what needs attention, then the rest: the order a reader of the JSON wants.
   const { generatedAt, ...rest } = report;
-  return { generatedAt, attention: attentionItems(report), ...rest };
+  const attention = attentionItems(report);
+  return { generatedAt, attention, attentionGroups: groupAttention(attention), ...rest };
 }
 
 /** A subject's retired versions that got records while retired, in version order, then by producer. */

@@ -42,6 +42,8 @@ code { font: 12.5px/1.4 ui-monospace, "DejaVu Sans Mono", "Liberation Mono", mon
 .b-bad { background: #ffebe9; color: var(--bad); }
 .b-muted { background: #eaeef2; color: var(--muted); }
 .reasons { margin: 4px 0 8px; padding-left: 20px; }
+summary { cursor: pointer; }
+td details table { font-size: 13px; }
 .bar { display: inline-flex; width: 120px; height: 10px; vertical-align: middle; background: #eaeef2;
   border-radius: 3px; overflow: hidden; }
 .seg { display: block; height: 100%; }

@@ -8,8 +8,9 @@ import { decodeErrorsSection, monitorSection, subjectSection } from "./sections.
 /** Up to this many subjects, the index shows each subject whole below its row (today's single page). */
 export const INLINE_SUBJECTS = 1;
 /**
- * The index lists this many attention items at most (the most urgent first) and says how many more
- * there are: the page stays small whatever the number of subjects; each subject's page lists its own.
+ * The index lists this many lines of the attention summary at most (the most urgent first) and says
+ * how many more there are: the page stays small whatever the number of subjects; each subject's page
+ * lists its own.
  */
 export const INDEX_ATTENTION_ITEMS = 20;
 
@@ -40,26 +41,20 @@ export function indexDocument(report: Report, page: PageContext): ReportDocument
 }
 
 /**
- * The attention summary of every item (its count and badge), listing the most urgent ones only. With
- * `page` (many subjects) each row names its subject, linked to its page.
+ * The attention summary of every item (its count and badge), listing the most urgent lines only. With
+ * `page` (many subjects) each line names its subject, linked to its page, or how many it spans.
  */
 function indexAttention(items: readonly AttentionItem[], page: PageContext | undefined): Section {
-  const section = attentionSection(items);
-  const shown = items.slice(0, INDEX_ATTENTION_ITEMS);
-  const more = items.length - shown.length;
-  const subjectCell = (item: AttentionItem | undefined): Cell =>
-    item?.subject ? { text: item.subject, href: subjectHref(page!, item.subject) } : "monitor";
+  const section = attentionSection(
+    items,
+    page ? { subjects: true, href: (subject) => subjectHref(page, subject) } : {},
+  );
   return {
     ...section,
     blocks: section.blocks.flatMap((b): Block[] => {
       if (b.kind !== "table") return [b];
-      const table = {
-        ...b,
-        columns: page ? [b.columns[0]!, { title: "subject" }, ...b.columns.slice(1)] : b.columns,
-        rows: b.rows
-          .slice(0, INDEX_ATTENTION_ITEMS)
-          .map((row, i) => (page ? [row[0]!, subjectCell(shown[i]), ...row.slice(1)] : row)),
-      };
+      const more = b.rows.length - INDEX_ATTENTION_ITEMS;
+      const table = { ...b, rows: b.rows.slice(0, INDEX_ATTENTION_ITEMS) };
       if (more <= 0) return [table];
       return [
         table,

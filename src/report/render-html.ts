@@ -46,7 +46,11 @@ function bars(b: Bars): string {
 
 function cell(c: Cell): string {
   if (typeof c === "string") return escapeHtml(c);
-  return "bars" in c ? bars(c) : span(c);
+  if ("bars" in c) return bars(c);
+  // Folded members stay in their row: a click opens them, with no script.
+  if ("fold" in c)
+    return `<details><summary>${span(c)}</summary>\n${c.fold.map(block).join("\n")}\n</details>`;
+  return span(c);
 }
 
 function header(column: Column): string {

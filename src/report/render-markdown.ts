@@ -34,6 +34,14 @@ function block(b: Block): string[] {
         `| ${b.columns.map((c) => (c.numeric ? "---:" : "---")).join(" | ")} |`,
         ...b.rows.map((row) => `| ${row.map(inline).join(" | ")} |`),
         "",
+        // A table cell holds one line: a row's folded members follow the table, folded in turn.
+        ...b.rows.flatMap((row) =>
+          row.flatMap((c) =>
+            typeof c !== "string" && "fold" in c
+              ? block({ kind: "details", summary: c.text, blocks: c.fold })
+              : [],
+          ),
+        ),
       ];
     case "details":
       // GitHub and most markdown viewers fold <details>; the blocks inside stay markdown.

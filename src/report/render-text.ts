@@ -1,10 +1,10 @@
-import { textOf, type Block, type ReportDocument, type Section } from "./document.js";
+import { textOf, type Block, type Cell, type ReportDocument, type Section } from "./document.js";
 
 function table(block: Extract<Block, { kind: "table" }>, indent: string): string[] {
   if (block.rows.length === 0) return [`${indent}${block.empty}`];
   const rows = [block.columns.map((c) => c.title), ...block.rows.map((r) => r.map(textOf))];
   const widths = block.columns.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? "").length)));
-  return rows.map(
+  const lines = rows.map(
     (row) =>
       indent +
       row
@@ -12,7 +12,12 @@ function table(block: Extract<Block, { kind: "table" }>, indent: string): string
         .join("  ")
         .trimEnd(),
   );
+  // A row's folded members follow it, indented: the header is line 0.
+  return lines.flatMap((line, r) => [line, ...(r === 0 ? [] : folds(block.rows[r - 1]!, `${indent}    `))]);
 }
+
+const folds = (row: readonly Cell[], indent: string): string[] =>
+  row.flatMap((c) => (typeof c !== "string" && "fold" in c ? c.fold.flatMap((b) => block(b, indent)) : []));
 
 function block(b: Block, indent: string): string[] {
   switch (b.kind) {

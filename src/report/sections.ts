@@ -44,7 +44,8 @@ export function reportDocument(report: Report): ReportDocument {
       ? [{ text: `State problem: ${report.stateProblem} (treated as a coverage gap)`, tone: "bad" }]
       : [],
     sections: [
-      attentionSection(report.attention),
+      // Several subjects: each line says which, as on the status index.
+      attentionSection(report.attention, { subjects: report.subjects.length > 1 }),
       monitorSection(report),
       ...report.subjects.map((s) => subjectSection(s)),
       decodeErrorsSection(report),

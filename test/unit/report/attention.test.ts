@@ -34,7 +34,9 @@ const BUNDLED_ATTENTION = [
   {
     level: "act",
     kind: "forward-incompatible",
+    cause: "behind-1",
     subject: "event",
+    producer: "billing",
     what: "producer billing: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
     action:
       "Upgrade the consumers still on 1.0.0 before they read billing's 1.1.0 records, or keep billing on a version they accept until they are.",
@@ -42,7 +44,9 @@ const BUNDLED_ATTENTION = [
   {
     level: "act",
     kind: "forward-incompatible",
+    cause: "behind-1",
     subject: "event",
+    producer: "mobile",
     what: "producer mobile: 100% of its sampled 1.1.0 records (40 of 40) would break consumers still on 1.0.0 (additionalProperties at the root)",
     action:
       "Upgrade the consumers still on 1.0.0 before they read mobile's 1.1.0 records, or keep mobile on a version they accept until they are.",
@@ -50,7 +54,9 @@ const BUNDLED_ATTENTION = [
   {
     level: "act",
     kind: "forward-incompatible",
+    cause: "behind-1",
     subject: "event",
+    producer: "partner-feed",
     what: "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) would break consumers still on 1.0.0 (additionalProperties at the root)",
     action:
       "Upgrade the consumers still on 1.0.0 before they read partner-feed's 1.1.0 records, or keep partner-feed on a version they accept until they are.",
@@ -59,6 +65,7 @@ const BUNDLED_ATTENTION = [
     level: "act",
     kind: "non-conformant",
     subject: "event",
+    producer: "partner-feed",
     what: "producer partner-feed: 100% of its sampled 1.1.0 records (20 of 20) fail 1.1.0 itself, the version they declare (additionalProperties at the root)",
     action:
       "Fix partner-feed: its records do not match the version they declare (the would-fail matrix names the keyword and the path).",
@@ -66,6 +73,7 @@ const BUNDLED_ATTENTION = [
   {
     level: "watch",
     kind: "unreadable",
+    cause: "blocks-drain",
     subject: "event",
     what: "2 records of event whose version could not be read (truncated_wire_prefix, unknown_schema_id), from producer billing (2)",
     action:
@@ -111,8 +119,16 @@ describe("the attention summary", () => {
       await monitor.replayed;
       const response = await fetch(`${monitor.address}/api/status`);
       expect(response.status).toBe(200);
-      const status = (await response.json()) as { attention: unknown };
+      const status = (await response.json()) as { attention: unknown; attentionGroups: unknown };
       expect(status.attention).toEqual(BUNDLED_ATTENTION);
+      // One subject: each item a line of its own, in its own words.
+      expect(status.attentionGroups).toEqual(
+        BUNDLED_ATTENTION.map(({ subject, producer: _producer, ...item }) => ({
+          ...item,
+          subjects: [subject],
+          members: [BUNDLED_ATTENTION.find((i) => i.what === item.what)],
+        })),
+      );
     } finally {
       await monitor.stop();
     }
@@ -222,6 +238,43 @@ describe("attention items", () => {
     );
     expect(items.map((i) => i.what)).toEqual([
       "producer web: 50% of its sampled 1.0.0 records (5 of 10) would break consumers upgraded to 1.1.0 (required at the root)",
+    ]);
+  });
+
+  it("says how many released versions apart a producer and its consumers are: the cause items share", () => {
+    const entry = (writer: string, reader: string, direction: "forward" | "backward") => ({
+      writer,
+      reader,
+      direction,
+      validations: 4,
+      failed: 4,
+      wouldFailRate: 1,
+      failures: [],
+      producers: { web: { validations: 4, failed: 4 } },
+    });
+    const items = attentionItems(
+      quiet({
+        // A candidate between them is no version a consumer reads; a writer the subject does not list
+        // has no distance.
+        versions: [
+          version("1.0.0", "deprecated", null),
+          version("1.1.0", "active", null),
+          version("1.2.0", "candidate", null),
+          version("2.0.0", "active", null),
+        ],
+        wouldFail: [
+          entry("2.0.0", "1.1.0", "forward"),
+          entry("2.0.0", "1.0.0", "forward"),
+          entry("1.0.0", "2.0.0", "backward"),
+          entry("9.0.0", "1.0.0", "forward"),
+        ],
+      }),
+    );
+    expect(items.map((i) => [i.kind, i.cause, i.producer])).toEqual([
+      ["forward-incompatible", "behind-1", "web"],
+      ["forward-incompatible", "behind-2", "web"],
+      ["backward-incompatible", "ahead-2", "web"],
+      ["forward-incompatible", undefined, "web"],
     ]);
   });
 

@@ -105,9 +105,10 @@ describe("the status pages", () => {
 
   it("list the most urgent attention items on the index and say how many more there are", async () => {
     const report = await twoSubjects();
+    // Kinds of their own: none shares a line with another.
     const item = (i: number): AttentionItem => ({
       level: i < 5 ? "act" : "watch",
-      kind: "problem",
+      kind: `kind-${i}`,
       subject: "event",
       what: `item ${i}`,
       action: "look",

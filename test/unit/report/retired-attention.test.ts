@@ -90,6 +90,7 @@ describe("a retired version still sent", () => {
       level: "act",
       kind: "retired-traffic",
       subject: "order",
+      producer: "billing",
       what: "producer billing still sends order 1, retired on 2026-12-09T10:03Z: 3 records since, the last at 2026-12-09T10:41:07.000Z",
       action:
         "Stop billing sending 1: consumers may no longer read it. If some still need it, make 1 deprecated again (the registry's state, or the catalog) until billing has moved; see the runbook (SchemawatchRetiredVersionTraffic).",
