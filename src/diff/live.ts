@@ -75,12 +75,6 @@ export function liveHint(field: string, verdict: FieldVerdict | undefined): Live
     };
   const window = String(verdict.evidence["window"] ?? "?");
   const windowName = verdict.kind === "drained" ? "drain window" : "ready window";
-  if (verdict.producers.some((p) => p.present > 0))
-    return {
-      field,
-      state: "carried",
-      text: `removes ${field}, which live traffic still carries: ${carriers(verdict)} in the ${windowName} (${window})`,
-    };
   if (verdict.kind === "drained" && verdict.yes) {
     const since = verdict.evidence["lastCarried"] ?? verdict.evidence["coveredSince"];
     return {
@@ -89,6 +83,14 @@ export function liveHint(field: string, verdict: FieldVerdict | undefined): Live
       text: `removes ${field}, drained since ${String(since ?? "?")}: safe (no record carried it for the whole drain window, ${window}, every partition observed)`,
     };
   }
+  // The producers' counts are kept in buckets of a twelfth of the window, so one may still count a
+  // record a little older than the window: the drained verdict, read from the exact times, decides.
+  if (verdict.producers.some((p) => p.present > 0))
+    return {
+      field,
+      state: "carried",
+      text: `removes ${field}, which live traffic still carries: ${carriers(verdict)} in the ${windowName} (${window})`,
+    };
   if (verdict.kind === "drained")
     return {
       field,

@@ -92,6 +92,17 @@ describe("liveHint", () => {
     ).toBe(
       "removes /amount, drained since 2026-11-27T14:05Z: safe (no record carried it for the whole drain window, 7d, every partition observed)",
     );
+    // a producer's bucket that straddles the window's start still counts a record: the verdict decides
+    expect(
+      liveHint(
+        "/amount",
+        verdict({
+          yes: true,
+          producers: [share("billing", 3, 9)],
+          evidence: { window: "7d", lastCarried: "2026-11-27T14:05Z" },
+        }),
+      ).state,
+    ).toBe("drained");
     // never carried: drained since the observation began
     expect(liveHint("/amount", verdict({ yes: true })).text).toBe(
       "removes /amount, drained since 2026-11-20T08:00Z: safe (no record carried it for the whole drain window, 7d, every partition observed)",
