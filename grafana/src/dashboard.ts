@@ -8,6 +8,7 @@ import {
 } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { Dashboard } from "@grafana/grafana-foundation-sdk/dashboard";
 import { DATASOURCE, SUBJECT } from "./panels.js";
+import { fieldStatistics, fields } from "./sections/fields.js";
 import { health, input } from "./sections/health.js";
 import { candidates, deprecation } from "./sections/lifecycle.js";
 import { traffic, wouldFail } from "./sections/traffic.js";
@@ -41,6 +42,22 @@ function variables(builder: DashboardBuilder): DashboardBuilder {
         .includeAll(true)
         .allValue(".*")
         .current({ selected: true, text: "All", value: "$__all" }),
+    )
+    .withVariable(
+      // Tracked fields (schemawatch_field_info) and profiled ones (schemawatch_field_findings, a series
+      // per profiled field even without a finding): the two rows read different sets of fields.
+      new QueryVariableBuilder("field")
+        .label("Field")
+        .datasource(DATASOURCE)
+        .query(
+          `label_values({__name__=~"schemawatch_field_info|schemawatch_field_findings", ${SUBJECT}}, field)`,
+        )
+        .refresh(VariableRefresh.OnTimeRangeChanged)
+        .sort(VariableSort.AlphabeticalAsc)
+        .multi(true)
+        .includeAll(true)
+        .allValue(".*")
+        .current({ selected: true, text: "All", value: "$__all" }),
     );
 }
 
@@ -57,7 +74,17 @@ export function buildDashboard(): Dashboard {
     .refresh("30s")
     .time({ from: "now-24h", to: "now" })
     .timezone("browser");
-  for (const section of [variables, traffic, wouldFail, deprecation, candidates, input, health]) {
+  for (const section of [
+    variables,
+    traffic,
+    wouldFail,
+    deprecation,
+    candidates,
+    fields,
+    fieldStatistics,
+    input,
+    health,
+  ]) {
     builder = section(builder);
   }
   return builder.build();

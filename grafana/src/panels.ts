@@ -19,6 +19,8 @@ export const DATASOURCE = { type: "prometheus", uid: "${datasource}" } as const;
 /** The selectors the dashboard's variables put into every subject- and producer-scoped query. */
 export const SUBJECT = 'subject=~"$subject"';
 export const PRODUCER = 'producer=~"$producer"';
+/** A field's JSON Pointer, as the field series name it (`/amount`). */
+export const FIELD = 'field=~"$field"';
 
 /** Said by every panel that breaks validations down per producer, which a monitor may not export. */
 export const SUMMED_PRODUCERS =
@@ -66,8 +68,13 @@ interface Size {
   readonly h: number;
 }
 
-export function timeseriesPanel(size: Size, unit: string): timeseries.PanelBuilder {
-  return new timeseries.PanelBuilder()
+/** Lines over time; `floor` is the y axis' minimum, undefined for values that may be negative. */
+export function timeseriesPanel(
+  size: Size,
+  unit: string,
+  floor: number | undefined = 0,
+): timeseries.PanelBuilder {
+  const panel = new timeseries.PanelBuilder()
     .id(size.id)
     .title(size.title)
     .description(size.description)
@@ -75,7 +82,6 @@ export function timeseriesPanel(size: Size, unit: string): timeseries.PanelBuild
     .height(size.h)
     .datasource(DATASOURCE)
     .unit(unit)
-    .min(0)
     .lineWidth(1)
     .fillOpacity(10)
     .showPoints(common.VisibilityMode.Never)
@@ -91,6 +97,7 @@ export function timeseriesPanel(size: Size, unit: string): timeseries.PanelBuild
         .mode(common.TooltipDisplayMode.Multi)
         .sort(common.SortOrder.Descending),
     );
+  return floor === undefined ? panel : panel.min(floor);
 }
 
 /** Stacked areas, for shares that add up to the whole traffic. */

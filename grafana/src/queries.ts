@@ -71,7 +71,8 @@ export function expandQuery(expr: string, expansion: Expansion): string {
     .replaceAll("$__rate_interval", expansion.rateInterval)
     .replaceAll("$__range", expansion.range)
     .replaceAll('=~"$subject"', '=~".*"')
-    .replaceAll('=~"$producer"', '=~".*"');
+    .replaceAll('=~"$producer"', '=~".*"')
+    .replaceAll('=~"$field"', '=~".*"');
   // label_replace's "$1" is Prometheus' own capture group reference, not a Grafana variable
   const leftover = /\$(?!1")[{\w]+/.exec(expanded);
   if (leftover !== null) throw new Error(`unexpanded Grafana variable ${leftover[0]} in: ${expr}`);

@@ -34,6 +34,7 @@ export function toJson(
       reason: c.reason,
       ...(c.breaksUnder ? { breaksUnder: c.breaksUnder } : {}),
       ...(c.witness ? { witness: c.witness } : {}),
+      ...(c.live ? { live: c.live } : {}),
     })),
     ...(evidence ? { documents: evidence } : {}),
   };
@@ -53,6 +54,7 @@ function changeLines(change: Change): string[] {
     if (witness !== undefined)
       lines.push(`${" ".repeat(22)}witness (${direction}): ${JSON.stringify(witness)}`);
   }
+  if (change.live) lines.push(`${" ".repeat(22)}live traffic: ${change.live.text}`);
   return lines;
 }
 

@@ -40,8 +40,26 @@ export interface Change {
    * other (`backward`: valid under OLD, invalid under NEW; `forward`: the reverse).
    */
   readonly witness?: Witnesses;
+  /**
+   * What live traffic says of a removed property, from a running monitor's field verdicts: set by
+   * `diff --monitor URL` (src/diff/live.ts), absent otherwise.
+   */
+  readonly live?: LiveHint;
   /** Internal, never in the result: the pair of schema nodes whose comparison found the change. */
   readonly site?: { readonly old: Loc; readonly new: Loc };
+}
+
+/**
+ * A removed field against live traffic: `carried` (a producer sent it in the verdict's window),
+ * `drained` (its drain verdict is yes: safe), `waiting` (nothing carried it in the window, but the
+ * drain is not shown: a gap, unreadable records), `absent` (an optional field nothing carried, whose
+ * drain is not judged because no version deprecates it), `untracked` (the monitor does not watch it).
+ */
+export interface LiveHint {
+  /** The field as the monitor names it: a JSON Pointer into documents (`/amount`, `/items/*\/sku`). */
+  readonly field: string;
+  readonly state: "carried" | "drained" | "waiting" | "absent" | "untracked";
+  readonly text: string;
 }
 
 export interface Witnesses {

@@ -13,6 +13,17 @@ import type { CommandContext } from "../command.js";
 import { registeredSide, registryConfig, schemaFileSide, type Side, type SideFlags } from "./schema-sides.js";
 
 /**
+ * The live hints (`--monitor`) of the properties NEW removes, once each however many earlier
+ * versions it is checked against (a `*_TRANSITIVE` level checks several).
+ */
+function liveLines(against: readonly Against[]): string {
+  const hints = new Map<string, string>();
+  for (const { result } of against)
+    for (const change of result.changes) if (change.live) hints.set(change.live.field, change.live.text);
+  return [...hints.values()].map((text) => `live traffic: ${text}\n`).join("");
+}
+
+/**
  * `diff --registry R --subject S [NEW]`: the registry's own compatibility check of NEW (by default the
  * latest registered version, checked against the one before it) beside schemawatch's evidence against
  * the versions the subject's level checks: the latest, or every earlier one for `*_TRANSITIVE`.
@@ -121,7 +132,7 @@ export async function diffAgainstRegistry(
       context.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
     } else {
       const head = { subject, registry: registry.name, file: after.file.path };
-      context.stdout.write(judgementText(head, rule, against, answer, judgement));
+      context.stdout.write(judgementText(head, rule, against, answer, judgement) + liveLines(against));
     }
     return judgement.ok ? 0 : 1;
   } finally {

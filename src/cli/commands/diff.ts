@@ -16,10 +16,13 @@ import type { Command, CommandContext } from "../command.js";
 import { readRegistryCatalog } from "./registry-catalog.js";
 import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
 import { diffAgainstRegistry } from "./diff-registry.js";
+import { hinted, monitorOrExit, type LiveStatus } from "./diff-live.js";
+import { DEFAULT_URL } from "../http-client.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
+                        [--monitor URL --subject S]
        schemawatch diff --registry R --subject S --version V NEW [--config FILE] [--policy ...] ...
        schemawatch diff --registry R --subject S [NEW] [--config FILE] [--policy ...] [--format ...]
        schemawatch diff --config FILE [--subject NAME] [--policy ...] [--format ...] [--docs DIR]
@@ -33,7 +36,9 @@ Then it says the least semver bump the change needs and checks it against the de
 version numbers they were released under. With --registry and --subject but no --version it asks the
 registry's own compatibility check about NEW (by default its latest version) and sets it beside the
 evidence at the subject's level: a break the registry would accept is shown with its witness, a
-rejection of a change proven safe with the proof.
+rejection of a change proven safe with the proof. With --monitor it asks a running monitor's
+/api/status what live traffic says of every property NEW removes: still carried (by whom, in what
+share of its records), drained since when (safe), or not watched.
 
 Options:
   --policy POLICY   strict (default; the schema registries' rule: an open object may already carry any
@@ -41,6 +46,8 @@ Options:
   --format FORMAT   text (default) or json
   --docs DIR        settle undecided changes with sample documents: lists the documents that pass OLD and
                     fail NEW, and the reverse
+  --monitor URL     a running monitor (${DEFAULT_URL}): each removed property gets a hint from its
+                    field verdicts; with OLD NEW, --subject names the monitor's subject
   --expect BUMP     the bump this release declares (patch, minor or major) instead of the versions in
                     $id or the file names
   --config FILE     a schemawatch config; with --subject NAME only that subject is checked (its
@@ -51,7 +58,9 @@ ${SCHEMA_FLAGS_HELP}
   -h, --help        show this help
 
 Exit status: 0 when the declared bump covers the changes (with no declared version: when nothing breaks
-backward); 1 when it does not; 2 on bad input (unreadable file, not JSON, a schema that does not compile).
+backward); 1 when it does not; 2 on bad input (unreadable file, not JSON, a schema that does not compile,
+a subject the monitor does not know); 3 when the monitor at --monitor could not be asked (no answer, an
+error status, an answer that is no status): nothing was compared. The live hints never change the status.
 
 Examples:
   schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2.json --policy lenient
@@ -60,6 +69,7 @@ Examples:
   schemawatch diff --config examples/config.yaml --subject event
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value --version latest proposed.json
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value proposed.json
+  schemawatch diff pay-1.1.json pay-2.0.json --monitor http://schemawatch:9464 --subject pay
 `;
 
 const BUMPS: readonly Bump[] = ["patch", "minor", "major"];
@@ -67,6 +77,8 @@ const BUMPS: readonly Bump[] = ["patch", "minor", "major"];
 interface Options {
   readonly policy: Policy;
   readonly documents?: readonly SampleDocument[];
+  /** The monitor's answer when --monitor was given: every comparison gets its live hints. */
+  readonly live?: LiveStatus | undefined;
 }
 
 interface Flags extends SideFlags {
@@ -101,6 +113,7 @@ function compare(
   after: Side,
   options: Options,
   compiler: SchemaCompiler,
+  subject: string | undefined,
   externals?: ReadonlyMap<string, unknown>,
 ) {
   const oldRefs = externalsOf(before, externals);
@@ -131,7 +144,7 @@ function compare(
     evidence = gatherEvidence(documents, judge(before), judge(after));
     result = settle(result, evidence);
   }
-  return { result, evidence };
+  return { result: hinted(result, options.live, subject), evidence };
 }
 
 async function pair(
@@ -155,7 +168,7 @@ async function pair(
         "swap OLD and NEW, or pass --expect",
     );
   }
-  const { result, evidence } = compare(before, after, options, compiler);
+  const { result, evidence } = compare(before, after, options, compiler, flags.subject);
   const release = releaseOf(result.bump, oldVersion, newVersion, expected);
   const names = { old: before.file.path, new: after.file.path };
   const output = json
@@ -207,7 +220,7 @@ async function subjects(
     const pairs: Record<string, unknown>[] = [];
     for (const [j, after] of subject.versions.entries()) {
       for (const before of subject.versions.slice(0, j)) {
-        const { result, evidence } = compare(before, after, options, compiler, externals);
+        const { result, evidence } = compare(before, after, options, compiler, subject.name, externals);
         const release = releaseOf(result.bump, declaredOf(before), declaredOf(after));
         failed ||= !release.ok;
         const names = { old: before.file.path, new: after.file.path };
@@ -244,6 +257,7 @@ export const diffCommand: Command = {
       format: { type: "string" },
       docs: { type: "string" },
       expect: { type: "string" },
+      monitor: { type: "string" },
       config: { type: "string" },
       subject: { type: "string" },
       ...REGISTRY_FLAGS,
@@ -258,7 +272,11 @@ export const diffCommand: Command = {
     const expected =
       values.expect === undefined ? undefined : oneOf("diff", "expect", values.expect, BUMPS, "major");
     const documents = values.docs ? await readDocumentFolder(values.docs) : undefined;
-    const options: Options = { policy, ...(documents ? { documents } : {}) };
+    if (values.monitor !== undefined && !values.config && values.registry === undefined && !values.subject)
+      throw usageError("diff", "--monitor with OLD NEW needs --subject S: the monitor's subject");
+    const live = await monitorOrExit(values.monitor, context);
+    if (typeof live === "number") return live;
+    const options: Options = { policy, live, ...(documents ? { documents } : {}) };
     if (values.config && values.registry === undefined) {
       if (positionals.length > 0) throw usageError("diff", "give either OLD NEW or --config, not both");
       if (expected)
@@ -270,11 +288,12 @@ export const diffCommand: Command = {
       if (expected) throw usageError("diff", "--expect applies to OLD NEW, not to a registry's check");
       const fallback = values.config ? await loadConfig(values.config) : {};
       const compiler = compilerFromFlags("diff", values, fallback);
-      const judge = (before: Side, after: Side) => compare(before, after, options, compiler).result;
+      const judge = (before: Side, after: Side) =>
+        compare(before, after, options, compiler, values.subject).result;
       return diffAgainstRegistry(positionals, values, compiler, context, json, judge);
     }
-    if (values.subject && values.registry === undefined)
-      throw usageError("diff", "--subject needs --config FILE or --registry R");
+    if (values.subject && values.registry === undefined && values.monitor === undefined)
+      throw usageError("diff", "--subject needs --config FILE, --registry R or --monitor URL");
     if (values.registry === undefined && positionals.length !== 2)
       throw usageError("diff", "expected two schema files, OLD and NEW (or --config FILE)");
     return pair(positionals, options, expected, context, json, values);

@@ -3,6 +3,8 @@
 // sides of the registry's rules.
 import { join } from "node:path";
 import { writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 
 import { describe, expect, it } from "vitest";
 
@@ -175,5 +177,78 @@ describe("schemawatch diff --registry R --subject S", () => {
       "registry (BACKWARD, subject): compatible: it would register NEW\n" +
         "DISAGREE: the registry would accept NEW, but one.json proves it breaks backward (valid under OLD, rejected by NEW)\n",
     );
+  });
+
+  it("--monitor: a removed property's live hint, once however many versions NEW is checked against, through the monitor's subject that follows the registry subject", async () => {
+    const { subject, dir } = await subjectWith("BACKWARD_TRANSITIVE", { ...V1, description: "v2" });
+    // A monitor's /api/status, as served for a subject `orders` that follows this registry subject.
+    const drained = {
+      kind: "drained",
+      yes: true,
+      reasons: [],
+      field: "/name",
+      fieldKind: "deprecated",
+      version: "2",
+      producers: [],
+      evidence: { window: "7d", lastCarried: "2026-11-27T14:05Z", coveredSince: "2026-11-01T00:00Z" },
+    };
+    const status = {
+      subjects: [{ subject: "orders", registry: { subject } }],
+      fields: { orders: [drained] },
+    };
+    const server = createServer((_request, response) => {
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify(status));
+    });
+    await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+    const monitor = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const without = await file(dir, "without-name.json", {
+        ...V1,
+        properties: { id: { type: "integer" } },
+      });
+      const hint =
+        "removes /name, drained since 2026-11-27T14:05Z: safe (no record carried it for the whole drain window, 7d, every partition observed)";
+      const text = await runCli([
+        "diff",
+        "--registry",
+        url,
+        "--subject",
+        subject,
+        without,
+        "--monitor",
+        monitor,
+      ]);
+      expect(text.stderr).toBe("");
+      expect(text.stdout.split("\n").filter((l) => l.startsWith("live traffic:"))).toEqual([
+        `live traffic: ${hint}`,
+      ]);
+      const { report } = await json(["--subject", subject, without, "--monitor", monitor]);
+      const versions = (
+        report["schemawatch"] as { versions: { version: number; changes: { live?: { text: string } }[] }[] }
+      ).versions;
+      expect(
+        versions.map((v) => [v.version, v.changes.flatMap((c) => (c.live ? [c.live.text] : []))]),
+      ).toEqual([
+        [1, [hint]],
+        [2, [hint]],
+      ]);
+      // one registered version as OLD: the same hint under the change
+      const pair = await runCli([
+        "diff",
+        "--registry",
+        url,
+        "--subject",
+        subject,
+        "--version",
+        "1",
+        without,
+        "--monitor",
+        monitor,
+      ]);
+      expect(pair.stdout).toContain(`\n                      live traffic: ${hint}\n`);
+    } finally {
+      await new Promise((done) => server.close(done));
+    }
   });
 });

@@ -73,6 +73,14 @@ describe("grafana/dashboards/schemawatch.json", () => {
       "schemawatch_candidate_ready",
       "schemawatch_drain_window_seconds",
       "schemawatch_coverage_gap_total",
+      "schemawatch_field_records_total",
+      "schemawatch_field_info",
+      "schemawatch_field_drained",
+      "schemawatch_field_ready",
+      "schemawatch_field_quantile",
+      "schemawatch_field_findings",
+      "schemawatch_field_stats_dropped_total",
+      "schemawatch_field_stats_bytes",
       'up{job="schemawatch"}',
     ]) {
       expect(text, metric).toContain(metric);
@@ -93,6 +101,37 @@ describe("grafana/dashboards/schemawatch.json", () => {
     writeFileSync(file, stringify({ groups: [{ name: "dashboard", rules }] }));
     const result = spawnSync(requireTool("promtool"), ["check", "rules", file], { encoding: "utf8" });
     expect(result.status, `${result.stdout}${result.stderr}`).toBe(0);
+  });
+
+  it("never sums a replica's field gauges: verdicts as the alert rules read them, the rest at most once", () => {
+    // Every replica exports its own field verdicts, findings and quartiles: a sum would count one
+    // field once per replica (two replicas' "drained" would read 2).
+    const fieldGauges = queries
+      .filter((q) => /schemawatch_field_(drained|ready|info|quantile|findings|stats_bytes)\b/.test(q.expr))
+      .map(
+        (q) =>
+          `${q.panelId} ${q.refId}: ${q.expr.match(/(sum|min|max) by \([^)]*\) \(schemawatch_field_(?!records)\w+/g)?.join(" | ") ?? ""}`,
+      );
+    expect(fieldGauges).toEqual([
+      "23 A: min by (subject, field) (schemawatch_field_drained | max by (subject, field) (schemawatch_field_info | min by (subject, field) (schemawatch_field_ready | max by (subject, field) (schemawatch_field_info",
+      "26 A: max by (subject, field, producer, measure, quantile) (schemawatch_field_quantile",
+      "27 A: max by (subject, field, producer, kind) (schemawatch_field_findings",
+      "28 A: max by (subject, field, producer, kind) (schemawatch_field_findings",
+      "30 A: max by (instance) (schemawatch_field_stats_bytes",
+    ]);
+  });
+
+  it("fills the field variable with tracked and profiled fields", () => {
+    expect(variableQueries(dashboard).map((v) => [v.name, v.match, v.label])).toEqual([
+      ["subject", "schemawatch_schema_version_info", "subject"],
+      ["producer", 'schemawatch_records_total{subject=~"$subject"}', "producer"],
+      [
+        "field",
+        '{__name__=~"schemawatch_field_info|schemawatch_field_findings", subject=~"$subject"}',
+        "field",
+      ],
+    ]);
+    expect(expandQuery('x{field=~"$field"}', { rateInterval: "1m", range: "1h" })).toBe('x{field=~".*"}');
   });
 
   it("rejects a query with a Grafana variable it does not know how to expand", () => {
