@@ -32,7 +32,10 @@ const nameOf = (pointer: string) =>
 export interface SchemaFacts {
   /** The newest active version: an optional field is optional there. */
   readonly newestActive: string | undefined;
-  /** The newest version not retired: a field the config deprecates is deprecated there. */
+  /**
+   * The version a field the config deprecates is deprecated in: the newest active one, else the
+   * newest not retired (a subject of candidates and deprecated versions only).
+   */
   readonly newest: string | undefined;
   /** Pointers the newest active version requires. */
   readonly required: ReadonlySet<string>;
@@ -41,8 +44,8 @@ export interface SchemaFacts {
 /**
  * The fields the config names, in its order: each rename's replaced field then its replacement, then
  * the added ones. Each keeps what the schemas say of it (`found`: the schemas' fields of interest);
- * a replaced field is deprecated even when no schema marks it (in the newest version not retired,
- * its drain being the question), and a field the schemas do not make a field of interest is optional
+ * a replaced field is deprecated even when no schema marks it (in `schemas.newest`, its drain being
+ * the question), and a field the schemas do not make a field of interest is optional
  * in the newest active version unless that version requires it.
  */
 export function configuredFields(

@@ -122,7 +122,7 @@ function schemaFacts(
 ): SchemaFacts {
   return {
     newestActive: newestActive?.version.text,
-    newest: versions.filter((v) => v.status !== "retired").at(-1)?.version.text,
+    newest: newestActive?.version.text ?? versions.filter((v) => v.status !== "retired").at(-1)?.version.text,
     required,
   };
 }

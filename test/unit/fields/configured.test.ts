@@ -55,7 +55,7 @@ describe("fields of interest with the config's fields block", () => {
     ]);
   });
 
-  it("tracks a replaced field as deprecated in the newest version not retired, its replacement as optional, both first", () => {
+  it("tracks a replaced field as deprecated in the newest active version, its replacement as optional, both first", () => {
     expect(lines(versions, config({ replaces: { "/total": "/amount" } })).slice(0, 3)).toEqual([
       "/amount amount [1.1.0] 1.1.0 replacedBy /total",
       "/total total [] 1.1.0 replaces /amount",
@@ -71,7 +71,7 @@ describe("fields of interest with the config's fields block", () => {
     expect(lines(marked, config({ replaces: { "/payment/gross": "/amount", "/a~1b": "/c~0d" } }))).toEqual([
       "/amount amount [1.0.0] 1.0.0 replacedBy /payment/gross",
       "/payment/gross gross [] 1.0.0 replaces /amount",
-      "/c~0d c~d [2.0.0] 1.0.0 replacedBy /a~1b",
+      "/c~0d c~d [1.0.0] 1.0.0 replacedBy /a~1b",
       "/a~1b a/b [] 1.0.0 replaces /c~0d",
     ]);
   });
@@ -97,6 +97,14 @@ describe("fields of interest with the config's fields block", () => {
     );
     expect(result.fields.map((f) => f.pointer)).toEqual(["/amount", "/total", "/extra"]);
     expect(result.overflow).toBe(4);
+  });
+
+  it("deprecates a replaced field in the newest version not retired when none is active", () => {
+    const none = [v("1.0.0", "deprecated", { properties: { amount: {} } }), v("2.0.0", "candidate", {})];
+    expect(lines(none, config({ replaces: { "/total": "/amount" } }))).toEqual([
+      "/amount amount [2.0.0] - replacedBy /total",
+      "/total total [] - replaces /amount",
+    ]);
   });
 
   it("has no replacement optional once the newest active version requires it", () => {
