@@ -174,6 +174,22 @@ describe("a rename's progress from the field tallies", () => {
     );
   });
 
+  it("keeps each pair's counts apart", async () => {
+    const { fields, pipeline } = await setup(
+      "      replaces:\n        /total: /amount\n        /gross: /net\n",
+    );
+    send(pipeline, "billing", { id: 1, amount: 1, gross: 1 });
+    send(pipeline, "billing", { id: 2, amount: 1, total: 1, net: 1 });
+    const view = fields.subject("pay")!;
+    expect(view.fields.map((f) => f.pointer)).toEqual(["/amount", "/total", "/net", "/gross", "/note"]);
+    expect(view.pairs).toEqual([
+      { replaced: 0, replacement: 1 },
+      { replaced: 2, replacement: 3 },
+    ]);
+    // Pair 0: old, both; pair 1: new, old.
+    expect(view.rows[0]!.renames).toEqual([1, 1, 0, 0, 0, 1, 0, 1, 0, 0]);
+  });
+
   it("has no pairs, and no rename series, without a replaces", async () => {
     const { fields, pipeline } = await setup("      add: [/note]\n");
     send(pipeline, "billing", { id: 1, amount: 1 });
