@@ -6,6 +6,7 @@ import { compilePattern } from "../catalog/regexp.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import { DEFAULTS } from "./defaults.js";
 import { parseDuration } from "./duration.js";
+import { fieldsFrom, type RawFields } from "./fields.js";
 import { describe, locate, walk } from "./locate.js";
 import {
   registriesFrom,
@@ -90,6 +91,7 @@ interface RawSubject {
   readyWindow?: string;
   minSamples?: number;
   registry?: RawSubjectRegistry;
+  fields?: RawFields;
 }
 
 interface RawConfig {
@@ -191,6 +193,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
       drainWindow: parseDuration(subject.drainWindow ?? DEFAULTS.drainWindow),
       readyWindow: parseDuration(subject.readyWindow ?? DEFAULTS.readyWindow),
       minSamples: subject.minSamples ?? DEFAULTS.minSamples,
+      ...(subject.fields ? { fields: fieldsFrom(subject.fields, index, where) } : {}),
       ...(subject.registry
         ? {
             registry: subjectRegistryFrom(

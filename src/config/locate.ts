@@ -11,6 +11,8 @@ export function describe(error: ErrorObject): string {
     case "enum":
       return `must be one of ${(error.params["allowedValues"] as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "pattern":
+      if (/\/fields\//.test(error.instancePath))
+        return "must be a JSON Pointer such as /amount or /items/*/sku";
       if (error.instancePath === "/validationTimeout")
         return "must be a duration above zero in milliseconds or seconds, such as 100ms or 2s";
       return error.instancePath.match(/Window|lagInterval/)
@@ -20,6 +22,8 @@ export function describe(error: ErrorObject): string {
       if (error.instancePath.endsWith("/registry/versions")) {
         return "registry version keys are the registry's version numbers, such as 3";
       }
+      if (error.instancePath.endsWith("/fields/replaces"))
+        return "must be a JSON Pointer such as /total (the replacement, whose value names the field it replaces)";
       if (error.instancePath === "/registries") return "registry names are letters, digits, '.', '_' and '-'";
       return "version keys must be semver, such as 1.1.0";
     default:

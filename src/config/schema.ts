@@ -142,6 +142,17 @@ const subject = {
     drainWindow: duration,
     readyWindow: duration,
     minSamples: { type: "integer", minimum: 1 },
+    // Fields of interest beyond what the schemas say (docs/fields.md); cross-key rules in fields.ts.
+    fields: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        add: { type: "array", uniqueItems: true, items: pointer },
+        exclude: { type: "array", uniqueItems: true, items: pointer },
+        // The replacement's pointer to the pointer of the field it replaces: `/total: /amount`.
+        replaces: { type: "object", propertyNames: pointer, additionalProperties: pointer },
+      },
+    },
   },
 } as const;
 

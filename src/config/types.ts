@@ -56,6 +56,19 @@ export interface SubjectRegistryConfig {
   readonly versions: Readonly<Record<string, RegistryVersionConfig>>;
 }
 
+/**
+ * Fields of interest the config adds to what a subject's schemas name (docs/fields.md): each a JSON
+ * Pointer, `*` for any item of an array.
+ */
+export interface FieldsConfig {
+  /** Tracked whatever the schemas say. */
+  readonly add: readonly string[];
+  /** Never tracked, nor anything under them. */
+  readonly exclude: readonly string[];
+  /** Per replacement, the field it replaces (`/total` → `/amount`): a rename, expand then contract. */
+  readonly replaces: Readonly<Record<string, string>>;
+}
+
 export interface SubjectConfig {
   readonly name: string;
   readonly topics: readonly string[];
@@ -74,6 +87,8 @@ export interface SubjectConfig {
   /** Seconds. */
   readonly readyWindow: number;
   readonly minSamples: number;
+  /** Absent when the config names none: the schemas alone say which fields are of interest. */
+  readonly fields?: FieldsConfig;
 }
 
 export interface TlsConfig {

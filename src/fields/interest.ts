@@ -1,4 +1,7 @@
 import type { VersionStatus } from "../catalog/types.js";
+import { MAX_FIELDS } from "../config/fields.js";
+import type { FieldsConfig } from "../config/types.js";
+import { byPriority, configuredFields, excluded, type SchemaFacts } from "./configured.js";
 
 /**
  * Fields a subject's traffic is watched for, found in its schemas without configuration: every
@@ -15,10 +18,19 @@ export interface FieldOfInterest {
   readonly deprecatedIn: readonly string[];
   /** The newest active version when the field is optional there; undefined otherwise. */
   readonly optionalIn: string | undefined;
+  /** The field that replaces this one (config `fields.replaces`): it is deprecated, whatever the schemas say. */
+  readonly replacedBy?: string;
+  /** The field this one replaces (config `fields.replaces`): optional until a version requires it. */
+  readonly replaces?: string;
+  /** Named by the config's `fields.add`. */
+  readonly added?: boolean;
 }
 
 export interface SubjectFields {
-  /** At most the cap: deprecated fields first, then optional ones; shallower first, then by pointer. */
+  /**
+   * At most the cap: the fields the config names first (they always fit: config/fields.ts), then
+   * deprecated fields, then optional ones; shallower first, then by pointer.
+   */
   readonly fields: readonly FieldOfInterest[];
   /** Fields of interest past the cap, left untracked. */
   readonly overflow: number;
@@ -28,11 +40,8 @@ export interface SubjectFields {
   readonly truncated: boolean;
 }
 
-/**
- * Fields tracked per subject: each costs a search of every record's bytes and 3 series per (producer,
- * writer version), so the count is bounded; the ones past it are counted as `overflow`.
- */
-export const MAX_FIELDS = 16;
+/** Fields tracked per subject (src/config/fields.ts says why); the ones past it are counted as `overflow`. */
+export { MAX_FIELDS };
 /** Schema nodes one version's walk visits at most: refs reused at many places multiply them. */
 export const MAX_NODES = 20_000;
 /** Pointers deeper than this many segments are not followed: a bound on recursive shapes. */
@@ -45,8 +54,15 @@ export interface VersionSchema {
   readonly file: { readonly json: unknown };
 }
 
-/** The fields of interest of a subject's versions (in the catalog's ascending order). */
-export function fieldsOfInterest(versions: readonly VersionSchema[], max = MAX_FIELDS): SubjectFields {
+/**
+ * The fields of interest of a subject's versions (in the catalog's ascending order), with what the
+ * config adds, marks as replaced, or leaves out.
+ */
+export function fieldsOfInterest(
+  versions: readonly VersionSchema[],
+  max = MAX_FIELDS,
+  config?: FieldsConfig,
+): SubjectFields {
   const deprecated = new Map<string, string[]>();
   const unresolved = new Set<string>();
   let truncated = false;
@@ -70,9 +86,10 @@ export function fieldsOfInterest(versions: readonly VersionSchema[], max = MAX_F
     }
   }
   const optional = new Set<string>();
+  const required = new Set<string>();
   if (newestActive) {
     for (const [pointer, found] of walked(newestActive.file.json)) {
-      if (!found.required) optional.add(pointer);
+      (found.required ? required : optional).add(pointer);
       properties.set(pointer, found);
     }
   }
@@ -84,27 +101,30 @@ export function fieldsOfInterest(versions: readonly VersionSchema[], max = MAX_F
     all.push({ pointer, key: found.key, deprecatedIn, optionalIn });
   }
   all.sort(byPriority);
+  // The config's fields first: they always fit under the cap (config/fields.ts refuses more).
+  const named = config ? configuredFields(all, config, schemaFacts(versions, newestActive, required)) : [];
+  const pointers = new Set(named.map((f) => f.pointer));
+  const listed = config
+    ? [...named, ...all.filter((f) => !pointers.has(f.pointer) && !excluded(f.pointer, config.exclude))]
+    : all;
   return {
-    fields: all.slice(0, max),
-    overflow: Math.max(0, all.length - max),
+    fields: listed.slice(0, max),
+    overflow: Math.max(0, listed.length - max),
     unresolvedRefs: [...unresolved].sort(),
     truncated,
   };
 }
 
-/** Deprecated fields first (their drain is a verdict), then shallower pointers, then by pointer. */
-function byPriority(a: FieldOfInterest, b: FieldOfInterest): number {
-  const kind = Number(a.deprecatedIn.length === 0) - Number(b.deprecatedIn.length === 0);
-  if (kind !== 0) return kind;
-  const depth = depthOf(a.pointer) - depthOf(b.pointer);
-  if (depth !== 0) return depth;
-  return a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0;
-}
-
-function depthOf(pointer: string): number {
-  let depth = 0;
-  for (let i = 0; i < pointer.length; i++) if (pointer.charCodeAt(i) === 0x2f) depth++;
-  return depth;
+function schemaFacts(
+  versions: readonly VersionSchema[],
+  newestActive: VersionSchema | undefined,
+  required: ReadonlySet<string>,
+): SchemaFacts {
+  return {
+    newestActive: newestActive?.version.text,
+    newest: newestActive?.version.text ?? versions.filter((v) => v.status !== "retired").at(-1)?.version.text,
+    required,
+  };
 }
 
 /** A property as one version declares it. */

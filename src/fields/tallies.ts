@@ -2,8 +2,11 @@ import type { Catalog, CatalogSubject } from "../catalog/types.js";
 import type { CountedHook, SubjectPipeline } from "../pipeline/pipeline.js";
 import type { DecodeReason } from "../pipeline/record.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
+import type { FieldsConfig } from "../config/types.js";
 import { MAX_FIELDS, fieldsOfInterest, type FieldOfInterest } from "./interest.js";
-import { ABSENT, PRESENCE_NAMES, PRESENT, PresenceCheck, type PresenceName } from "./presence.js";
+import { ABSENT, PRESENT, PresenceCheck, type PresenceName } from "./presence.js";
+import { FORMS, FORM_UNKNOWN, formOf, type RenamePair } from "./rename.js";
+import { fieldSamples, renameSamples, summedOverProducers, type RenameSample } from "./samples.js";
 
 /** Where a field's counts are kept: one row per (subject, producer, writer version), summed over topics. */
 export interface FieldRowLabels {
@@ -28,6 +31,14 @@ export interface FieldRow {
   readonly lastPresentAt: number[];
   readonly lastAbsentAt: number[];
   readonly lastUnknownAt: number[];
+  /**
+   * Per rename pair (`SubjectFieldsView.pairs`), records per form (`RENAME_FORMS`): the counts of
+   * pair `p` are at `p * FORMS` on. Read from the same presence verdicts, so both fields of a record
+   * are seen at once.
+   */
+  readonly renames: number[];
+  /** When a record last took each form, laid out as `renames` (ms; 0: never). */
+  readonly renameLastAt: number[];
 }
 
 /** One sample of `schemawatch_field_records_total`. */
@@ -51,6 +62,8 @@ export interface SubjectFieldsView {
   readonly unresolvedRefs: readonly string[];
   readonly truncated: boolean;
   readonly rows: readonly FieldRow[];
+  /** The renames the config names (`fields.replaces`), as indexes into `fields`. */
+  readonly pairs: readonly RenamePair[];
 }
 
 /** Reasons a record is counted for whose payload is still read (its version is what went unread). */
@@ -65,6 +78,10 @@ class SubjectFieldState implements SubjectFieldsView {
   unresolvedRefs: readonly string[] = [];
   truncated = false;
   readonly rows: FieldRow[] = [];
+  pairs: RenamePair[] = [];
+  /** Per pair, the check's key index of the replaced field then of the replacement. */
+  #pairKeys: number[] = [];
+  readonly #config: FieldsConfig | undefined;
   /** Each field's index among the check's distinct keys (`/amount` and `/items/*\/amount` share one). */
   #keyOf: number[] = [];
   check = new PresenceCheck([]);
@@ -73,9 +90,10 @@ class SubjectFieldState implements SubjectFieldsView {
   readonly #bySeries = new Map<RecordSeries, FieldRow>();
   readonly #max: number;
 
-  constructor(subject: CatalogSubject, max: number) {
+  constructor(subject: CatalogSubject, max: number, config: FieldsConfig | undefined) {
     this.subject = subject.name;
     this.#max = max;
+    this.#config = config;
     this.#from = subject;
     this.#read(subject);
   }
@@ -86,7 +104,7 @@ class SubjectFieldState implements SubjectFieldsView {
   }
 
   #read(subject: CatalogSubject): void {
-    const found = fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER);
+    const found = fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, this.#config);
     let overflow = 0;
     for (const field of found.fields) {
       const at = this.fields.findIndex((f) => f.pointer === field.pointer);
@@ -99,9 +117,17 @@ class SubjectFieldState implements SubjectFieldsView {
     this.truncated = found.truncated;
     const keys = [...new Set(this.fields.map((f) => f.key))];
     this.#keyOf = this.fields.map((f) => keys.indexOf(f.key));
+    const pairs: RenamePair[] = [];
+    this.fields.forEach((field, replaced) => {
+      const replacement = this.fields.findIndex((f) => f.pointer === field.replacedBy);
+      if (replacement !== -1) pairs.push({ replaced, replacement });
+    });
+    // The config's pairs stay what they were at start: a reload adds none, so their counts stay put.
+    if (pairs.length > this.pairs.length) this.pairs = pairs;
+    this.#pairKeys = this.pairs.flatMap((p) => [this.#keyOf[p.replaced]!, this.#keyOf[p.replacement]!]);
     this.check = new PresenceCheck(keys);
     this.verdicts = new Uint8Array(keys.length);
-    for (const row of this.rows) grow(row, this.fields.length);
+    for (const row of this.rows) grow(row, this.fields.length, this.pairs.length);
   }
 
   /** The row of a record's series, made (every field at zero) the first time its labels are seen. */
@@ -122,8 +148,10 @@ class SubjectFieldState implements SubjectFieldsView {
         lastPresentAt: [],
         lastAbsentAt: [],
         lastUnknownAt: [],
+        renames: [],
+        renameLastAt: [],
       };
-      grow(row, this.fields.length);
+      grow(row, this.fields.length, this.pairs.length);
       byWriter.set(writer_version, row);
       this.rows.push(row);
     }
@@ -147,6 +175,7 @@ class SubjectFieldState implements SubjectFieldsView {
         row.unknown[i]! += records;
         if (at > row.lastUnknownAt[i]!) row.lastUnknownAt[i] = at;
       }
+      for (let p = 0; p < this.pairs.length; p++) countForm(row, p * FORMS + FORM_UNKNOWN, records, at);
       return;
     }
     const verdicts = this.verdicts;
@@ -165,10 +194,24 @@ class SubjectFieldState implements SubjectFieldsView {
         if (at > row.lastUnknownAt[i]!) row.lastUnknownAt[i] = at;
       }
     }
+    const pairKeys = this.#pairKeys;
+    for (let p = 0; p < pairKeys.length; p += 2) {
+      const form = formOf(verdicts[pairKeys[p]!]!, verdicts[pairKeys[p + 1]!]!);
+      countForm(row, (p >> 1) * FORMS + form, records, at);
+    }
   }
 }
 
-function grow(row: FieldRow, fields: number): void {
+function countForm(row: FieldRow, at: number, records: number, when: number): void {
+  row.renames[at]! += records;
+  if (when > row.renameLastAt[at]!) row.renameLastAt[at] = when;
+}
+
+function grow(row: FieldRow, fields: number, pairs: number): void {
+  while (row.renames.length < pairs * FORMS) {
+    row.renames.push(0);
+    row.renameLastAt.push(0);
+  }
   while (row.present.length < fields) {
     row.present.push(0);
     row.absent.push(0);
@@ -188,14 +231,19 @@ function grow(row: FieldRow, fields: number): void {
 export class FieldTallies {
   readonly #states = new Map<string, SubjectFieldState>();
   readonly #max: number;
+  readonly #config: ReadonlyMap<string, FieldsConfig>;
   #lastPipeline: SubjectPipeline | undefined;
   #lastState: SubjectFieldState | undefined;
 
-  /** `catalog`: the subjects watched from the start, so their fields are known before traffic. */
-  constructor(catalog: Catalog, max = MAX_FIELDS) {
+  /**
+   * `catalog`: the subjects watched from the start, so their fields are known before traffic;
+   * `config`: each subject's `fields` block, by subject name.
+   */
+  constructor(catalog: Catalog, max = MAX_FIELDS, config: ReadonlyMap<string, FieldsConfig> = new Map()) {
     this.#max = max;
+    this.#config = config;
     for (const subject of catalog.subjects.values())
-      this.#states.set(subject.name, new SubjectFieldState(subject, max));
+      this.#states.set(subject.name, new SubjectFieldState(subject, max, config.get(subject.name)));
   }
 
   /** The pipeline's listener: give it as `counted: [fields.listener]`. */
@@ -204,7 +252,7 @@ export class FieldTallies {
     if (this.#lastPipeline !== pipeline || state === undefined) {
       state = this.#states.get(pipeline.subject.name);
       if (state === undefined) {
-        state = new SubjectFieldState(pipeline.subject, this.#max);
+        state = new SubjectFieldState(pipeline.subject, this.#max, this.#config.get(pipeline.subject.name));
         this.#states.set(state.subject, state);
       }
       this.#lastPipeline = pipeline;
@@ -226,52 +274,18 @@ export class FieldTallies {
     return this.#states.get(name);
   }
 
-  /**
-   * The samples summed over producers, without the `producer` label (config
-   * `metrics.producerDetail: false`, as the validation series). Rows are never removed and counts
-   * only grow, so no sum goes backwards.
-   */
-  *summedOverProducers(): Iterable<
-    Omit<FieldSample, "labels"> & { labels: Omit<FieldSample["labels"], "producer"> }
-  > {
-    for (const state of this.#states.values()) {
-      const sums = new Map<string, number[]>();
-      for (const row of state.rows) {
-        let sum = sums.get(row.labels.writer_version);
-        if (!sum)
-          sums.set(row.labels.writer_version, (sum = new Array<number>(state.fields.length * 3).fill(0)));
-        for (let i = 0; i < state.fields.length; i++)
-          for (let p = 0; p < 3; p++) sum[i * 3 + p]! += row[PRESENCE_NAMES[p]!][i]!;
-      }
-      for (const [writer_version, sum] of sums) {
-        for (let i = 0; i < state.fields.length; i++) {
-          const field = state.fields[i]!.pointer;
-          for (let p = 0; p < 3; p++) {
-            const presence = PRESENCE_NAMES[p]!;
-            yield {
-              labels: { subject: state.subject, field, writer_version, presence },
-              value: sum[i * 3 + p]!,
-            };
-          }
-        }
-      }
-    }
+  /** The samples of `schemawatch_field_records_total` summed over producers (samples.ts). */
+  summedOverProducers(): ReturnType<typeof summedOverProducers> {
+    return summedOverProducers(this.#states.values());
   }
 
   /** Every (row, field, presence) count, zeros included: the samples of `schemawatch_field_records_total`. */
-  *samples(): Iterable<FieldSample> {
-    for (const state of this.#states.values()) {
-      for (const row of state.rows) {
-        const { producer, writer_version } = row.labels;
-        for (let i = 0; i < state.fields.length; i++) {
-          const field = state.fields[i]!.pointer;
-          for (const presence of PRESENCE_NAMES)
-            yield {
-              labels: { subject: state.subject, field, producer, writer_version, presence },
-              value: row[presence][i]!,
-            };
-        }
-      }
-    }
+  samples(): Iterable<FieldSample> {
+    return fieldSamples(this.#states.values());
+  }
+
+  /** Every rename pair's records per producer and form (samples.ts). */
+  renameSamples(producerDetail = true): Iterable<RenameSample> {
+    return renameSamples(this.#states.values(), producerDetail);
   }
 }

@@ -195,6 +195,13 @@ export const METRICS = {
     help: "1 when an optional field of the newest active version is ready to require: every producer sent it in every record for the whole ready window, with every partition observed; 0 until then.",
     labels: ["subject", "field"],
   },
+  // Renames come from the config (`fields.replaces`), producers from the pipeline's bounded set.
+  fieldRenameRecords: {
+    name: "schemawatch_field_rename_records_total",
+    type: "counter",
+    help: "Every record of a rename the config names (field replaced by replacement), per producer, by form: old (the replaced field without its replacement), both, new (the replacement only), neither, or unknown (its payload could not be read). Writer versions summed.",
+    labels: ["subject", "field", "replacement", "producer", "form"],
+  },
   fieldsUntracked: {
     name: "schemawatch_fields_untracked",
     type: "gauge",

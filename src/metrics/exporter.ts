@@ -230,6 +230,7 @@ export function createRegistry(sources: MetricSources): Registry {
       });
     fieldVerdict(METRICS.fieldDrained, "deprecated");
     fieldVerdict(METRICS.fieldReady, "optional");
+    add(METRICS.fieldRenameRecords, () => fields.renameSamples(sources.producerDetail ?? true));
     add(METRICS.fieldsUntracked, function* () {
       for (const subject of fields.subjects())
         yield { labels: { subject: subject.subject }, value: subject.overflow };

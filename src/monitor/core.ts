@@ -5,6 +5,8 @@ import { Corpus } from "../corpus/corpus.js";
 import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
 import { ValidationBudget } from "../engine/budget.js";
 import { messageOf } from "../errors.js";
+import { MAX_FIELDS } from "../fields/interest.js";
+import { renamesBySubject, type RenameProgress } from "../fields/rename-progress.js";
 import { FieldTallies } from "../fields/tallies.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
@@ -59,6 +61,8 @@ export interface Core {
   catalog(): Catalog;
   status(): MonitorStatus;
   report(): Report;
+  /** Each rename's progress per producer (config `fields.replaces`), by subject. */
+  renames(): ReadonlyMap<string, RenameProgress[]>;
 }
 
 /**
@@ -82,7 +86,11 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
-  const fields = new FieldTallies(initial.catalog);
+  const fields = new FieldTallies(
+    initial.catalog,
+    MAX_FIELDS,
+    new Map(config.subjects.flatMap((s) => (s.fields ? [[s.name, s.fields] as const] : []))),
+  );
   // Buckets and findings on the monitor's clock: a replayed capture's "now" is the capture's clock.
   const statsNow = live ? Date.now : () => observationClock.now ?? Date.now();
   const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
@@ -152,6 +160,10 @@ export function buildCore(inputs: CoreInputs): Core {
     ...(stats ? { stats } : {}),
   });
   const status = () => buildStatus(catalog(), pipeline, health, follower);
+  const drainWindows = new Map(config.subjects.map((s) => [s.name, s.drainWindow]));
+  // On the lifecycle's clock, as the field verdicts: a replayed capture's "now" is the capture's.
+  const renames = () =>
+    renamesBySubject(fields.subjects(), runtime.lifecycle.now(), (s) => drainWindows.get(s) ?? 0);
   return {
     pipeline,
     pool: pool instanceof ValidationPool ? pool : undefined,
@@ -164,7 +176,8 @@ export function buildCore(inputs: CoreInputs): Core {
     clock: observationClock,
     catalog,
     status,
-    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings()),
+    renames,
+    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renames()),
   };
 }
 

@@ -3,23 +3,54 @@ import { percent } from "../lifecycle/field-verdicts.js";
 import type { AttentionItem } from "./attention.js";
 import { nextMajor } from "./fields-section.js";
 import type { ReportSubject } from "./model.js";
+import type { RenameProgress } from "../fields/rename-progress.js";
 
 const names = (list: readonly string[]) =>
   list.length <= 1 ? (list[0] ?? "") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
 
-/** Producers that sent the field (deprecated) or lacked it (optional), with their share over the window. */
-function holdouts(v: FieldVerdict): string[] {
+/**
+ * Producers that sent the field (deprecated) or lacked it (optional), with their share over the
+ * window; for a replaced field, whether they send its replacement beside it or not yet.
+ */
+function holdouts(v: FieldVerdict, rename: RenameProgress | undefined): string[] {
   return v.producers
     .filter((p) => (v.fieldKind === "deprecated" ? p.present > 0 : p.absent > 0))
-    .map(
-      (p) =>
-        `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records`,
-    );
+    .map((p) => {
+      const step = rename?.producers.find((r) => r.producer === p.producer)?.step;
+      const beside =
+        step === "add"
+          ? `, without ${rename!.replacement}`
+          : step === "switch"
+            ? `, beside ${rename!.replacement}`
+            : "";
+      return `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records${beside}`;
+    });
+}
+
+/**
+ * The one action of a deprecated field still sent. Of a replaced one, the earliest step any holdout
+ * is at: producers that send it without its replacement add the replacement first (step 1 of the
+ * article's procedure); once every one sends both, consumers move and the old field stops.
+ */
+function inUseAction(
+  v: FieldVerdict,
+  who: string[],
+  next: string,
+  rename: RenameProgress | undefined,
+): string {
+  if (rename) {
+    const adding = rename.producers.filter((p) => p.step === "add" && who.includes(p.producer));
+    if (adding.length > 0)
+      return `Have ${names(adding.map((p) => p.producer))} send ${rename.replacement} beside ${v.field} (step 1 of the rename), before ${v.field} can stop.`;
+    return `Move consumers to ${rename.replacement}, then stop sending ${v.field} from ${names(who)} before removing it in ${next}.`;
+  }
+  return `Stop sending ${v.field} from ${names(who)} before removing it in ${next}.`;
 }
 
 /**
  * One item per field whose verdict asks something of someone, with its one action: a drained field
- * to remove, a deprecated field still sent (to stop first), an optional field every producer sends
+ * to remove, a deprecated field still sent (to stop first; of a rename, the step its producers are
+ * at), an optional field every producer sends
  * (to require in the next major). An optional field some producers omit is no item: most optional
  * fields stay optional, and a line for each would bury what needs someone; the subject's fields
  * table and `readiness --field` say who omits it, and a candidate that requires it names them in
@@ -32,7 +63,8 @@ export function fieldItems(s: ReportSubject): AttentionItem[] {
     const producers = v.producers.filter((p) =>
       v.fieldKind === "deprecated" ? p.present > 0 : p.absent > 0,
     );
-    const who = names(producers.map((p) => p.producer));
+    const who = producers.map((p) => p.producer);
+    const rename = s.renames?.find((r) => r.field === v.field);
     if (v.fieldKind === "deprecated" && v.yes) {
       items.push({
         level: "act",
@@ -46,8 +78,8 @@ export function fieldItems(s: ReportSubject): AttentionItem[] {
         level: "watch",
         kind: "field-in-use",
         subject: s.subject,
-        what: holdouts(v).join("; "),
-        action: `Stop sending ${v.field} from ${who} before removing it in ${next}.`,
+        what: holdouts(v, rename).join("; "),
+        action: inUseAction(v, who, next, rename),
       });
     } else if (v.fieldKind === "optional" && v.yes) {
       items.push({

@@ -2,6 +2,7 @@ import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { Block, Cell, Section } from "./document.js";
 import { evidenceBlocks } from "./evidence.js";
 import type { ReportSubject } from "./model.js";
+import { renameBlocks, renameRole } from "./renames-section.js";
 
 const majorOf = (version: string) => Number(/^(\d+)/.exec(version)?.[1] ?? "0");
 
@@ -30,14 +31,20 @@ const share = (part: number, whole: number) => (whole === 0 ? "0%" : `${((part /
 
 /**
  * A subject's tracked fields: per field its verdict and, per producer, the share of its records over
- * the window that carried it (a deprecated field) or lacked it (an optional one), then the reasons.
+ * the window that carried it (a deprecated field) or lacked it (an optional one), then each rename's
+ * progress per producer, then the reasons.
  */
 export function fieldsSection(s: ReportSubject, id: string): Section | undefined {
   const fields = s.fields ?? [];
   if (fields.length === 0) return undefined;
   const rows: Cell[][] = fields.map((v) => [
     { text: v.field, code: true },
-    v.fieldKind === "deprecated" ? `deprecated in ${v.version}` : `optional in ${v.version}`,
+    [
+      renameRole(s.renames, v.field),
+      v.fieldKind === "deprecated" ? `deprecated in ${v.version}` : `optional in ${v.version}`,
+    ]
+      .filter(Boolean)
+      .join(", "),
     { text: fieldVerdictText(v), tone: v.yes ? "good" : "warn" },
     v.producers.length === 0
       ? { text: "no records in the window", tone: "muted" }
@@ -77,6 +84,7 @@ export function fieldsSection(s: ReportSubject, id: string): Section | undefined
         rows,
         empty: "no field tracked",
       },
+      ...renameBlocks(s.renames ?? []),
       ...details,
     ],
   };

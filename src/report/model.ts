@@ -2,6 +2,7 @@ import type { Direction } from "../engine/direction.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import { retiredRecords, type RetiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
+import type { RenameProgress } from "../fields/rename-progress.js";
 import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { Verdict } from "../lifecycle/verdicts.js";
 import type { Finding } from "../stats/findings.js";
@@ -84,6 +85,12 @@ export interface ReportSubject {
    * Absent from reports of monitors before it.
    */
   fields?: FieldVerdict[];
+  /**
+   * Each rename's progress (config `fields.replaces`, issue 28): per producer, its records with the
+   * old field only, both, the new one only, neither or unreadable, and the step of the expand-and-
+   * contract procedure it is at. Absent from reports of monitors before it and of subjects without one.
+   */
+  renames?: RenameProgress[];
   /**
    * What the field statistics found (issue 29, docs/stats.md): a producer's values that changed scale
    * against its own past or its peers, a new value, a value's share jumping, with their quartiles or
@@ -190,6 +197,8 @@ export function buildReport(
   runtime: LifecycleView | undefined,
   /** The field statistics' findings (FieldStats.findings), when the monitor keeps statistics. */
   findings?: readonly Finding[],
+  /** Each subject's renames (fields/rename-progress.ts), by subject name. */
+  renames?: ReadonlyMap<string, RenameProgress[]>,
 ): Report {
   const verdicts = runtime?.verdicts();
   const fieldVerdicts = runtime?.fieldVerdicts?.();
@@ -274,6 +283,7 @@ export function buildReport(
       fields: [...(fieldVerdicts ?? [])]
         .filter(([id]) => id.startsWith(`${s.subject}\u0000`))
         .map(([, v]) => v),
+      ...(renames?.has(s.subject) ? { renames: renames.get(s.subject)! } : {}),
       ...(findings ? { findings: findings.filter((f) => f.subject === s.subject).map(reportFinding) } : {}),
     })),
     decodeErrors: status.decodeErrors,

@@ -1,4 +1,5 @@
 import { SchemawatchError } from "../../errors.js";
+import type { RenameProgress } from "../../fields/rename-progress.js";
 import { nextMajor } from "../../report/fields-section.js";
 import type { Report, ReportSubject } from "../../report/model.js";
 import type { CommandContext } from "../command.js";
@@ -38,13 +39,16 @@ export async function fieldReadiness(
   if (!verdict)
     throw new SchemawatchError(
       "FIELD_UNKNOWN",
-      `${subjectName} has no tracked field '${pointer}' (tracked: ${fields.map((f) => f.field).join(", ") || "none"}): a field is tracked when a version not retired marks it "deprecated": true, or when it is optional in the newest active version`,
+      `${subjectName} has no tracked field '${pointer}' (tracked: ${fields.map((f) => f.field).join(", ") || "none"}): a field is tracked when a version not retired marks it "deprecated": true, when it is optional in the newest active version, or when the subject's fields block names it (add, replaces)`,
     );
   if (values.source !== undefined) notes(report, context);
   const next = nextMajor(subject.versions);
   const what = verdict.kind === "drained" ? "drained" : "ready to require";
+  const rename = subject.renames?.find((r) => r.field === pointer || r.replacement === pointer);
   if (format === "json") {
-    context.stdout.write(JSON.stringify({ subject: subjectName, ...verdict }, null, 2) + "\n");
+    context.stdout.write(
+      JSON.stringify({ subject: subjectName, ...verdict, ...(rename ? { rename } : {}) }, null, 2) + "\n",
+    );
   } else if (verdict.yes) {
     context.stdout.write(
       verdict.kind === "drained"
@@ -56,5 +60,18 @@ export async function fieldReadiness(
       `${subjectName} ${pointer} is not ${what} yet:\n${verdict.reasons.map((r) => `  - ${r}`).join("\n")}\n`,
     );
   }
+  if (format !== "json" && rename) context.stdout.write(renameText(rename));
   return verdict.yes ? 0 : 1;
+}
+
+/** A rename's progress per producer, as `readiness --field` prints it after the verdict. */
+export function renameText(rename: RenameProgress): string {
+  const lines = rename.producers.map((p) => {
+    const r = p.records;
+    return `  ${p.producer}: ${r.old} with ${rename.field} only, ${r.both} with both, ${r.new} with ${rename.replacement} only, ${r.neither} with neither, ${r.unknown} unreadable; ${p.words}\n`;
+  });
+  return (
+    `${rename.replacement} replaces ${rename.field}: records since the monitor started, steps from the last ${rename.window}:\n` +
+    (lines.join("") || "  no records yet\n")
+  );
 }
