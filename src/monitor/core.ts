@@ -119,7 +119,10 @@ export function buildCore(inputs: CoreInputs): Core {
             ...(stats ? { stats: stats.saved(Date.now()) } : {}),
           }),
         }
-      : state;
+      : state.kind === "topic" && stats
+        ? // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
+          { ...state, stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
+        : state;
   const runtime = new LifecycleRuntime({
     lifecycle,
     pipeline,
