@@ -197,8 +197,8 @@ export class StateMessages {
     stats: { readonly everyMs: number; readonly final: boolean } = { everyMs: 60_000, final: false },
   ): Message[] {
     const state = lifecycle.toState();
-    // Field evidence before the coverage it goes with, in the same send: a replica that reads this
-    // coverage has read the fields of every record it vouches for.
+    // Field evidence before the coverage it goes with (earlier in the topic): a replica that reads
+    // this coverage has read the fields of every record it vouches for.
     const messages: Message[] = this.shared.fieldMessages(lifecycle, false);
     messages.push(
       ...this.coverageMessages(owned, (entry) =>
@@ -294,25 +294,4 @@ function readAt(value: unknown): number {
   return typeof at === "number" && Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
 }
 
-/**
- * Sends lists of messages one after the other, in call order: each waits until the one before has
- * settled, and a failure fails its own call only. An empty list sends nothing (but keeps its place).
- */
-export class SerialSender {
-  #pending: Promise<void> = Promise.resolve();
-
-  constructor(readonly send: (messages: Message[]) => Promise<unknown>) {}
-
-  enqueue(messages: Message[]): Promise<void> {
-    const sent = this.#pending.then(async () => {
-      if (messages.length > 0) await this.send(messages);
-    });
-    this.#pending = sent.catch(() => undefined);
-    return sent;
-  }
-
-  /** Settles once every list enqueued so far has been sent or has failed. */
-  settled(): Promise<void> {
-    return this.#pending;
-  }
-}
+export { MAX_SEND_BYTES, SerialSender, chunks } from "./sender.js";

@@ -14,6 +14,21 @@ export type Outcome = undefined | { readonly what: string; readonly restartsWind
 
 const UNREADABLE_FIELDS = "is unreadable: treated as a coverage gap";
 
+/** A field record's largest value (bytes of JSON) before its buckets are summed into one per use. */
+export const MAX_FIELD_RECORD_BYTES = 500_000;
+
+/** A use with its buckets summed into one, dated at the newest's start. */
+function oneBucket(use: FieldUse): FieldUse {
+  if (use.buckets.length <= 1) return use;
+  const sum = { start: use.buckets[use.buckets.length - 1]!.start, present: 0, absent: 0, unknown: 0 };
+  for (const b of use.buckets) {
+    sum.present += b.present;
+    sum.absent += b.absent;
+    sum.unknown += b.unknown;
+  }
+  return { ...use, buckets: [sum] };
+}
+
 export class SharedEvidence {
   /** Other replicas' field records, per `subject\0pointer` and replica. */
   readonly #fields = new Map<string, Map<string, FieldRecord>>();
@@ -29,6 +44,8 @@ export class SharedEvidence {
   readonly #sentLast = new Map<string, string>();
   readonly #sentRetired = new Set<string>();
   #statsSentAt = Number.NEGATIVE_INFINITY;
+  /** Field records published with one bucket per use, their whole form past the bound. */
+  compacted = 0;
 
   constructor(
     readonly replica: string,
@@ -144,7 +161,14 @@ export class SharedEvidence {
         const trackedSince = state.trackedSince?.[field.pointer];
         if (uses.length === 0 && trackedSince === undefined) continue;
         const key = stateKey("field", subject, field.pointer, this.replica);
-        const value = JSON.stringify(fieldRecordOf(uses, trackedSince));
+        let value = JSON.stringify(fieldRecordOf(uses, trackedSince));
+        // Past the bound (thousands of producer and writer pairs), each use's buckets become one at
+        // the newest's start: the counts then may include records from before the window, which
+        // only ever withholds a verdict (more records carrying or lacking the field), never gives one.
+        if (Buffer.byteLength(value) > MAX_FIELD_RECORD_BYTES) {
+          this.compacted++;
+          value = JSON.stringify(fieldRecordOf(uses.map(oneBucket), trackedSince));
+        }
         const deprecated = field.deprecatedIn.length > 0;
         const last = JSON.stringify(
           uses.map((u) => [

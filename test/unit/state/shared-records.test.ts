@@ -7,7 +7,7 @@ import { Lifecycle } from "../../../src/lifecycle/lifecycle.js";
 import type { FieldUse } from "../../../src/lifecycle/field-evidence.js";
 import { createLogger } from "../../../src/log.js";
 import { readFieldRecord, isRetiredRecord } from "../../../src/state/records.js";
-import { StateMessages } from "../../../src/state/messages.js";
+import { StateMessages, chunks } from "../../../src/state/messages.js";
 import { StatsShare } from "../../../src/stats/share.js";
 import { StatsStore } from "../../../src/stats/store.js";
 import { T0, coverage, rec, stateOf } from "./fixture.js";
@@ -262,5 +262,42 @@ describe("field statistics records", () => {
     expect(statsOf(messages.publishMessages(lifecycle, [], { everyMs: 60_000, final: true }))).toHaveLength(
       1,
     );
+  });
+});
+
+describe("records a broker accepts", () => {
+  it("a list of records is cut into sends of at most 900,000 bytes, in order; a larger record goes alone", () => {
+    const m = (key: string, bytes: number): Message => ({ key, value: "x".repeat(bytes) });
+    const list = [m("a", 500_000), m("b", 399_000), m("c", 2_000), m("d", 950_000), m("e", 1)];
+    expect(chunks(list).map((c) => c.map((x) => x.key))).toEqual([["a", "b"], ["c"], ["d"], ["e"]]);
+    expect(chunks([])).toEqual([]);
+  });
+
+  it("a field record past 500,000 bytes is published with one bucket per use, the counts summed at the newest's start", async () => {
+    const { lifecycle, messages } = await stateOf();
+    const producers = 2_500;
+    const rows = Array.from({ length: producers }, (_, i) => ({
+      labels: { producer: `producer-${String(i).padStart(4, "0")}`, writer_version: "1.1.0" },
+      present: [1],
+      absent: [0],
+      unknown: [0],
+      lastPresentAt: [T0],
+      lastAbsentAt: [0],
+      lastUnknownAt: [0],
+    }));
+    const facts = [{ subject: "event", fields: FIELDS, rows }];
+    lifecycle.observeFields(facts);
+    for (const r of rows) r.present[0] = 2;
+    // a later bucket (the window is 60 s: 5 s buckets)
+    lifecycle.fields.observe(facts, T0 + 5_000, () => 60_000);
+    expect(
+      messages.shared.fieldMessages(lifecycle, false).map((x) => JSON.parse(String(x.value)).uses[0]),
+    ).toEqual([
+      {
+        ...use({ producer: "producer-0000", presentSinceMissing: 2 }),
+        buckets: [{ start: T0 + 5_000, present: 2, absent: 0, unknown: 0 }],
+      },
+    ]);
+    expect(messages.shared.compacted).toBe(1);
   });
 });
