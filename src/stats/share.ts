@@ -13,6 +13,8 @@ import { StatsStore, type Bucket, type SeriesKey, type StoreOptions } from "./st
 /** A record's value: one bucket of one series, with its kind. */
 export interface SharedBucketJSON {
   readonly kind: FieldKind;
+  /** The bucket length it was counted in (ms): a replica with another `stats.bucket` is left out. */
+  readonly bucketMs: number;
   readonly count: number;
   readonly sketch?: SketchJSON;
   readonly values?: Readonly<Record<string, number>>;
@@ -39,9 +41,13 @@ const isCount = (n: unknown): n is number => typeof n === "number" && Number.isS
  * A bucket as another replica published it; undefined when the value is not a readable one (a wrong
  * kind, counts that are not counts, a sketch whose counts do not add up).
  */
-export function readSharedBucket(value: unknown): (Bucket & { readonly kind: FieldKind }) | undefined {
+export function readSharedBucket(
+  value: unknown,
+  bucketMs: number,
+): (Bucket & { readonly kind: FieldKind }) | undefined {
   if (typeof value !== "object" || value === null) return undefined;
   const v = value as Partial<SharedBucketJSON>;
+  if (v.bucketMs !== bucketMs) return undefined;
   if (v.kind !== "number" && v.kind !== "length" && v.kind !== "values") return undefined;
   if (!isCount(v.count)) return undefined;
   if (v.kind === "values") {
@@ -102,6 +108,7 @@ export class StatsShare {
         if (sent?.count === bucket.count) continue;
         const value = JSON.stringify({
           kind: series.kind,
+          bucketMs: this.options.bucketMs,
           count: bucket.count,
           ...(bucket.sketch ? { sketch: sketchToJSON(bucket.sketch) } : {}),
           ...(bucket.values ? { values: Object.fromEntries(bucket.values) } : {}),
@@ -144,7 +151,7 @@ export class StatsShare {
       if (peer?.buckets.delete(key.index)) this.#version++;
       return true;
     }
-    const bucket = readSharedBucket(value);
+    const bucket = readSharedBucket(value, this.options.bucketMs);
     if (!bucket) return false;
     if (key.index < this.#oldest(now)) return true;
     if (own) {

@@ -224,7 +224,7 @@ describe("field statistics records", () => {
   const options = { bucketMs: HOUR, buckets: 3, maxSeries: 10, maxValues: 5, maxBytes: 1e9 };
   const key = (index: string, replica = "replica-b") =>
     `stats/event/%2Famount/billing/1.1.0/${index}/${replica}`;
-  const bucket = { kind: "values", count: 2, values: { buy: 2 } };
+  const bucket = { kind: "values", bucketMs: HOUR, count: 2, values: { buy: 2 } };
 
   async function withStats() {
     const state = await stateOf();
@@ -255,7 +255,10 @@ describe("field statistics records", () => {
     const statsOf = (m: Message[]) => text(m).filter(([k]) => String(k).startsWith("stats/"));
     const index = Math.floor(T0 / HOUR);
     expect(statsOf(messages.publishMessages(lifecycle, [], { everyMs: 60_000, final: false }))).toEqual([
-      [`stats/event/%2Fevent/web/none/${index}/replica-a`, { kind: "values", count: 1, values: { buy: 1 } }],
+      [
+        `stats/event/%2Fevent/web/none/${index}/replica-a`,
+        { kind: "values", bucketMs: HOUR, count: 1, values: { buy: 1 } },
+      ],
     ]);
     share.store.addValue(share.store.series("event", "/event", "values", "web", "none"), T0, "buy");
     expect(statsOf(messages.publishMessages(lifecycle, [], { everyMs: 60_000, final: false }))).toEqual([]);

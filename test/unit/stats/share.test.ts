@@ -36,8 +36,14 @@ describe("a replica's own buckets, published", () => {
     store.addNumber(series, T0 + HOUR, 7);
     const first = share.records(T0 + HOUR);
     expect(first.map((r) => [r.parts, JSON.parse(r.value!)])).toEqual([
-      [["event", "/amount", "billing", "1.1.0", 1000], { kind: "number", count: 1, sketch: sketchOf(5) }],
-      [["event", "/amount", "billing", "1.1.0", 1001], { kind: "number", count: 1, sketch: sketchOf(7) }],
+      [
+        ["event", "/amount", "billing", "1.1.0", 1000],
+        { kind: "number", bucketMs: HOUR, count: 1, sketch: sketchOf(5) },
+      ],
+      [
+        ["event", "/amount", "billing", "1.1.0", 1001],
+        { kind: "number", bucketMs: HOUR, count: 1, sketch: sketchOf(7) },
+      ],
     ]);
     expect(share.records(T0 + HOUR)).toEqual([]);
     store.addNumber(series, T0 + HOUR, 9);
@@ -68,16 +74,28 @@ describe("another replica's buckets", () => {
     const store = new StatsStore(options);
     const share = new StatsShare(store, []);
     store.addNumber(store.series("event", "/amount", "number", "billing", "1.1.0"), T0, 100);
-    expect(share.apply("b", false, key(1000), { kind: "number", count: 2, sketch: sketchOf(1, 2) }, T0)).toBe(
-      true,
-    );
+    expect(
+      share.apply(
+        "b",
+        false,
+        key(1000),
+        { kind: "number", bucketMs: HOUR, count: 2, sketch: sketchOf(1, 2) },
+        T0,
+      ),
+    ).toBe(true);
     const merged = share.merged(T0, 998, 60_000);
     expect([...merged.all()].map((s) => s.buckets().map((b) => [b.index, b.count, b.sketch!.count]))).toEqual(
       [[[1000, 3, 3]]],
     );
     expect([...store.all()].map((s) => s.buckets().map((b) => b.count))).toEqual([[1]]);
     // the same record again replaces the replica's bucket, never adds to it
-    share.apply("b", false, key(1000), { kind: "number", count: 2, sketch: sketchOf(1, 2) }, T0);
+    share.apply(
+      "b",
+      false,
+      key(1000),
+      { kind: "number", bucketMs: HOUR, count: 2, sketch: sketchOf(1, 2) },
+      T0,
+    );
     expect([...share.merged(T0, 998, 60_000).all()][0]!.buckets()[0]!.count).toBe(3);
     // a tombstone withdraws it
     share.apply("b", false, key(1000), null, T0);
@@ -87,7 +105,13 @@ describe("another replica's buckets", () => {
   it("this replica's previous run (read on start) goes into its own store, and is not published again", () => {
     const store = new StatsStore(options);
     const share = new StatsShare(store, []);
-    share.apply("a", true, key(1000), { kind: "number", count: 2, sketch: sketchOf(1, 2) }, T0);
+    share.apply(
+      "a",
+      true,
+      key(1000),
+      { kind: "number", bucketMs: HOUR, count: 2, sketch: sketchOf(1, 2) },
+      T0,
+    );
     expect([...store.all()].map((s) => s.buckets().map((b) => b.count))).toEqual([[2]]);
     expect(share.records(T0)).toEqual([]);
     expect(share.merged(T0, 998, 60_000)).toBe(store);
@@ -95,7 +119,7 @@ describe("another replica's buckets", () => {
 
   it("leaves out buckets older than the ring, fields redacted here, and series past one replica's bound", () => {
     const share = new StatsShare(new StatsStore(options), ["/amount"]);
-    const bucket = { kind: "number", count: 1, sketch: sketchOf(1) };
+    const bucket = { kind: "number", bucketMs: HOUR, count: 1, sketch: sketchOf(1) };
     expect(share.apply("b", false, key(1000), bucket, T0)).toBe(true);
     expect(share.peerSeries).toBe(0);
     const open = new StatsShare(new StatsStore(options), []);
@@ -109,17 +133,19 @@ describe("another replica's buckets", () => {
     const bad: unknown[] = [
       undefined,
       "{",
-      { kind: "weird", count: 1, sketch: sketchOf(1) },
-      { kind: "number", count: -1, sketch: sketchOf(1) },
-      { kind: "number", count: 1 },
-      { kind: "number", count: 1, sketch: { ...sketchOf(1), n: 5 } },
-      { kind: "number", count: 1, sketch: sketchOf(1), values: { a: 1 } },
-      { kind: "values", count: 1, values: { a: 0 } },
-      { kind: "values", count: 1, values: null },
+      { kind: "weird", bucketMs: HOUR, count: 1, sketch: sketchOf(1) },
+      // counted in buckets of another length (a replica with another stats.bucket)
+      { kind: "number", bucketMs: 60_000, count: 1, sketch: sketchOf(1) },
+      { kind: "number", bucketMs: HOUR, count: -1, sketch: sketchOf(1) },
+      { kind: "number", bucketMs: HOUR, count: 1 },
+      { kind: "number", bucketMs: HOUR, count: 1, sketch: { ...sketchOf(1), n: 5 } },
+      { kind: "number", bucketMs: HOUR, count: 1, sketch: sketchOf(1), values: { a: 1 } },
+      { kind: "values", bucketMs: HOUR, count: 1, values: { a: 0 } },
+      { kind: "values", bucketMs: HOUR, count: 1, values: null },
     ];
     expect(bad.map((v) => share.apply("b", false, key(1000), v, T0))).toEqual(bad.map(() => false));
-    expect(bad.map((v) => readSharedBucket(v))).toEqual(bad.map(() => undefined));
-    expect(readSharedBucket({ kind: "values", count: 2, values: { a: 2 } })).toEqual({
+    expect(bad.map((v) => readSharedBucket(v, HOUR))).toEqual(bad.map(() => undefined));
+    expect(readSharedBucket({ kind: "values", bucketMs: HOUR, count: 2, values: { a: 2 } }, HOUR)).toEqual({
       kind: "values",
       index: 0,
       count: 2,
