@@ -113,10 +113,10 @@ export function buildCore(inputs: CoreInputs): Core {
       ? {
           kind: "file",
           file: state.file,
-          sections: () => ({
+          sections: (final) => ({
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
-            ...(stats ? { stats: stats.saved(Date.now()) } : {}),
+            ...(stats ? { stats: stats.saved(Date.now(), final) } : {}),
           }),
         }
       : state.kind === "topic" && stats

@@ -34,8 +34,11 @@ export type Persistence =
   | {
       readonly kind: "file";
       readonly file: StateFile;
-      /** The file's other sections (the corpus, the registry snapshots, the statistics), read at each save. */
-      readonly sections: () => {
+      /**
+       * The file's other sections (the corpus, the registry snapshots, the statistics), read at each
+       * save; `final` at the last one before a stop.
+       */
+      readonly sections: (final: boolean) => {
         readonly corpus?: unknown;
         readonly registry?: unknown;
         readonly stats?: unknown;
@@ -417,7 +420,7 @@ export class LifecycleRuntime implements LifecycleView {
     }
     if (p.kind === "none") return undefined;
     try {
-      await p.file.write({ lifecycle: this.lifecycle.toState(), ...p.sections() });
+      await p.file.write({ lifecycle: this.lifecycle.toState(), ...p.sections(final) });
     } catch (error) {
       this.#log.error({ path: p.file.path, problem: messageOf(error) }, "could not save lifecycle state");
       return messageOf(error);

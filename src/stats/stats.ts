@@ -229,9 +229,12 @@ export class FieldStats {
     return this.store.toJSON();
   }
 
-  /** What the state file saves: the JSON form, made again at most once a minute. */
-  saved(now: number): StoreJSON {
-    if (!this.#saved || now - this.#saved.at >= SAVE_EVERY_MS || now < this.#saved.at) {
+  /**
+   * What the state file saves: the JSON form, made again at most once a minute, and at the last save
+   * before a stop (`final`), so that a graceful stop loses none of them.
+   */
+  saved(now: number, final = false): StoreJSON {
+    if (final || !this.#saved || now - this.#saved.at >= SAVE_EVERY_MS || now < this.#saved.at) {
       this.#saved = { at: now, json: this.store.toJSON() };
     }
     return this.#saved.json;

@@ -36,7 +36,7 @@ const schema = (version: string, properties: Record<string, unknown>, required: 
     required,
   });
 
-async function setup() {
+async function setup(state: "topic" | "file" = "topic") {
   const brokers = await kafkaBrokers();
   const topic = freshTopic("sw-shared-fields");
   const stateTopic = freshTopic("sw-state");
@@ -54,9 +54,7 @@ async function setup() {
   groupId: ${freshGroupId()}
   lagInterval: 500ms
 logLevel: silent
-state:
-  topic: ${stateTopic}
-stats:
+${state === "topic" ? `state:\n  topic: ${stateTopic}\n` : ""}stats:
   bucket: 30s
 subjects:
   - name: pay
@@ -72,6 +70,21 @@ subjects:
   });
   return { brokers, topic, configPath: `${dir}/config.yaml` };
 }
+
+/** Pay 1.0.0 retired in the config file, which a live monitor reloads when it changes. */
+async function retire(configPath: string): Promise<void> {
+  const text = await readFile(configPath, "utf8");
+  await writeFile(
+    configPath,
+    text.replace('"1.0.0": { status: deprecated }', '"1.0.0": { status: retired }'),
+  );
+}
+
+const since = (m: RunningMonitor) => m.lifecycle.lifecycle.retired.since("pay", "1.0.0");
+const usesOf = (m: RunningMonitor) =>
+  m.lifecycle.lifecycle.fields
+    .usesOf("pay", "/amount")
+    .map((u) => [u.producer, u.lastPresentAt, u.buckets.reduce((n, b) => n + b.present, 0)]);
 
 const start = (configPath: string, replica: string) =>
   startLiveMonitor(configPath, { SCHEMAWATCH_REPLICA_ID: replica });
@@ -157,10 +170,38 @@ describe("replicas sharing field evidence, statistics and retirement dates", () 
     const a2 = await start(configPath, "replica-a");
     expect(since(a2)).toBe(retiredAt);
     expect(billing(a2, at)).toEqual(before);
-    expect(
-      a2.lifecycle.lifecycle.fields.usesOf("pay", "/amount").map((u) => [u.producer, u.lastPresentAt]),
-    ).toEqual(
-      a.lifecycle.lifecycle.fields.usesOf("pay", "/amount").map((u) => [u.producer, u.lastPresentAt]),
-    );
+    expect(usesOf(a2)).toEqual(usesOf(a));
+    expect(usesOf(a2).map(([producer, , carried]) => [producer, carried])).toEqual([
+      ["billing", 4],
+      ["web", 0],
+    ]);
   }, 240_000);
+
+  it("one monitor with a state file keeps its field evidence, statistics and retirement date across a restart", async () => {
+    const { brokers, topic, configPath } = await setup("file");
+    const first = await start(configPath, "solo");
+    await waitFor(() => first.health.ready, "the partitions to be assigned");
+    await produce(brokers, topic, [
+      ...send("billing", 4, `"amount":250,"total":2.5`, 0),
+      ...send("web", 3, `"total":1`, 1),
+    ]);
+    await waitFor(() => countedRecords(first) === 7, "7 records");
+    // folded into the field evidence once a second
+    await waitFor(() => usesOf(first).length === 2, "both producers' field evidence");
+    await retire(configPath);
+    await waitFor(() => since(first) !== undefined, "the reload to date the retirement");
+    const series = [...first.stats!.store.all()].find(
+      (s) => s.producer === "billing" && s.field === "/amount",
+    )!;
+    const at = series.buckets()[0]!.index * first.config.stats.bucket;
+    const before = { since: since(first), uses: usesOf(first), quartiles: billing(first, at) };
+    expect(before.quartiles).toHaveLength(3);
+    expect(before.uses.map(([producer, , carried]) => [producer, carried])).toEqual([
+      ["billing", 4],
+      ["web", 0],
+    ]);
+    await first.stop();
+    const second = await start(configPath, "solo");
+    expect({ since: since(second), uses: usesOf(second), quartiles: billing(second, at) }).toEqual(before);
+  }, 120_000);
 });
