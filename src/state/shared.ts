@@ -121,6 +121,11 @@ export class SharedEvidence {
       : { what: "is unreadable: left out of the field statistics", restartsWindows: false };
   }
 
+  /** The first read of the topic ended. */
+  loaded(): void {
+    this.stats?.loaded();
+  }
+
   /** `meta/started/<replica>`: whether it shares field evidence (`fields: true`). */
   started(replica: string, value: unknown): void {
     const shares =

@@ -123,6 +123,7 @@ export class StateTopic {
     // Every replica that shares field evidence keeps its own here, and the world says from when the
     // group's is whole: this replica's own is not younger than the coverage it read.
     lifecycle.fieldEvidenceShared();
+    this.#messages.shared.loaded();
     return load.read;
   }
 

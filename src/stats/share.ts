@@ -70,6 +70,11 @@ export class StatsShare {
   readonly #peers = new Map<string, Map<string, PeerSeries>>();
   /** What was last published of each own bucket (its count), by key. */
   readonly #sent = new Map<string, { readonly parts: SharedBucketRecord["parts"]; count: number }>();
+  /** This replica's previous run's buckets read on start, the last value of each key. */
+  readonly #loaded = new Map<
+    string,
+    { readonly parts: SharedBucketRecord["parts"]; readonly bucket: Bucket & { readonly kind: FieldKind } }
+  >();
   /** Changes of the peers since the last merged view. */
   #version = 0;
   #view:
@@ -155,11 +160,10 @@ export class StatsShare {
     if (!bucket) return false;
     if (key.index < this.#oldest(now)) return true;
     if (own) {
-      const series = this.store.series(key.subject, key.field, bucket.kind, key.producer, key.writer);
-      if (series?.kind === bucket.kind && series.mergeBucket({ ...bucket, index: key.index })) {
-        const parts = [key.subject, key.field, key.producer, key.writer, key.index] as const;
-        this.#sent.set(parts.join("\u0000"), { parts, count: bucket.count });
-      }
+      // Kept until the first read ends: a compacted topic may still hold older values of the key,
+      // and only the last one counts (merging each would count the earlier ones twice).
+      const parts = [key.subject, key.field, key.producer, key.writer, key.index] as const;
+      this.#loaded.set(parts.join("\u0000"), { parts, bucket: { ...bucket, index: key.index } });
       return true;
     }
     let peer = this.#peers.get(replica);
@@ -173,6 +177,20 @@ export class StatsShare {
     series.buckets.set(key.index, { ...bucket, index: key.index });
     this.#version++;
     return true;
+  }
+
+  /**
+   * The first read of the topic ended: this replica's previous run's buckets (the last value of each)
+   * go into its own store, remembered as published.
+   */
+  loaded(): void {
+    for (const [id, { parts, bucket }] of this.#loaded) {
+      const [subject, field, producer, writer] = parts;
+      const series = this.store.series(subject, field, bucket.kind, producer, writer);
+      if (series?.kind === bucket.kind && series.mergeBucket(bucket))
+        this.#sent.set(id, { parts, count: bucket.count });
+    }
+    this.#loaded.clear();
   }
 
   /** How many series other replicas shared, in all. */

@@ -105,13 +105,19 @@ describe("another replica's buckets", () => {
   it("this replica's previous run (read on start) goes into its own store, and is not published again", () => {
     const store = new StatsStore(options);
     const share = new StatsShare(store, []);
-    share.apply(
-      "a",
-      true,
-      key(1000),
-      { kind: "number", bucketMs: HOUR, count: 2, sketch: sketchOf(1, 2) },
-      T0,
-    );
+    const own = (count: number, ...values: number[]) =>
+      share.apply(
+        "a",
+        true,
+        key(1000),
+        { kind: "number", bucketMs: HOUR, count, sketch: sketchOf(...values) },
+        T0,
+      );
+    // an older value of the key, not yet compacted away, then the last one: only the last counts
+    own(1, 1);
+    own(2, 1, 2);
+    expect([...store.all()]).toEqual([]);
+    share.loaded();
     expect([...store.all()].map((s) => s.buckets().map((b) => b.count))).toEqual([[2]]);
     expect(share.records(T0)).toEqual([]);
     expect(share.merged(T0, 998, 60_000)).toBe(store);
