@@ -206,6 +206,22 @@ export class FieldEvidence {
     return use;
   }
 
+  /**
+   * Takes uses a previous run of this replica published to the state topic as its own (its tallies
+   * start at zero, so what they count from now on is new). The tracked fields are left as they are.
+   */
+  restoreUses(subject: string, uses: readonly FieldUse[], pointer: string, trackedSince?: number): void {
+    this.#folded = new WeakMap();
+    const evidence = this.#subject(subject);
+    if (trackedSince !== undefined) evidence.trackedSince.set(pointer, trackedSince);
+    for (const use of uses)
+      evidence.uses.set(useKey(pointer, use.producer, use.writer), {
+        ...use,
+        field: pointer,
+        buckets: use.buckets.map((b) => ({ ...b })),
+      });
+  }
+
   /** The subject's tracked fields, as last told. */
   fieldsOf(subject: string): readonly TrackedField[] {
     return this.#subjects.get(subject)?.fields ?? [];
@@ -264,6 +280,61 @@ export class FieldEvidence {
 }
 
 const isNumber = (v: unknown): v is number => typeof v === "number" && Number.isFinite(v);
+
+/** When a use last lacked the field or could not be read for it: what ends its streak (ms; 0: never). */
+const lastMissing = (use: FieldUse) => Math.max(use.lastAbsentAt, use.lastUnknownAt);
+
+/**
+ * The uses of one field seen by several replicas, judged as one, per producer and writer version.
+ * Last times merge by max, so a record any replica saw carry, lack or fail the field counts; bucket
+ * counts add up by bucket start. The streak of records carrying it since the last that did not: a
+ * replica's records cannot be ordered against another's, so after a miss only the streak of the
+ * replica whose miss came last counts (the shortest of those, conservatively), as the candidates'
+ * samples since a failure do; with no miss anywhere, the streaks add up.
+ */
+export function mergeFieldUses(views: ReadonlyArray<readonly FieldUse[]>): FieldUse[] {
+  const groups = new Map<string, FieldUse[]>();
+  for (const view of views)
+    for (const use of view) {
+      const key = `${use.producer}\u0000${use.writer}`;
+      const list = groups.get(key) ?? [];
+      list.push(use);
+      groups.set(key, list);
+    }
+  const merged: FieldUse[] = [];
+  for (const list of groups.values()) {
+    const buckets = new Map<number, FieldBucket>();
+    for (const use of list)
+      for (const b of use.buckets) {
+        const into = buckets.get(b.start);
+        if (!into) buckets.set(b.start, { ...b });
+        else {
+          into.present += b.present;
+          into.absent += b.absent;
+          into.unknown += b.unknown;
+        }
+      }
+    const missedAt = Math.max(...list.map(lastMissing));
+    merged.push({
+      producer: list[0]!.producer,
+      writer: list[0]!.writer,
+      lastPresentAt: Math.max(...list.map((u) => u.lastPresentAt)),
+      lastAbsentAt: Math.max(...list.map((u) => u.lastAbsentAt)),
+      lastUnknownAt: Math.max(...list.map((u) => u.lastUnknownAt)),
+      presentSinceMissing:
+        missedAt === 0
+          ? list.reduce((n, u) => n + u.presentSinceMissing, 0)
+          : Math.min(...list.filter((u) => lastMissing(u) === missedAt).map((u) => u.presentSinceMissing)),
+      buckets: [...buckets.values()].sort((a, b) => a.start - b.start),
+    });
+  }
+  return merged.sort((a, b) => a.producer.localeCompare(b.producer) || a.writer.localeCompare(b.writer));
+}
+
+/** A use as the state topic carries it (without its field, which the record's key names). */
+export function isSharedUse(v: unknown): v is FieldUse {
+  return isFieldUse({ ...(v as object), field: "" });
+}
 
 function isTrackedField(v: unknown): v is TrackedField {
   const f = v as Partial<TrackedField> | null;

@@ -109,37 +109,31 @@ function producerShares(
   return shares;
 }
 
-/**
- * Partitions another replica reads: its records' fields never reach this one (field evidence is not
- * shared through the state topic yet), so no field verdict may rest on their absence here.
- */
-function unsharedEvidence(s: LifecycleSubject, observed: Observation): string[] {
-  const reasons: string[] = [];
-  for (const topic of s.subject.topics)
-    for (const partition of observed.coverage.partitionsOf(topic, observed.knownPartitions.get(topic)))
-      if (observed.coverage.isShared(topic, partition))
-        reasons.push(
-          `partition ${topic}/${partition} is read by another replica, whose field evidence does not reach this one`,
-        );
-  return reasons;
+/** From when a field's evidence is whole, and why it begins then. */
+export interface FieldsSince {
+  readonly at: number;
+  /** Set when it is the group's: a replica that does not share its field evidence read records. */
+  readonly group?: boolean;
 }
 
 /**
  * Field evidence younger than the coverage: the monitor started without saved field evidence (a state
- * topic, which does not keep it yet, or a state file written before it did), so records before its
- * start went unchecked though the partitions count as observed. Said only when the coverage alone
- * would not withhold the verdict already.
+ * file written before it did), began to track the field, or shares a state topic with a replica that
+ * does not share its field evidence, so records went unchecked though the partitions count as
+ * observed. Said only when the coverage alone would not withhold the verdict already.
  */
 function evidenceBegins(
-  fieldsSince: number,
+  fieldsSince: FieldsSince,
   coveredSince: number | null,
   windowMs: number,
   now: number,
 ): string[] {
-  if (fieldsSince <= now - windowMs || coveredSince === null || coveredSince >= fieldsSince) return [];
-  return [
-    `field evidence begins at ${iso(fieldsSince)}, when this monitor started without saved field evidence or began to track the field: the window completes at ${iso(fieldsSince + windowMs)}`,
-  ];
+  const at = fieldsSince.at;
+  if (at <= now - windowMs || coveredSince === null || coveredSince >= at) return [];
+  const why = fieldsSince.group
+    ? "when a replica that does not share its field evidence through the state topic was last heard of"
+    : "when this monitor started without saved field evidence or began to track the field";
+  return [`field evidence begins at ${iso(at)}, ${why}: the window completes at ${iso(at + windowMs)}`];
 }
 
 const lastOf = (uses: readonly FieldUse[], producer: string, pick: (u: FieldUse) => number) =>
@@ -195,7 +189,7 @@ export function judgeDeprecatedField(
   uses: readonly FieldUse[],
   observed: Observation,
   now: number,
-  fieldsSince = Number.NEGATIVE_INFINITY,
+  fieldsSince: FieldsSince = { at: Number.NEGATIVE_INFINITY },
 ): FieldVerdict {
   const windowMs = s.drainWindow * 1000;
   const window = formatDuration(s.drainWindow);
@@ -224,7 +218,6 @@ export function judgeDeprecatedField(
     ...unreadable,
     ...coverage.reasons,
     ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
-    ...unsharedEvidence(s, observed),
   ];
   return {
     kind: "drained",
@@ -257,7 +250,7 @@ export function judgeOptionalField(
   uses: readonly FieldUse[],
   observed: Observation,
   now: number,
-  fieldsSince = Number.NEGATIVE_INFINITY,
+  fieldsSince: FieldsSince = { at: Number.NEGATIVE_INFINITY },
 ): FieldVerdict {
   const windowMs = s.readyWindow * 1000;
   const window = formatDuration(s.readyWindow);
@@ -279,7 +272,6 @@ export function judgeOptionalField(
     ...unreadable,
     ...coverage.reasons,
     ...evidenceBegins(fieldsSince, coverage.coveredSince, windowMs, now),
-    ...unsharedEvidence(s, observed),
   ];
   if (streak < s.minSamples)
     reasons.push(
@@ -320,8 +312,16 @@ export function judgeFields(
   for (const s of subjects) {
     const name = s.subject.name;
     for (const field of evidence.fieldsOf(name)) {
-      const uses = evidence.usesOf(name, field.pointer);
-      const since = Math.max(fieldsSince, evidence.trackedSince(name, field.pointer));
+      const own = evidence.usesOf(name, field.pointer);
+      const shared = observed.world.fieldUses?.(name, field.pointer, own);
+      const uses = shared?.uses ?? own;
+      const ownSince = Math.max(
+        fieldsSince,
+        evidence.trackedSince(name, field.pointer),
+        shared?.trackedSince ?? Number.NEGATIVE_INFINITY,
+      );
+      const group = observed.world.fieldsSince?.() ?? Number.NEGATIVE_INFINITY;
+      const since: FieldsSince = group > ownSince ? { at: group, group: true } : { at: ownSince };
       const verdict =
         field.deprecatedIn.length > 0
           ? judgeDeprecatedField(s, field, uses, observed, now, since)

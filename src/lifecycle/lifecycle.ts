@@ -197,6 +197,20 @@ export class Lifecycle {
     }
   }
 
+  /** Whether the subject's version is retired in the catalog in use. */
+  subjectRetired(subject: string, version: string): boolean {
+    return this.#subjects.get(subject)?.subject.byVersion.get(version)?.status === "retired";
+  }
+
+  /**
+   * The field evidence is whole all along, as far as this replica knows: set when the state topic was
+   * read at start, where every replica that shares field evidence keeps its own (and the world says
+   * from when the group's is whole).
+   */
+  fieldEvidenceShared(): void {
+    this.#fieldsSince = Number.NEGATIVE_INFINITY;
+  }
+
   hasSubject(name: string): boolean {
     return this.#subjects.has(name);
   }
@@ -383,9 +397,8 @@ export class Lifecycle {
     }
     for (const [subject, entries] of Object.entries(state.unreadable ?? {}))
       this.restoreUnreadable(subject, entries);
-    this.retired.restore(
-      state.retiredSince ?? {},
-      (subject, version) => this.#subjects.get(subject)?.subject.byVersion.get(version)?.status === "retired",
+    this.retired.restore(state.retiredSince ?? {}, (subject, version) =>
+      this.subjectRetired(subject, version),
     );
     if (state.fields) this.fields.restore(state.fields);
   }

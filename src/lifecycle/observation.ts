@@ -1,5 +1,6 @@
 import type { Coverage } from "./coverage.js";
 import type { CandidateEvidence, UnreadableEvidence } from "./evidence.js";
+import type { FieldUse } from "./field-evidence.js";
 
 /**
  * What the monitor knows of the world beyond the evidence, read when the lifecycle judges: a
@@ -21,6 +22,22 @@ export interface World {
   candidates?(subject: string, version: string, own: CandidateEvidence): CandidateEvidence;
   /** With a shared state topic: this replica's unreadable records merged with the other replicas'. */
   unreadable?(subject: string, own: UnreadableEvidence[]): UnreadableEvidence[];
+  /**
+   * With a shared state topic: this replica's uses of a field merged with the other replicas'
+   * (`mergeFieldUses`), and the latest time any replica began to track the field (-Infinity: all
+   * along).
+   */
+  fieldUses?(
+    subject: string,
+    pointer: string,
+    own: readonly FieldUse[],
+  ): { readonly uses: FieldUse[]; readonly trackedSince: number };
+  /**
+   * With a shared state topic: from when the group's field evidence is whole, that is when a replica
+   * that does not share its field evidence (a version before it did) was last heard of, or when the
+   * first replica that does started; -Infinity when every replica always did.
+   */
+  fieldsSince?(): number;
 }
 
 /** What a verdict reads: the coverage of every partition, the partitions the brokers list, the world. */

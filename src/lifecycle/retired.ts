@@ -64,6 +64,8 @@ export class RetiredTraffic {
   readonly #log: Logger;
   /** When a version was seen turning retired, by the lifecycle's clock (ms). */
   readonly #since = new Map<string, number>();
+  /** The dates other replicas (or a previous run) shared through the state topic (ms). */
+  readonly #shared = new Map<string, number>();
   /** (subject, version, producer) already warned of, while the version stays retired. */
   readonly #warned = new Set<string>();
   /**
@@ -81,7 +83,8 @@ export class RetiredTraffic {
     for (const version of after.versions) {
       const id = key(after.name, version.version.text);
       const was = before.byVersion.get(version.version.text)?.status;
-      if (version.status === "retired" && was !== undefined && was !== "retired") this.#since.set(id, now);
+      if (version.status === "retired" && was !== undefined && was !== "retired")
+        this.#since.set(id, Math.min(now, this.#shared.get(id) ?? now));
       else if (version.status !== "retired") {
         this.#since.delete(id);
         for (const warned of this.#warned) if (warned.startsWith(`${id}\u0000`)) this.#warned.delete(warned);
@@ -112,6 +115,18 @@ export class RetiredTraffic {
         const id = key(subject, version);
         if (isRetired(subject, version) && !this.#since.has(id)) this.#since.set(id, at);
       }
+  }
+
+  /**
+   * A date shared through the state topic (undefined: withdrawn, the version came back). The earliest
+   * date any replica saw wins: the first to poll the registry after a prune saw it first. Taken at
+   * once for a version retired here (`retiredHere`), else kept for when this replica sees it retired.
+   */
+  shared(subject: string, version: string, at: number | undefined, retiredHere: boolean): void {
+    const id = key(subject, version);
+    if (at === undefined) return void this.#shared.delete(id);
+    this.#shared.set(id, Math.min(at, this.#shared.get(id) ?? at));
+    if (retiredHere) this.#since.set(id, Math.min(at, this.#since.get(id) ?? at));
   }
 
   /** When a monitor saw the version become retired (ms); undefined when no run saw it happen. */

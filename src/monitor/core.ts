@@ -121,13 +121,16 @@ export function buildCore(inputs: CoreInputs): Core {
       ? {
           kind: "file",
           file: state.file,
-          sections: () => ({
+          sections: (final) => ({
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
-            ...(stats ? { stats: stats.saved(Date.now()) } : {}),
+            ...(stats ? { stats: stats.saved(Date.now(), final) } : {}),
           }),
         }
-      : state;
+      : state.kind === "topic" && stats
+        ? // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
+          { ...state, stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
+        : state;
   const runtime = new LifecycleRuntime({
     lifecycle,
     pipeline,

@@ -17,6 +17,7 @@ import type { Pipeline, PipelineHooks } from "../pipeline/pipeline.js";
 import type { RecordSink, SourceRecord } from "../pipeline/record.js";
 import type { ReadState, StateFile } from "../state/file.js";
 import type { StateTopic } from "../state/topic.js";
+import type { StatsShare } from "../stats/share.js";
 
 /** The lifecycle settings of the config's subjects that the catalog has. */
 export function lifecycleSubjects(catalog: Catalog, config: Config): LifecycleSubject[] {
@@ -33,14 +34,22 @@ export type Persistence =
   | {
       readonly kind: "file";
       readonly file: StateFile;
-      /** The file's other sections (the corpus, the registry snapshots, the statistics), read at each save. */
-      readonly sections: () => {
+      /**
+       * The file's other sections (the corpus, the registry snapshots, the statistics), read at each
+       * save; `final` at the last one before a stop.
+       */
+      readonly sections: (final: boolean) => {
         readonly corpus?: unknown;
         readonly registry?: unknown;
         readonly stats?: unknown;
       };
     }
-  | { readonly kind: "topic"; readonly topic: StateTopic }
+  | {
+      readonly kind: "topic";
+      readonly topic: StateTopic;
+      /** The field statistics shared through it (when enabled), and how often their buckets are sent. */
+      readonly stats?: { readonly share: StatsShare; readonly everyMs: number };
+    }
   | { readonly kind: "none" };
 
 export interface LifecycleTiming {
@@ -183,10 +192,14 @@ export class LifecycleRuntime implements LifecycleView {
     const persistence = this.#persistence;
     if (persistence.kind === "topic") {
       try {
-        const records = await persistence.topic.start(this.lifecycle, (problem) => {
-          this.stateProblem = problem;
-          this.#log.error({ problem }, "lifecycle state record unreadable: treated as a coverage gap");
-        });
+        const records = await persistence.topic.start(
+          this.lifecycle,
+          (problem) => {
+            this.stateProblem = problem;
+            this.#log.error({ problem }, "lifecycle state record unreadable");
+          },
+          persistence.stats?.share,
+        );
         this.#log.info(
           { records, replica: persistence.topic.replica },
           "lifecycle state read from the state topic",
@@ -387,12 +400,18 @@ export class LifecycleRuntime implements LifecycleView {
     return p.kind === "file" ? `the state file ${p.file.path}` : undefined;
   }
 
-  /** Saves the state; resolves to the problem when it could not (logged), else undefined. */
-  async save(): Promise<string | undefined> {
+  /**
+   * Saves the state; resolves to the problem when it could not (logged), else undefined. `final`: the
+   * last save before a stop, which sends the field statistics whatever their own cadence.
+   */
+  async save(final = false): Promise<string | undefined> {
     const p = this.#persistence;
     if (p.kind === "topic") {
       try {
-        await p.topic.publish(this.lifecycle, this.lifecycle.coverage.owned());
+        await p.topic.publish(this.lifecycle, this.lifecycle.coverage.owned(), {
+          everyMs: p.stats?.everyMs ?? Number.POSITIVE_INFINITY,
+          final,
+        });
       } catch (error) {
         this.#log.error({ problem: messageOf(error) }, "could not publish lifecycle state");
         return messageOf(error);
@@ -401,7 +420,7 @@ export class LifecycleRuntime implements LifecycleView {
     }
     if (p.kind === "none") return undefined;
     try {
-      await p.file.write({ lifecycle: this.lifecycle.toState(), ...p.sections() });
+      await p.file.write({ lifecycle: this.lifecycle.toState(), ...p.sections(final) });
     } catch (error) {
       this.#log.error({ path: p.file.path, problem: messageOf(error) }, "could not save lifecycle state");
       return messageOf(error);
@@ -413,7 +432,7 @@ export class LifecycleRuntime implements LifecycleView {
   async stop(): Promise<string | undefined> {
     if (this.#timer) clearInterval(this.#timer);
     this.verdicts();
-    return this.save();
+    return this.save(true);
   }
 
   /** Closes the state topic's clients, after the last save. */

@@ -3,6 +3,8 @@ import { UNDECODABLE } from "../kafka/patches/index.js";
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
 import type { CandidateEvidence, UnreadableEvidence } from "../lifecycle/evidence.js";
 import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";
+import type { StatsShare } from "../stats/share.js";
+import { SharedEvidence, type Outcome } from "./shared.js";
 import {
   isCandidateEvidence,
   isUnreadableList,
@@ -31,12 +33,18 @@ export class StateMessages {
   readonly unreadable = new Map<string, Map<string, UnreadableEvidence[]>>();
   /** What was last published of each version's (and subject's unreadable) evidence, by key. */
   readonly #sent = new Map<string, string>();
+  /** Field evidence, retirement dates and field statistics (shared.ts). */
+  readonly shared: SharedEvidence;
 
   constructor(
     readonly replica: string,
     /** The state topic's name, for the problems. */
     readonly topic: string,
-  ) {}
+    /** The field statistics' share, when they are enabled. */
+    stats?: StatsShare,
+  ) {
+    this.shared = new SharedEvidence(replica, stats);
+  }
 
   /**
    * One record of the topic, into `lifecycle`. `loading`: the first read to the end on start, when
@@ -60,7 +68,6 @@ export class StateMessages {
       );
     }
     const key = message.key?.toString("utf8") ?? "";
-    if (message.value === null) return; // a tombstone
     const parts = key.split("/").map((p) => {
       try {
         return decodeURIComponent(p);
@@ -68,13 +75,32 @@ export class StateMessages {
         return "\u0000";
       }
     });
-    let value: unknown;
-    try {
-      value = JSON.parse(message.value.toString("utf8"));
-    } catch {
-      // not JSON: value stays undefined, which no kind of record reads
-    }
     const [kind, a, b, c] = parts;
+    // A tombstone: a retirement date withdrawn, a statistics bucket gone; of other kinds, nothing.
+    let value: unknown = null;
+    if (message.value !== null) {
+      try {
+        value = JSON.parse(message.value.toString("utf8"));
+      } catch {
+        value = undefined; // not JSON, which no kind of record reads
+      }
+    } else if (kind !== "retired" && kind !== "stats") return;
+    const outcome = (result: Outcome, partitions: ReadonlyArray<[string, number]> | "all") => {
+      if (!result) return;
+      if (result.restartsWindows) return problem(key, result.what, partitions);
+      onProblem(`state topic ${this.topic}: record ${key} ${result.what}`);
+    };
+    if (kind === "field" && parts.length === 4 && a && b && c) {
+      const partitions = this.#partitionsOf(lifecycle, a);
+      return outcome(
+        this.shared.field(lifecycle, parts, value, loading),
+        partitions.length ? partitions : "all",
+      );
+    }
+    if (kind === "retired" && parts.length === 3 && a && b)
+      return outcome(this.shared.retired(lifecycle, parts, value), "all");
+    if (kind === "stats" && parts.length === 7 && parts.every((p) => p !== "" && p !== "\u0000"))
+      return outcome(this.shared.statistics(parts, value, loading, lifecycle.now()), "all");
     // Three parts: b is there.
     if (kind === "coverage" && parts.length === 3 && a && /^\d+$/.test(b!)) {
       const record = readCoverageRecord(value, a, Number(b));
@@ -87,9 +113,7 @@ export class StateMessages {
     if ((kind === "version" && parts.length === 3) || (kind === "candidate" && parts.length === 4)) {
       const subject = [...lifecycle.subjects].find((s) => s.subject.name === a);
       if (!subject || !b) return; // a subject this monitor does not watch
-      const topics = subject.subject.topics.flatMap((t): Array<[string, number]> =>
-        lifecycle.coverage.partitionsOf(t, lifecycle.knownPartitions.get(t)).map((p) => [t, p]),
-      );
+      const topics = this.#partitionsOf(lifecycle, a!);
       if (kind === "version") {
         if (!isVersionEvidence(value)) return problem(key, UNREADABLE, topics.length ? topics : "all");
         mergeVersionEvidence(lifecycle.version(a!, b), value);
@@ -120,6 +144,12 @@ export class StateMessages {
       return;
     }
     if (kind === "meta") {
+      // Which replicas share field evidence, from every run's records (their past is what matters).
+      if (a === "started" && parts.length === 3 && b) this.shared.started(b, value);
+      // Heartbeats bound when a replica that does not share it last read records (a previous run of
+      // this one's too, read on start).
+      if (a === "alive" && parts.length === 3 && b && (b !== this.replica || loading))
+        this.shared.alive(b, loading ? readAt(value) : lifecycle.now());
       // Another replica's heartbeat, as it arrives. Not those read on start: they tell of the past. Not
       // our own: a previous run of this replica is not this one, and its partitions are read by nobody.
       if (a === "alive" && parts.length === 3 && b && b !== this.replica && !loading)
@@ -127,6 +157,14 @@ export class StateMessages {
       return;
     }
     problem(key || "(no key)", "has a key this version does not know: every window restarts", "all");
+  }
+
+  /** Every partition of a subject's topics, as far as known. */
+  #partitionsOf(lifecycle: Lifecycle, subject: string): Array<[string, number]> {
+    const s = [...lifecycle.subjects].find((x) => x.subject.name === subject);
+    return (s?.subject.topics ?? []).flatMap((t): Array<[string, number]> =>
+      lifecycle.coverage.partitionsOf(t, lifecycle.knownPartitions.get(t)).map((p) => [t, p]),
+    );
   }
 
   /** A record that cannot be read: reported, and the partitions it stood for restart their windows. */
@@ -153,10 +191,19 @@ export class StateMessages {
    * A full publish: coverage of the partitions this replica owns, its view of every version, its
    * candidates, its unreadable records, and when it started.
    */
-  publishMessages(lifecycle: Lifecycle, owned: readonly PartitionCoverage[]): Message[] {
+  publishMessages(
+    lifecycle: Lifecycle,
+    owned: readonly PartitionCoverage[],
+    stats: { readonly everyMs: number; readonly final: boolean } = { everyMs: 60_000, final: false },
+  ): Message[] {
     const state = lifecycle.toState();
-    const messages: Message[] = this.coverageMessages(owned, (entry) =>
-      lifecycle.coverage.isCatchingUp(entry.topic, entry.partition) ? { catchingUp: true } : {},
+    // Field evidence before the coverage it goes with (earlier in the topic): a replica that reads
+    // this coverage has read the fields of every record it vouches for.
+    const messages: Message[] = this.shared.fieldMessages(lifecycle, false);
+    messages.push(
+      ...this.coverageMessages(owned, (entry) =>
+        lifecycle.coverage.isCatchingUp(entry.topic, entry.partition) ? { catchingUp: true } : {},
+      ),
     );
     messages.push(...this.#versionMessages(state.versions, false));
     for (const [subject, candidates] of Object.entries(state.candidates))
@@ -166,9 +213,12 @@ export class StateMessages {
           value: JSON.stringify(evidence),
         });
     messages.push(...this.#unreadableMessages(state.unreadable ?? {}, false));
+    messages.push(...this.shared.retiredMessages(lifecycle));
+    messages.push(...this.shared.statsMessages(lifecycle.now(), stats.everyMs, stats.final));
     messages.push({
       key: stateKey("meta", "started", this.replica),
-      value: JSON.stringify({ startedAt: state.startedAt }),
+      // `fields`: this replica shares its field evidence (a version before it did not).
+      value: JSON.stringify({ startedAt: state.startedAt, fields: true }),
     });
     messages.push(this.heartbeat(lifecycle));
     return messages;
@@ -188,6 +238,8 @@ export class StateMessages {
     return [
       ...this.#versionMessages(state.versions, true),
       ...this.#unreadableMessages(state.unreadable ?? {}, true),
+      ...this.shared.fieldMessages(lifecycle, true),
+      ...this.shared.retiredMessages(lifecycle),
       this.heartbeat(lifecycle),
     ];
   }
@@ -236,25 +288,10 @@ export class StateMessages {
   }
 }
 
-/**
- * Sends lists of messages one after the other, in call order: each waits until the one before has
- * settled, and a failure fails its own call only. An empty list sends nothing (but keeps its place).
- */
-export class SerialSender {
-  #pending: Promise<void> = Promise.resolve();
-
-  constructor(readonly send: (messages: Message[]) => Promise<unknown>) {}
-
-  enqueue(messages: Message[]): Promise<void> {
-    const sent = this.#pending.then(async () => {
-      if (messages.length > 0) await this.send(messages);
-    });
-    this.#pending = sent.catch(() => undefined);
-    return sent;
-  }
-
-  /** Settles once every list enqueued so far has been sent or has failed. */
-  settled(): Promise<void> {
-    return this.#pending;
-  }
+/** A heartbeat's time (ms), or -Infinity when it has none. */
+function readAt(value: unknown): number {
+  const at = (value as { at?: unknown } | null)?.at;
+  return typeof at === "number" && Number.isFinite(at) ? at : Number.NEGATIVE_INFINITY;
 }
+
+export { MAX_SEND_BYTES, SerialSender, chunks } from "./sender.js";

@@ -1,4 +1,5 @@
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
+import { isSharedUse, type FieldUse } from "../lifecycle/field-evidence.js";
 import type {
   CandidateEvidence,
   CandidateProducer,
@@ -15,7 +16,7 @@ const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" 
 
 /** A record key: `kind/part/part…`, each part URI-encoded so that names may hold slashes. */
 export function stateKey(
-  kind: "coverage" | "version" | "candidate" | "unreadable" | "meta",
+  kind: "coverage" | "version" | "candidate" | "unreadable" | "meta" | "field" | "retired" | "stats",
   ...parts: Array<string | number>
 ): string {
   return [kind, ...parts.map((p) => encodeURIComponent(String(p)))].join("/");
@@ -144,4 +145,28 @@ export function isUnreadableList(v: unknown): v is UnreadableEvidence[] {
         num(e["lastAt"]),
     )
   );
+}
+
+/** The value of `field/<subject>/<pointer>/<replica>`: one replica's uses of one field. */
+export interface FieldRecord {
+  readonly uses: FieldUse[];
+  /** When the replica began to track the field, when later than its evidence (a reload). */
+  readonly trackedSince?: number;
+}
+
+export function fieldRecordOf(uses: FieldUse[], trackedSince: number | undefined): FieldRecord {
+  return trackedSince === undefined ? { uses } : { uses, trackedSince };
+}
+
+/** A field record, or undefined when the value is not a readable one (a use of the wrong shape). */
+export function readFieldRecord(value: unknown): FieldRecord | undefined {
+  if (!obj(value) || !Array.isArray(value["uses"]) || !value["uses"].every(isSharedUse)) return undefined;
+  const trackedSince = value["trackedSince"];
+  if (trackedSince !== undefined && !num(trackedSince)) return undefined;
+  return fieldRecordOf(value["uses"], trackedSince);
+}
+
+/** The value of `retired/<subject>/<version>`: when a replica saw the version turn retired (ms). */
+export function isRetiredRecord(value: unknown): value is { at: number } {
+  return obj(value) && num(value["at"]);
 }

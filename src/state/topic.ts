@@ -7,11 +7,13 @@ import type { KafkaConfig } from "../config/types.js";
 import { SchemawatchError } from "../errors.js";
 import { buildKafkaConfig, type Env } from "../kafka/connection.js";
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
-import { mergeUnreadable, type CandidateEvidence, type UnreadableEvidence } from "../lifecycle/evidence.js";
+import { mergeUnreadable } from "../lifecycle/evidence.js";
 import type { World } from "../lifecycle/observation.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
-import { SerialSender, StateMessages } from "./messages.js";
+import { StateMessages } from "./messages.js";
+import { SerialSender } from "./sender.js";
 import { Load, openTopic, withRetries } from "./open.js";
+import type { StatsShare } from "../stats/share.js";
 import { mergeCandidates } from "./records.js";
 
 export interface StateTopicOptions {
@@ -40,10 +42,8 @@ export class StateTopic {
   readonly replica: string;
   readonly #options: StateTopicOptions;
   readonly #log: Logger;
-  /** What the records mean and which to publish (state-messages.ts); this class does the I/O. */
-  readonly #messages: StateMessages;
-  readonly #candidates: Map<string, Map<string, CandidateEvidence>>;
-  readonly #unreadable: Map<string, Map<string, UnreadableEvidence[]>>;
+  /** What the records mean and which to publish (messages.ts); this class does the I/O. Made at start. */
+  #messages: StateMessages;
   readonly #sender = new SerialSender((messages) =>
     this.#producer!.send({ topic: this.#options.topic, messages, acks: -1 }),
   );
@@ -60,24 +60,36 @@ export class StateTopic {
     this.#log = options.logger;
     this.replica = replicaId(options.env);
     this.#messages = new StateMessages(this.replica, options.topic);
-    this.#candidates = this.#messages.candidates;
-    this.#unreadable = this.#messages.unreadable;
   }
 
   /** What the other replicas saw, merged with this one's own evidence when the lifecycle judges. */
-  readonly world: Pick<World, "candidates" | "unreadable"> = {
+  readonly world: Pick<World, "candidates" | "unreadable" | "fieldUses" | "fieldsSince"> = {
     candidates: (subject, version, own) =>
-      mergeCandidates([own, ...(this.#candidates.get(`${subject}\u0000${version}`)?.values() ?? [])]),
-    unreadable: (subject, own) => mergeUnreadable([own, ...(this.#unreadable.get(subject)?.values() ?? [])]),
+      mergeCandidates([
+        own,
+        ...(this.#messages.candidates.get(`${subject}\u0000${version}`)?.values() ?? []),
+      ]),
+    unreadable: (subject, own) =>
+      mergeUnreadable([own, ...(this.#messages.unreadable.get(subject)?.values() ?? [])]),
+    fieldUses: (subject, pointer, own) => this.#messages.shared.world.fieldUses!(subject, pointer, own),
+    fieldsSince: () => this.#messages.shared.world.fieldsSince!(),
   };
 
   get topic(): string {
     return this.#options.topic;
   }
 
-  /** Creates the topic if missing, reads it to the end into the lifecycle, then keeps following it. */
-  async start(lifecycle: Lifecycle, onProblem: (problem: string) => void): Promise<number> {
+  /**
+   * Creates the topic if missing, reads it to the end into the lifecycle (and the field statistics'
+   * share, when they are enabled), then keeps following it.
+   */
+  async start(
+    lifecycle: Lifecycle,
+    onProblem: (problem: string) => void,
+    stats?: StatsShare,
+  ): Promise<number> {
     this.#lifecycle = lifecycle;
+    this.#messages = new StateMessages(this.replica, this.#options.topic, stats);
     this.#onProblem = onProblem;
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
@@ -108,6 +120,10 @@ export class StateTopic {
     } finally {
       this.#loading = false;
     }
+    // Every replica that shares field evidence keeps its own here, and the world says from when the
+    // group's is whole: this replica's own is not younger than the coverage it read.
+    lifecycle.fieldEvidenceShared();
+    this.#messages.shared.loaded();
     return load.read;
   }
 
@@ -145,8 +161,12 @@ export class StateTopic {
   }
 
   /** This replica's evidence: coverage of the partitions it owns, its version view and its candidates. */
-  async publish(lifecycle: Lifecycle, owned: readonly PartitionCoverage[]): Promise<void> {
-    await this.#send(this.#messages.publishMessages(lifecycle, owned));
+  async publish(
+    lifecycle: Lifecycle,
+    owned: readonly PartitionCoverage[],
+    stats?: { readonly everyMs: number; readonly final: boolean },
+  ): Promise<void> {
+    await this.#send(this.#messages.publishMessages(lifecycle, owned, stats));
   }
 
   /**

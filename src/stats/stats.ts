@@ -5,6 +5,7 @@ import type { Finding, ShiftOptions } from "./findings.js";
 import { NO_WRITER } from "./listener.js";
 import { detectPeerShift } from "./peers.js";
 import { detectScaleShift } from "./shift.js";
+import { StatsShare } from "./share.js";
 import { detectNewValue, detectShareJump } from "./values.js";
 import { mergeSketch, newSketch, quantile } from "./sketch.js";
 import {
@@ -22,6 +23,8 @@ export const PUBLISHED_QUANTILES = [0.25, 0.5, 0.75] as const;
 // The test walks every series' buckets: at most once per 30 s (half a bucket when buckets are
 // shorter, as in tests), whatever asks for it.
 const FINDINGS_EVERY_MS = 30_000;
+// Other replicas' buckets merged with the own ones for the quartiles at most this long ago.
+const MERGED_QUANTILES_MS = 5_000;
 // The state is saved every 10 s; the statistics (megabytes of JSON at their bound) once a minute, so
 // a restart loses at most the last minute of them.
 const SAVE_EVERY_MS = 60_000;
@@ -66,6 +69,8 @@ export interface FindingSample {
  */
 export class FieldStats {
   readonly store: StatsStore;
+  /** With a shared state topic: the other replicas' buckets, and what to publish of this one's. */
+  readonly share: StatsShare;
   readonly #config: StatsConfig;
   readonly #redact: readonly string[];
   // Keyed by the subject object, so a reloaded catalog's subject gets its fields read again.
@@ -83,6 +88,7 @@ export class FieldStats {
     this.#config = config;
     this.#redact = redact;
     this.store = options.store ?? new StatsStore(storeOptions(config));
+    this.share = new StatsShare(this.store, redact);
     this.now = options.now ?? Date.now;
   }
 
@@ -124,7 +130,9 @@ export class FieldStats {
     const list: Finding[] = [];
     // The number series of one (subject, field, declared writer version): each producer's peers.
     const versions = new Map<string, { series: Series; buckets: Bucket[] }[]>();
-    for (const series of this.store.all()) {
+    // With replicas, every replica's buckets of a series together: a producer's records are split
+    // between the replicas that read its partitions.
+    for (const series of this.share.merged(now, oldest, every).all()) {
       // The recent past only: a producer that stopped keeps its old buckets until their slots are reused.
       const buckets = series.buckets().filter((b) => b.index >= oldest);
       const options = optionsFor(series);
@@ -157,6 +165,7 @@ export class FieldStats {
   /** The quartiles of the current bucket per (subject, field, producer), writer versions merged. */
   *quantiles(now = this.now()): IterableIterator<QuantileSample> {
     const index = Math.floor(now / this.#config.bucket);
+    const store = this.share.merged(now, index, MERGED_QUANTILES_MS);
     const merged = new Map<
       string,
       {
@@ -167,7 +176,7 @@ export class FieldStats {
         sketch: ReturnType<typeof newSketch>;
       }
     >();
-    for (const series of this.store.all()) {
+    for (const series of store.all()) {
       if (series.kind === "values") continue;
       const bucket = series.buckets().find((b) => b.index === index);
       if (!bucket?.sketch || bucket.sketch.count === 0) continue;
@@ -206,7 +215,9 @@ export class FieldStats {
       if (entry) entry.value += n;
       else counts.set(key, { labels: { subject, field, producer, kind }, value: n });
     };
-    for (const s of this.store.all()) {
+    const oldest = Math.floor(now / this.#config.bucket) - this.#config.buckets + 1;
+    const every = Math.min(FINDINGS_EVERY_MS, this.#config.bucket / 2);
+    for (const s of this.share.merged(now, oldest, every).all()) {
       const kinds: readonly FindingKind[] = s.kind === "values" ? ["new_value", "share"] : ["scale", "peers"];
       for (const kind of kinds) count(s.subject, s.field, s.producer, kind, 0);
     }
@@ -218,9 +229,12 @@ export class FieldStats {
     return this.store.toJSON();
   }
 
-  /** What the state file saves: the JSON form, made again at most once a minute. */
-  saved(now: number): StoreJSON {
-    if (!this.#saved || now - this.#saved.at >= SAVE_EVERY_MS || now < this.#saved.at) {
+  /**
+   * What the state file saves: the JSON form, made again at most once a minute, and at the last save
+   * before a stop (`final`), so that a graceful stop loses none of them.
+   */
+  saved(now: number, final = false): StoreJSON {
+    if (final || !this.#saved || now - this.#saved.at >= SAVE_EVERY_MS || now < this.#saved.at) {
       this.#saved = { at: now, json: this.store.toJSON() };
     }
     return this.#saved.json;

@@ -157,20 +157,6 @@ describe("a deprecated field's drain", () => {
     expect(w.judge(T0 + 700 * S).amount.reasons).toEqual(["coverage gap on pay/0 until 2026-12-01T08:15Z"]);
     expect(w.judge(T0 + 900 * S).amount.yes).toBe(true);
   });
-
-  it("a partition another replica reads is no evidence of absence here", () => {
-    const w = world();
-    w.coverage.revoked(T0);
-    w.coverage.shared(
-      { topic: "pay", partition: 0, coveredSince: T0, lastOffset: "5", observedUntil: T0 + 700 * S },
-      T0 + 700 * S,
-      "replica-b",
-    );
-    w.coverage.heard("replica-b", T0 + 700 * S);
-    expect(w.judge(T0 + 700 * S).amount.reasons).toEqual([
-      "partition pay/0 is read by another replica, whose field evidence does not reach this one",
-    ]);
-  });
 });
 
 describe("an optional field ready to require", () => {

@@ -124,7 +124,7 @@ describe("the shared state topic", () => {
       "stop",
     ]);
     expect(logged).toEqual([
-      'lifecycle state record unreadable: treated as a coverage gap {"problem":"record r2/events/0 unreadable"}',
+      'lifecycle state record unreadable {"problem":"record r2/events/0 unreadable"}',
       'lifecycle state read from the state topic {"records":3,"replica":"r1"}',
     ]);
   });

@@ -43,7 +43,7 @@ describe("a full publish", () => {
       ["version/event/1.1.0", versionJson(T0 + 2, "mobile")],
       ["candidate/event/2.0.0/replica-a", JSON.stringify(candidate(3))],
       ["unreadable/event/replica-a", unreadableJson(2)],
-      ["meta/started/replica-a", `{"startedAt":${T0}}`],
+      ["meta/started/replica-a", `{"startedAt":${T0},"fields":true}`],
       ["meta/alive/replica-a", `{"at":${T0}}`],
     ]);
   });
@@ -78,7 +78,7 @@ describe("a full publish", () => {
     const { lifecycle } = await stateOf();
     const messages = new StateMessages("pod/7", "sw-state");
     expect(text(messages.publishMessages(lifecycle, []))).toEqual([
-      ["meta/started/pod%2F7", `{"startedAt":${T0}}`],
+      ["meta/started/pod%2F7", `{"startedAt":${T0},"fields":true}`],
       ["meta/alive/pod%2F7", `{"at":${T0}}`],
     ]);
     expect(text(messages.coverageMessages([coverage("events", 1, T0, "2")]))).toEqual([

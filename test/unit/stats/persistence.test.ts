@@ -32,6 +32,17 @@ describe("field statistics in the state file", () => {
     expect(restored.stats.toJSON()).toEqual(JSON.parse(JSON.stringify(stats.toJSON())));
   });
 
+  it("are made again at most once a minute, and at the last save before a stop whatever the minute", () => {
+    const stats = new FieldStats(config.stats, []);
+    const series = stats.store.series("event", "/amount", "number", "billing", "1.1.0");
+    const count = (json: ReturnType<FieldStats["saved"]>) =>
+      json.series.reduce((n, s) => n + s.buckets.length, 0);
+    expect(count(stats.saved(T0))).toBe(0);
+    stats.store.addNumber(series, T0, 5);
+    expect(count(stats.saved(T0 + 59_999))).toBe(0);
+    expect(count(stats.saved(T0 + 59_999, true))).toBe(1);
+  });
+
   it("leave out a field redacted since they were saved", () => {
     const stats = new FieldStats(config.stats, []);
     stats.store.addNumber(stats.store.series("event", "/amount", "number", "billing", "1.1.0"), T0, 5);

@@ -1,0 +1,227 @@
+import type { Message } from "kafkajs";
+import { mergeFieldUses, type FieldUse } from "../lifecycle/field-evidence.js";
+import type { Lifecycle } from "../lifecycle/lifecycle.js";
+import type { World } from "../lifecycle/observation.js";
+import type { StatsShare } from "../stats/share.js";
+import { fieldRecordOf, isRetiredRecord, readFieldRecord, stateKey, type FieldRecord } from "./records.js";
+
+// The state topic's records of field evidence (`field/`), retirement dates (`retired/`) and field
+// statistics (`stats/`), and which replicas share field evidence at all (`meta/started`): what they
+// mean to this replica and what it publishes of them. messages.ts hands each such record here.
+
+/** What a record of these kinds did: nothing to report, or a problem and whether windows restart. */
+export type Outcome = undefined | { readonly what: string; readonly restartsWindows: boolean };
+
+const UNREADABLE_FIELDS = "is unreadable: treated as a coverage gap";
+
+/** A field record's largest value (bytes of JSON) before its buckets are summed into one per use. */
+export const MAX_FIELD_RECORD_BYTES = 500_000;
+
+/** A use with its buckets summed into one, dated at the newest's start. */
+function oneBucket(use: FieldUse): FieldUse {
+  if (use.buckets.length <= 1) return use;
+  const sum = { start: use.buckets[use.buckets.length - 1]!.start, present: 0, absent: 0, unknown: 0 };
+  for (const b of use.buckets) {
+    sum.present += b.present;
+    sum.absent += b.absent;
+    sum.unknown += b.unknown;
+  }
+  return { ...use, buckets: [sum] };
+}
+
+export class SharedEvidence {
+  /** Other replicas' field records, per `subject\0pointer` and replica. */
+  readonly #fields = new Map<string, Map<string, FieldRecord>>();
+  /** Replicas whose `meta/started` says they share field evidence, and those whose does not. */
+  readonly #sharing = new Set<string>();
+  readonly #notSharing = new Set<string>();
+  /** When each replica was last heard of (its heartbeat), ms. */
+  readonly #alive = new Map<string, number>();
+  /** The latest heartbeat of a replica while it did not share field evidence, ms. */
+  #floor = Number.NEGATIVE_INFINITY;
+  /** What was last published of each field record (its JSON) and of its verdict-relevant times. */
+  readonly #sent = new Map<string, string>();
+  readonly #sentLast = new Map<string, string>();
+  readonly #sentRetired = new Set<string>();
+  #statsSentAt = Number.NEGATIVE_INFINITY;
+  /** Field records published with one bucket per use, their whole form past the bound. */
+  compacted = 0;
+
+  constructor(
+    readonly replica: string,
+    /** The field statistics, when enabled. */
+    readonly stats: StatsShare | undefined,
+  ) {}
+
+  /** What the verdicts read of the other replicas' field evidence. */
+  readonly world: Pick<World, "fieldUses" | "fieldsSince"> = {
+    fieldUses: (subject, pointer, own) => {
+      const others = [...(this.#fields.get(`${subject}\u0000${pointer}`)?.values() ?? [])];
+      return {
+        uses: others.length === 0 ? [...own] : mergeFieldUses([own, ...others.map((r) => r.uses)]),
+        trackedSince: Math.max(Number.NEGATIVE_INFINITY, ...others.map((r) => r.trackedSince ?? -Infinity)),
+      };
+    },
+    fieldsSince: () => {
+      let since = this.#floor;
+      for (const replica of this.#notSharing) since = Math.max(since, this.#alive.get(replica) ?? since);
+      return since;
+    },
+  };
+
+  /** `field/<subject>/<pointer>/<replica>`. */
+  field(lifecycle: Lifecycle, parts: readonly string[], value: unknown, loading: boolean): Outcome {
+    const [, subject, pointer, replica] = parts as [string, string, string, string];
+    if (!lifecycle.hasSubject(subject)) return undefined;
+    const record = readFieldRecord(value);
+    if (!record) return { what: UNREADABLE_FIELDS, restartsWindows: true };
+    if (replica === this.replica) {
+      // A previous run of this replica: its evidence is this one's, as a state file's would be.
+      if (loading) lifecycle.fields.restoreUses(subject, record.uses, pointer, record.trackedSince);
+      return undefined;
+    }
+    const id = `${subject}\u0000${pointer}`;
+    let perReplica = this.#fields.get(id);
+    if (!perReplica) this.#fields.set(id, (perReplica = new Map()));
+    perReplica.set(replica, record);
+    return undefined;
+  }
+
+  /** `retired/<subject>/<version>`: the earliest date any replica saw the version turn retired. */
+  retired(lifecycle: Lifecycle, parts: readonly string[], value: unknown): Outcome {
+    const [, subject, version] = parts as [string, string, string];
+    if (value === null) {
+      lifecycle.retired.shared(subject, version, undefined, false);
+      return undefined;
+    }
+    if (!isRetiredRecord(value)) return { what: "is unreadable: left out", restartsWindows: false };
+    const retired = lifecycle.subjectRetired(subject, version);
+    lifecycle.retired.shared(subject, version, value.at, retired);
+    return undefined;
+  }
+
+  /** `stats/<subject>/<field>/<producer>/<writer>/<index>/<replica>`. */
+  statistics(parts: readonly string[], value: unknown, loading: boolean, now: number): Outcome {
+    const [, subject, field, producer, writer, index, replica] = parts as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
+    if (!this.stats || (replica === this.replica && !loading)) return undefined;
+    if (!/^\d+$/.test(index))
+      return { what: "is unreadable: left out of the field statistics", restartsWindows: false };
+    const key = { subject, field, producer, writer, index: Number(index) };
+    const read = this.stats.apply(replica, replica === this.replica, key, value, now);
+    return read
+      ? undefined
+      : { what: "is unreadable: left out of the field statistics", restartsWindows: false };
+  }
+
+  /** The first read of the topic ended. */
+  loaded(): void {
+    this.stats?.loaded();
+  }
+
+  /** `meta/started/<replica>`: whether it shares field evidence (`fields: true`). */
+  started(replica: string, value: unknown): void {
+    const shares =
+      typeof value === "object" && value !== null && (value as { fields?: unknown }).fields === true;
+    if (shares) {
+      // From now on its records are checked; those it read before were not, up to its last heartbeat.
+      if (this.#notSharing.delete(replica))
+        this.#floor = Math.max(this.#floor, this.#alive.get(replica) ?? -Infinity);
+      this.#sharing.add(replica);
+    } else {
+      this.#sharing.delete(replica);
+      this.#notSharing.add(replica);
+    }
+  }
+
+  /** `meta/alive/<replica>`: heard of at `at` (ms). */
+  alive(replica: string, at: number): void {
+    this.#alive.set(replica, Math.max(at, this.#alive.get(replica) ?? at));
+  }
+
+  /**
+   * This replica's field records: every one whose value changed since last sent (`changedOnly`
+   * false), or, between full publishes, those whose verdict-relevant times changed: when a record
+   * last carried a deprecated field or lacked an optional one, or could not be read for it.
+   */
+  fieldMessages(lifecycle: Lifecycle, changedOnly: boolean): Message[] {
+    const messages: Message[] = [];
+    for (const [subject, state] of Object.entries(lifecycle.fields.toState())) {
+      const byField = new Map<string, FieldUse[]>();
+      for (const use of Object.values(state.uses)) {
+        const list = byField.get(use.field) ?? [];
+        const { field: _, ...rest } = use;
+        list.push(rest);
+        byField.set(use.field, list);
+      }
+      for (const field of state.fields) {
+        const uses = byField.get(field.pointer) ?? [];
+        const trackedSince = state.trackedSince?.[field.pointer];
+        if (uses.length === 0 && trackedSince === undefined) continue;
+        const key = stateKey("field", subject, field.pointer, this.replica);
+        let value = JSON.stringify(fieldRecordOf(uses, trackedSince));
+        // Past the bound (thousands of producer and writer pairs), each use's buckets become one at
+        // the newest's start: the counts then may include records from before the window, which
+        // only ever withholds a verdict (more records carrying or lacking the field), never gives one.
+        if (Buffer.byteLength(value) > MAX_FIELD_RECORD_BYTES) {
+          this.compacted++;
+          value = JSON.stringify(fieldRecordOf(uses.map(oneBucket), trackedSince));
+        }
+        const deprecated = field.deprecatedIn.length > 0;
+        const last = JSON.stringify(
+          uses.map((u) => [
+            u.producer,
+            u.writer,
+            deprecated ? u.lastPresentAt : u.lastAbsentAt,
+            u.lastUnknownAt,
+          ]),
+        );
+        if (this.#sent.get(key) === value) continue;
+        if (changedOnly && this.#sentLast.get(key) === last) continue;
+        this.#sent.set(key, value);
+        this.#sentLast.set(key, last);
+        messages.push({ key, value });
+      }
+    }
+    return messages;
+  }
+
+  /** The retirement dates this replica knows, and a tombstone for each it published that is gone. */
+  retiredMessages(lifecycle: Lifecycle): Message[] {
+    const messages: Message[] = [];
+    const now = new Set<string>();
+    for (const [subject, versions] of Object.entries(lifecycle.retired.toState()))
+      for (const [version, at] of Object.entries(versions)) {
+        const key = stateKey("retired", subject, version);
+        now.add(key);
+        if (!this.#sentRetired.has(key)) messages.push({ key, value: JSON.stringify({ at }) });
+        this.#sentRetired.add(key);
+      }
+    for (const key of this.#sentRetired)
+      if (!now.has(key)) {
+        this.#sentRetired.delete(key);
+        messages.push({ key, value: null });
+      }
+    return messages;
+  }
+
+  /**
+   * The field statistics' buckets that changed, at most once per `everyMs` (a minute, or a bucket
+   * when shorter) unless `final` (a stop): each bucket is sent again whole as it fills.
+   */
+  statsMessages(now: number, everyMs: number, final: boolean): Message[] {
+    if (!this.stats || (!final && now - this.#statsSentAt < everyMs)) return [];
+    this.#statsSentAt = now;
+    return this.stats.records(now).map(({ parts, value }) => ({
+      key: stateKey("stats", ...parts, this.replica),
+      value,
+    }));
+  }
+}
