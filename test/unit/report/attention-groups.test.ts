@@ -191,3 +191,176 @@ describe("a folded line", () => {
     expect(html.match(/<a href="subjects\/s\d\d">/g)).toHaveLength(FOLD_LISTED + 1);
   });
 });
+
+describe("every kind's folded words", () => {
+  /** Two items of a kind in two subjects, each with an action of its own (so the shared step shows). */
+  const pair = (kind: string, cause?: string, producers = ["web", "app"]): AttentionItem[] =>
+    ["s1", "s2"].map((subject, i) => ({
+      level: "act",
+      kind,
+      ...(cause === undefined ? {} : { cause }),
+      subject,
+      producer: producers[i]!,
+      what: `${kind} ${subject}`,
+      action: `own action ${i}`,
+    }));
+  const fold = (items: AttentionItem[]) => {
+    const groups = groupAttention(items);
+    expect(groups).toHaveLength(1);
+    return [groups[0]!.what, groups[0]!.action];
+  };
+  const CHECK =
+    "a schema cannot see this, consumers that compute with it can (the subject's field statistics show the values).";
+
+  it("says what the members share and the step that resolves them all", () => {
+    expect(fold(pair("retired-traffic"))).toEqual([
+      "2 producers in 2 subjects send versions that were retired",
+      "Stop each producer listed sending its retired version: consumers may no longer read it. If some still need one, make it deprecated again (the registry's state, or the catalog) until its producers have moved; see the runbook (SchemawatchRetiredVersionTraffic).",
+    ]);
+    expect(fold(pair("backward-incompatible", "ahead-1"))).toEqual([
+      "2 producers in 2 subjects send records that consumers upgraded one version ahead reject",
+      "Move each producer listed to the version its consumers upgrade to (or one that version accepts) before they upgrade.",
+    ]);
+    expect(fold(pair("non-conformant", undefined, ["web", "web"]))).toEqual([
+      "1 producer in 2 subjects sends records that fail the version they declare",
+      "Fix each producer listed: its records do not match the version they declare (each subject's would-fail matrix names the keyword and the path).",
+    ]);
+    expect(fold(pair("unreadable"))).toEqual([
+      "2 subjects have records whose version could not be read",
+      "own action 0",
+    ]);
+    expect(fold(pair("ready"))).toEqual([
+      "2 candidates in 2 subjects are ready: every sampled record passed them for the whole window",
+      "Release each candidate listed: make it active.",
+    ]);
+    expect(fold(pair("not-ready"))).toEqual([
+      "2 candidates in 2 subjects are not ready",
+      "Keep each a candidate until the producers its line names send what it requires.",
+    ]);
+    expect(fold(pair("coverage-building"))).toEqual([
+      "the windows of 2 subjects are still being observed",
+      "own action 0",
+    ]);
+    expect(fold(pair("field-drained"))).toEqual([
+      "2 deprecated fields in 2 subjects are drained: no record carried them for the whole drain window, with every partition observed",
+      "Remove each field listed in the next major version of its subject.",
+    ]);
+    expect(fold(pair("field-in-use"))).toEqual([
+      "2 deprecated fields in 2 subjects are still sent",
+      "Stop sending each field listed from the producers its line names before removing it in the next major version of its subject.",
+    ]);
+    expect(fold(pair("field-ready"))).toEqual([
+      "every producer sends 2 optional fields in 2 subjects in every record",
+      "Each field listed can be added to required in the next major version of its subject.",
+    ]);
+    expect(fold(pair("field-scale-changed"))).toEqual([
+      "2 producers' fields in 2 subjects changed scale while their schemas did not",
+      `Check the unit of each field listed, or what it carries, in its producer's records: ${CHECK}`,
+    ]);
+    expect(fold(pair("field-differs-from-peers"))).toEqual([
+      "2 producers' fields in 2 subjects differ from the other producers' of the same version",
+      `Check the unit of each field listed, or what it carries, in its producer's records: ${CHECK}`,
+    ]);
+    expect(fold(pair("field-new-value"))).toEqual([
+      "2 producers' fields in 2 subjects sent values never seen before",
+      "Check that the consumers of each subject listed handle the new values.",
+    ]);
+    expect(fold(pair("field-share-jumped"))).toEqual([
+      "2 producers' fields in 2 subjects carry one value far more often than before",
+      "Check why each producer listed sends its value so much more often.",
+    ]);
+  });
+
+  it("the monitor's own items fold only past five, with no subjects", () => {
+    const own = (kind: string, n: number): AttentionItem[] =>
+      Array.from({ length: n }, (_, i) => ({
+        level: "watch",
+        kind,
+        subject: null,
+        what: `${kind} ${i}`,
+        action: `own action ${i}`,
+      }));
+    expect(groupAttention(own("registry-down", 5))).toHaveLength(5);
+    const registries = groupAttention(own("registry-down", 6));
+    expect(registries.map((g) => [g.subjects, g.members.length, g.what, g.action])).toEqual([
+      [[], 6, "6 registries do not answer", "own action 0"],
+    ]);
+    expect(groupAttention(own("problem", 6)).map((g) => [g.what, g.action])).toEqual([
+      ["the monitor has 6 problems", "own action 0"],
+    ]);
+    expect(groupAttention(own("problem", 1))[0]).toEqual({
+      level: "watch",
+      kind: "problem",
+      what: "problem 0",
+      action: "own action 0",
+      subjects: [],
+      members: own("problem", 1),
+    });
+  });
+
+  it("names how far apart the versions are from the cause, and only the direction without one", () => {
+    const behind = (cause?: string) => fold(pair("forward-incompatible", cause))[0];
+    expect([
+      behind("behind-2"),
+      behind("behind-12"),
+      behind(undefined),
+      behind("behind-0"),
+      behind("behind-2x"),
+    ]).toEqual([
+      "2 producers in 2 subjects send records that consumers two versions behind reject",
+      "2 producers in 2 subjects send records that consumers 12 versions behind reject",
+      "2 producers in 2 subjects send records that consumers on an older version reject",
+      "2 producers in 2 subjects send records that consumers on an older version reject",
+      "2 producers in 2 subjects send records that consumers on an older version reject",
+    ]);
+    expect(fold(pair("forward-incompatible", "behind-3"))[1]).toBe(
+      "Upgrade the consumers three versions behind before they read the listed producers' records, or keep each of those producers on a version its consumers accept until they are.",
+    );
+    expect(fold(pair("backward-incompatible"))[0]).toBe(
+      "2 producers in 2 subjects send records that consumers upgraded on a newer version reject",
+    );
+    expect(fold(pair("backward-incompatible", "xahead-2"))[0]).toBe(
+      "2 producers in 2 subjects send records that consumers upgraded on a newer version reject",
+    );
+  });
+
+  it("a folded line keeps its cause, a single one its own fields; one subject's items stay apart up to five", () => {
+    const [group] = groupAttention(pair("forward-incompatible", "behind-1"));
+    expect([group!.level, group!.kind, group!.cause, group!.subjects]).toEqual([
+      "act",
+      "forward-incompatible",
+      "behind-1",
+      ["s1", "s2"],
+    ]);
+    expect("cause" in groupAttention(pair("drained"))[0]!).toBe(false);
+    const [alone] = groupAttention([{ ...pair("forward-incompatible", "behind-1")[0]!, level: "watch" }]);
+    expect(alone).toEqual({
+      level: "watch",
+      kind: "forward-incompatible",
+      cause: "behind-1",
+      what: "forward-incompatible s1",
+      action: "own action 0",
+      subjects: ["s1"],
+      members: [{ ...pair("forward-incompatible", "behind-1")[0]!, level: "watch" }],
+    });
+    expect("cause" in groupAttention([pair("drained")[0]!])[0]!).toBe(false);
+  });
+
+  it("ranks watch before info, and lines of equal size by their first item", () => {
+    const item = (level: "act" | "watch" | "info", kind: string, subject: string): AttentionItem => ({
+      level,
+      kind,
+      subject,
+      what: `${level} ${kind} ${subject}`,
+      action: "a",
+    });
+    expect(
+      groupAttention([
+        item("info", "x", "a"),
+        item("watch", "y", "b"),
+        item("watch", "z", "c"),
+        item("act", "w", "d"),
+      ]).map((g) => g.what),
+    ).toEqual(["act w d", "watch y b", "watch z c", "info x a"]);
+  });
+});

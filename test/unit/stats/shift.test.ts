@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { roundFactor, type ShiftOptions } from "../../../src/stats/findings.js";
-import { detectScaleShift } from "../../../src/stats/shift.js";
+import { detectScaleShift, shiftRatio } from "../../../src/stats/shift.js";
+import { addValue, newSketch } from "../../../src/stats/sketch.js";
 import { StatsStore } from "../../../src/stats/store.js";
 
 const HOUR = 3_600_000;
@@ -114,5 +115,67 @@ describe("detectScaleShift", () => {
       "billing's /amount (payment, version 1.1.0) is 1,000 times larger since 2026-12-04 11:00 UTC while its schema did not change: check its unit",
     );
     expect([roundFactor(98.5), roundFactor(37.2), roundFactor(0.5)]).toEqual(["100", "37", "0.5"]);
+  });
+});
+
+describe("shiftRatio", () => {
+  it("takes a move of exactly the factor either way, and returns the median's ratio", () => {
+    expect(shiftRatio([1, 2, 4], [10, 40, 40], 10)).toBe(20);
+    expect(shiftRatio([10, 40, 40], [1, 2, 4], 10)).toBe(0.05);
+    expect(shiftRatio([-1, -2, -4], [-10, -40, -40], 10)).toBe(20);
+    // Just short of the factor in one quartile, or one quartile the other way.
+    expect(shiftRatio([1, 2, 4], [9.99, 40, 40], 10)).toBeUndefined();
+    expect(shiftRatio([10, 40, 40], [1.01, 2, 4], 10)).toBeUndefined();
+    expect(shiftRatio([1, 20, 4], [10, 2, 40], 10)).toBeUndefined();
+    expect(shiftRatio([10, 2, 40], [1, 20, 4], 10)).toBeUndefined();
+  });
+
+  it("says nothing of quartiles at zero or of different signs", () => {
+    expect(shiftRatio([0, 2, 4], [10, 40, 40], 10)).toBeUndefined();
+    expect(shiftRatio([10, 40, 40], [1, 2, 0], 10)).toBeUndefined();
+    // Every ratio -10: tenfold in size, but across zero.
+    expect(shiftRatio([1, 2, 4], [-10, -20, -40], 10)).toBeUndefined();
+    expect(shiftRatio([1, 2, 4], [10, 20, -40], 10)).toBeUndefined();
+  });
+});
+
+describe("detectScaleShift's options and edges", () => {
+  const s = (values: number[]) => {
+    const sketch = newSketch();
+    for (const v of values) addValue(sketch, v);
+    return sketch;
+  };
+  const b = (index: number, values?: number[]) => ({
+    index,
+    count: values?.length ?? 0,
+    sketch: values && s(values),
+    values: undefined,
+  });
+  const hundred = (scale: number) => Array.from({ length: 100 }, (_, i) => cents(i) * scale);
+
+  it("counts exactly minSamples before, skips buckets without a sketch, and says lengths and undeclared versions", () => {
+    const buckets = [b(3, hundred(1).slice(0, 50)), b(4), b(5, hundred(100).slice(0, 50))];
+    const finding = detectScaleShift({ ...key, writer: "none" }, buckets, { ...shift, measure: "length" })!;
+    expect([finding.since, finding.samplesBefore, finding.samplesAfter, finding.measure]).toEqual([
+      4 * HOUR,
+      50,
+      50,
+      "length",
+    ]);
+    expect(finding.message).toBe(
+      "billing's /amount (payment, no declared version) is 100 times longer since 1970-01-01 04:00 UTC while its schema did not change: check what it carries",
+    );
+    expect(detectScaleShift(key, buckets, shift)?.measure).toBe("value");
+    // 49 before: too few.
+    const short = [b(3, hundred(1).slice(0, 49)), b(4), b(5, hundred(100).slice(0, 50))];
+    expect(detectScaleShift(key, short, shift)).toBeUndefined();
+    // One bucket: nothing to compare.
+    expect(detectScaleShift(key, [b(3, hundred(1))], shift)).toBeUndefined();
+  });
+
+  it("names the earliest bucket the change began in", () => {
+    const buckets = [b(0, hundred(1)), b(1, hundred(1)), b(2, hundred(100)), b(3, hundred(100))];
+    const finding = detectScaleShift(key, buckets, shift)!;
+    expect([finding.since, finding.samplesBefore, finding.samplesAfter]).toEqual([2 * HOUR, 200, 200]);
   });
 });

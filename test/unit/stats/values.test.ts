@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ShiftOptions } from "../../../src/stats/findings.js";
-import { StatsStore } from "../../../src/stats/store.js";
+import { OTHER, StatsStore, type Bucket } from "../../../src/stats/store.js";
 import { detectNewValue, detectShareJump } from "../../../src/stats/values.js";
 
 const HOUR = 3_600_000;
@@ -66,5 +66,135 @@ describe("detectShareJump", () => {
       h < 4 ? (i === 0 && h % 2 === 0 ? "GBP" : "EUR") : i < 9 ? "GBP" : "EUR";
     expect(detectShareJump(vkey, currencies(6, 100, modest), shift)).toBeUndefined();
     expect(detectShareJump(vkey, currencies(6, 20, gbp), shift)).toBeUndefined();
+  });
+});
+
+// Buckets made by hand, so that each count sits exactly on a rule's edge.
+const bucket = (index: number, values?: Record<string, number>): Bucket => ({
+  index,
+  count: Object.values(values ?? {}).reduce((n, c) => n + c, 0),
+  sketch: undefined,
+  values: values === undefined ? undefined : new Map(Object.entries(values)),
+});
+
+describe("detectNewValue at its edges", () => {
+  it("needs exactly minSamples values before, skips buckets without values, and never names (other)", () => {
+    const buckets = [
+      bucket(10, { EUR: 30, USD: 20 }),
+      bucket(11),
+      bucket(12, { [OTHER]: 4, EUR: 1, GBP: 2 }),
+      bucket(13),
+      bucket(14, { GBP: 1 }),
+    ];
+    expect(detectNewValue(vkey, buckets, shift)).toEqual({
+      ...vkey,
+      kind: "new-value",
+      since: 12 * HOUR,
+      value: "GBP",
+      count: 3,
+      samplesBefore: 50,
+      message:
+        'billing\'s /currency (payment) sent a value never seen before, "GBP", since 1970-01-01 12:00 UTC (3 times; 50 values before it)',
+    });
+    // 49 before: not enough to call anything new.
+    expect(detectNewValue(vkey, [bucket(10, { EUR: 49 }), bucket(11, { GBP: 1 })], shift)).toBeUndefined();
+    // A value seen before is not new, and once is said "once".
+    expect(
+      detectNewValue(vkey, [bucket(10, { EUR: 50 }), bucket(11, { EUR: 5, GBP: 1 })], shift)?.message,
+    ).toBe(
+      `billing's /currency (payment) sent a value never seen before, "GBP", since 1970-01-01 11:00 UTC (once; 50 values before it)`,
+    );
+    expect(detectNewValue(vkey, [bucket(10, { EUR: 50 }), bucket(11, { EUR: 5 })], shift)).toBeUndefined();
+    // (other) only: nothing new by name.
+    expect(
+      detectNewValue(vkey, [bucket(10, { EUR: 50 }), bucket(11, { [OTHER]: 9 })], shift),
+    ).toBeUndefined();
+  });
+});
+
+describe("detectShareJump at its edges", () => {
+  it("takes exactly minSamples on each side and a rise to exactly factor × 1%", () => {
+    // 1 in 200 before (0.5%, a bucket without values and one without GBP among them); after: 5 of 50
+    // (10%, the line itself).
+    const buckets = [
+      bucket(0, { GBP: 1, EUR: 149 }),
+      bucket(1),
+      bucket(2, { EUR: 50 }),
+      bucket(3, { GBP: 5, EUR: 45 }),
+    ];
+    expect(detectShareJump(vkey, buckets, shift)).toEqual({
+      ...vkey,
+      kind: "share",
+      since: 3 * HOUR,
+      value: "GBP",
+      shareBefore: 0.005,
+      shareAfter: 0.1,
+      samplesBefore: 200,
+      samplesAfter: 50,
+      message:
+        'billing\'s /currency (payment) is "GBP" in 10% of its values since 1970-01-01 03:00 UTC, against 0.5% before',
+    });
+    // 49 after: too few.
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 199 }), bucket(1, { GBP: 5, EUR: 44 })], shift),
+    ).toBeUndefined();
+    // 49 before: too few.
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 48 }), bucket(1, { GBP: 50, EUR: 50 })], shift),
+    ).toBeUndefined();
+    // Exactly minSamples before and after (200 here: 1 in 50 is not near zero): enough.
+    const at200 = { ...shift, minSamples: 200 };
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 199 }), bucket(1, { GBP: 100, EUR: 100 })], at200)
+        ?.samplesBefore,
+    ).toBe(200);
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 198 }), bucket(1, { GBP: 100, EUR: 100 })], at200),
+    ).toBeUndefined();
+    // Just under 10% after: no jump.
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 199 }), bucket(1, { GBP: 9, EUR: 91 })], shift),
+    ).toBeUndefined();
+  });
+
+  it("a share of exactly 1% before is not near zero; (other) never jumps", () => {
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 99 }), bucket(1, { GBP: 50, EUR: 50 })], shift),
+    ).toBeUndefined();
+    expect(
+      detectShareJump(vkey, [bucket(0, { GBP: 1, EUR: 100 }), bucket(1, { GBP: 50, EUR: 50 })], shift)
+        ?.shareBefore,
+    ).toBe(1 / 101);
+    expect(
+      detectShareJump(
+        vkey,
+        [bucket(0, { [OTHER]: 1, EUR: 199 }), bucket(1, { [OTHER]: 50, EUR: 50 })],
+        shift,
+      ),
+    ).toBeUndefined();
+  });
+
+  it("is dated by the bucket that brought the jump, not an earlier one the newer buckets carry over the line", () => {
+    // At hour 1 the after side is 55 of 200 (27.5%) but hour 1 alone 5 of 100 (5%); hour 2 is the jump,
+    // and before it GBP is 6 of 1 100 (0.55%), still near zero.
+    const buckets = [
+      bucket(0, { GBP: 1, EUR: 999 }),
+      bucket(1, { GBP: 5, EUR: 95 }),
+      bucket(2, { GBP: 50, EUR: 50 }),
+    ];
+    const finding = detectShareJump(vkey, buckets, shift)!;
+    expect([finding.since, finding.shareBefore, finding.shareAfter, finding.samplesBefore]).toEqual([
+      2 * HOUR,
+      6 / 1100,
+      0.5,
+      1100,
+    ]);
+    // Exactly 10% in the bucket alone is enough.
+    const edge = detectShareJump(
+      vkey,
+      [bucket(0, { GBP: 1, EUR: 999 }), bucket(1, { GBP: 10, EUR: 90 }), bucket(2, { GBP: 50, EUR: 50 })],
+      shift,
+    )!;
+    expect([edge.since, edge.shareAfter]).toEqual([1 * HOUR, 0.3]);
   });
 });
