@@ -215,3 +215,70 @@ describe("withLiveHints", () => {
     ]);
   });
 });
+
+describe("the live hints at their edges", () => {
+  it("walks every branch and item keyword, and names no field for a keyword without its name", () => {
+    expect(
+      [
+        "/anyOf/0/properties/a",
+        "/dependentSchemas/x/properties/a",
+        "/dependencies/x/properties/a",
+        "/additionalItems/properties/a",
+        "/unevaluatedItems/properties/a",
+        "/items/12/properties/a",
+        "/then/properties/a",
+        "/else/properties/a",
+      ].map(fieldPointerOf),
+    ).toEqual(["/a", "/a", "/a", "/*/a", "/*/a", "/*/a", "/a", "/a"]);
+    expect(
+      [
+        "#properties/a",
+        "/properties",
+        "/properties/a/prefixItems",
+        "/properties/a/anyOf",
+        "/properties/a/items",
+        "/items/a1/properties/b",
+        "/items/1a/properties/b",
+      ].map(fieldPointerOf),
+    ).toEqual([undefined, undefined, undefined, undefined, undefined, undefined, undefined]);
+  });
+
+  it("lists the carriers by their share, the larger first, then by name", () => {
+    const text = (producers: FieldProducerShare[]) => liveHint("/amount", verdict({ producers })).text;
+    expect(text([share("a", 1, 10), share("b", 5, 10)])).toBe(
+      "removes /amount, which live traffic still carries: b sent it in 50% of its records, a in 10% in the drain window (7d)",
+    );
+    expect(text([share("b", 2, 4), share("a", 1, 2)])).toBe(
+      "removes /amount, which live traffic still carries: a sent it in 50% of its records, b in 50% in the drain window (7d)",
+    );
+  });
+
+  it("calls a ready verdict's field carried in the ready window, never drained; a drained one without dates says so", () => {
+    expect(
+      liveHint(
+        "/total",
+        verdict({ kind: "ready", yes: true, fieldKind: "optional", producers: [share("web", 4, 4)] }),
+      ),
+    ).toEqual({
+      field: "/total",
+      state: "carried",
+      text: "removes /total, which live traffic still carries: web sent it in 100% of its records in the ready window (7d)",
+    });
+    expect(liveHint("/amount", verdict({ yes: true, evidence: {} }))).toEqual({
+      field: "/amount",
+      state: "drained",
+      text: "removes /amount, drained since ?: safe (no record carried it for the whole drain window, ?, every partition observed)",
+    });
+  });
+
+  it("hints a partly open removal, by its location even where two tracked fields end with its name", () => {
+    const result = {
+      changes: [removal("/properties/a", "property-removed-partially-open")],
+    } as unknown as DiffResult;
+    const hinted = withLiveHints(result, [
+      verdict({ field: "/a", yes: true }),
+      verdict({ field: "/x/a", producers: [share("web", 1, 1)] }),
+    ]);
+    expect(hinted.changes.map((c) => [c.live?.field, c.live?.state])).toEqual([["/a", "drained"]]);
+  });
+});
