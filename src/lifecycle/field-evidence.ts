@@ -60,6 +60,12 @@ export interface FieldUse {
 export const BUCKETS_PER_WINDOW = 12;
 
 /**
+ * The live clock's tick, ms: it ticks rather than being read per record, so a verdict's window reaches
+ * one tick further back (field-verdicts.ts), and a bucket is kept as long as that window reaches it.
+ */
+export const CLOCK_TICK_MS = 1000;
+
+/**
  * The records of a use in the window that starts at `since`: a bucket (`width` ms wide) counts if it
  * ends at or after it, so the counts may include up to one bucket's worth from before the window, and
  * a record dated at or after `since` is always counted (it was folded in at or after its time).
@@ -171,7 +177,10 @@ export class FieldEvidence {
           bucket.present += present;
           bucket.absent += absent;
           bucket.unknown += unknown;
-          while (use.buckets.length > 0 && use.buckets[0]!.start + width < now - window) use.buckets.shift();
+          // Kept while a window judged now reaches it, the clock's tick included: dropped any sooner, an
+          // unreadable record the window still holds would no longer count, and the field could drain.
+          const oldest = now - window - CLOCK_TICK_MS;
+          while (use.buckets.length > 0 && use.buckets[0]!.start + width < oldest) use.buckets.shift();
         }
       }
     }

@@ -2,6 +2,7 @@ import { formatDuration } from "../config/duration.js";
 import { zeroFailureUpperBound } from "./evidence.js";
 import {
   bucketWidth,
+  CLOCK_TICK_MS,
   inWindow,
   type FieldEvidence,
   type FieldUse,
@@ -195,7 +196,7 @@ export function judgeDeprecatedField(
   const window = formatDuration(s.drainWindow);
   const coverage = coverageFor(s, observed, windowMs, now);
   // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
-  const since = now - windowMs - 1000;
+  const since = now - windowMs - CLOCK_TICK_MS;
   const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.present > 0);
   let lastCarried = 0;
   let lastCarriedBy: string | null = null;
@@ -255,7 +256,7 @@ export function judgeOptionalField(
   const windowMs = s.readyWindow * 1000;
   const window = formatDuration(s.readyWindow);
   const coverage = coverageFor(s, observed, windowMs, now);
-  const since = now - windowMs - 1000;
+  const since = now - windowMs - CLOCK_TICK_MS;
   const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.absent > 0);
   const { holding, unreadable } = producerReasons(
     "optional",

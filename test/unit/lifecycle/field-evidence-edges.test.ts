@@ -33,11 +33,11 @@ const use = (over: Partial<FieldUse>): FieldUse => ({
 });
 
 /** A tallies row of two fields, its counts set by the test between folds. */
-const row = (producer = "billing", writer = "1.1.0"): FieldFactsRow & Record<string, number[]> => ({
+const row = (producer = "billing", writer = "1.1.0") => ({
   labels: { producer, writer_version: writer },
-  present: [0, 0],
-  absent: [0, 0],
-  unknown: [0, 0],
+  present: [0, 0] as number[],
+  absent: [0, 0] as number[],
+  unknown: [0, 0] as number[],
   lastPresentAt: [0, 0],
   lastAbsentAt: [0, 0],
   lastUnknownAt: [0, 0],
@@ -112,19 +112,20 @@ describe("a fold", () => {
     expect(e.usesOf("pay", "/amount")[0]!.presentSinceMissing).toBe(0);
   });
 
-  it("drops a bucket once it ends more than a window before the fold, not at the window's edge", () => {
+  it("drops a bucket once it ends more than a window and the clock's tick before the fold, not at that edge", () => {
     const r = row();
     const { fold, buckets } = evidence([r]);
     r.present[0] = 1;
     fold(T0);
     r.present[0] = 2;
-    fold(T0 + 650 * S);
+    // The bucket [T0, T0 + 50 s) still reaches the window (10 m and a 1 s tick) of T0 + 651 s.
+    fold(T0 + 651 * S);
     expect(buckets()[0]![3]).toEqual([
       { start: T0, present: 1, absent: 0, unknown: 0 },
       { start: T0 + 650 * S, present: 1, absent: 0, unknown: 0 },
     ]);
     r.present[0] = 3;
-    fold(T0 + 650 * S + 1);
+    fold(T0 + 651 * S + 1);
     expect(buckets()[0]![3]).toEqual([{ start: T0 + 650 * S, present: 2, absent: 0, unknown: 0 }]);
   });
 

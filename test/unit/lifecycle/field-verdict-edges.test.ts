@@ -234,3 +234,42 @@ describe("judgeFields", () => {
     expect([optional.yes, optional.version]).toEqual([true, ""]);
   });
 });
+
+describe("a fold at the window's edge", () => {
+  /** web's record at T0 + 49.9 s (its bucket ends at T0 + 50 s), then one lacking /amount at `then`. */
+  function folded(first: "present" | "unknown", then: number) {
+    const coverage = new Coverage();
+    coverage.assigned(new Map([["pay", [0]]]), T0 - 3600 * S, false);
+    const evidence = new FieldEvidence();
+    const r = {
+      labels: { producer: "web", writer_version: "1.1.0" },
+      present: [first === "present" ? 1 : 0],
+      absent: [0],
+      unknown: [first === "unknown" ? 1 : 0],
+      lastPresentAt: [first === "present" ? T0 + 49_900 : 0],
+      lastAbsentAt: [0],
+      lastUnknownAt: [first === "unknown" ? T0 + 49_900 : 0],
+    };
+    const facts = () => [{ subject: "pay", fields: [AMOUNT], rows: [r] }];
+    evidence.observe(facts(), T0 + 49_900, () => 600 * S);
+    r.absent[0] = 1;
+    r.lastAbsentAt[0] = then;
+    evidence.observe(facts(), then, () => 600 * S);
+    const observed: Observation = { coverage, knownPartitions: new Map([["pay", new Set([0])]]), world: {} };
+    return judgeFields([subject], evidence, observed, then).get("pay\u0000/amount")!;
+  }
+
+  it("keeps the bucket of a record the window still reaches by the clock's tick: an unreadable one withholds the drain", () => {
+    // At T0 + 650.5 s the window (10 m and a tick) starts at T0 + 49.5 s: the record at 49.9 s is in it.
+    const verdict = folded("unknown", T0 + 650_500);
+    expect([verdict.yes, verdict.reasons]).toEqual([
+      false,
+      ["1 record of web could not be read in the last 10m, the last one 10m1s ago: they may carry /amount"],
+    ]);
+    expect(folded("present", T0 + 650_500).reasons).toEqual([
+      "web still sends /amount in 50% of its records (1 of 2 in the last 10m; writer 1.1.0), the last one 10m1s ago",
+    ]);
+    // Once the window has passed it, it is gone.
+    expect(folded("unknown", T0 + 651_000 + 1).yes).toBe(true);
+  });
+});

@@ -169,6 +169,8 @@ describe("detectScaleShift's options and edges", () => {
     // 49 before: too few.
     const short = [b(3, hundred(1).slice(0, 49)), b(4), b(5, hundred(100).slice(0, 50))];
     expect(detectScaleShift(key, short, shift)).toBeUndefined();
+    // Two buckets: the change in the second, the first it can begin in.
+    expect(detectScaleShift(key, [b(3, hundred(1)), b(4, hundred(100))], shift)?.since).toBe(4 * HOUR);
     // One bucket: nothing to compare.
     expect(detectScaleShift(key, [b(3, hundred(1))], shift)).toBeUndefined();
   });
