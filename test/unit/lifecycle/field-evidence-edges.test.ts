@@ -206,7 +206,8 @@ describe("saved evidence", () => {
       { ...good, buckets: [{ ...good.buckets[0], unknown: Number.NaN }] },
     ];
     for (const u of bad) {
-      expect(restored({ pay: { fields: FIELDS, uses: { k: u } } }).usesOf("pay", "/amount")).toEqual([]);
+      const e = restored({ pay: { fields: FIELDS, uses: { k: u } } });
+      expect([e.usesOf("pay", "/amount"), e.toState()["pay"]!.uses]).toEqual([[], {}]);
       if (u !== null && typeof u === "object") expect(isSharedUse(u)).toBe("field" in u && u.field === 1);
     }
     expect(isSharedUse({ ...good, field: undefined })).toBe(true);

@@ -163,8 +163,10 @@ describe("a deprecated field's producers", () => {
   });
 
   it("without coverage: no covered start, and only the coverage's reasons, not the field evidence's start", () => {
-    const verdict = judge([], T0 + 700 * S, { covered: false, fieldsSince: T0 + 300 * S }).amount;
+    const both = judge([], T0 + 700 * S, { covered: false, fieldsSince: T0 + 300 * S });
+    const verdict = both.amount;
     expect(verdict.evidence["coveredSince"]).toBeNull();
+    expect(both.total.evidence["coveredSince"]).toBeNull();
     expect(verdict.reasons).toEqual([
       "partition pay/0 never observed (no member that shares this state reads it)",
     ]);
