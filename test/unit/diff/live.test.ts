@@ -248,6 +248,9 @@ describe("the live hints at their edges", () => {
     expect(text([share("a", 1, 10), share("b", 5, 10)])).toBe(
       "removes /amount, which live traffic still carries: b sent it in 50% of its records, a in 10% in the drain window (7d)",
     );
+    expect(text([share("a", 1, 2), share("b", 1, 10)])).toBe(
+      "removes /amount, which live traffic still carries: a sent it in 50% of its records, b in 10% in the drain window (7d)",
+    );
     expect(text([share("b", 2, 4), share("a", 1, 2)])).toBe(
       "removes /amount, which live traffic still carries: a sent it in 50% of its records, b in 50% in the drain window (7d)",
     );

@@ -313,6 +313,11 @@ describe("every kind's folded words", () => {
       "2 producers in 2 subjects send records that consumers on an older version reject",
       "2 producers in 2 subjects send records that consumers on an older version reject",
     ]);
+    expect([4, 5, 6, 7, 8, 9].map((n) => behind(`behind-${n}`))).toEqual(
+      ["four", "five", "six", "seven", "eight", "nine"].map(
+        (n) => `2 producers in 2 subjects send records that consumers ${n} versions behind reject`,
+      ),
+    );
     expect(fold(pair("forward-incompatible", "behind-3"))[1]).toBe(
       "Upgrade the consumers three versions behind before they read the listed producers' records, or keep each of those producers on a version its consumers accept until they are.",
     );
@@ -362,5 +367,13 @@ describe("every kind's folded words", () => {
         item("act", "w", "d"),
       ]).map((g) => g.what),
     ).toEqual(["act w d", "watch y b", "watch z c", "info x a"]);
+    // Two items of one kind kept apart in one subject, another between them: in the items' order.
+    expect(
+      groupAttention([
+        item("act", "drained", "a"),
+        item("act", "ready", "a"),
+        { ...item("act", "drained", "a"), what: "2" },
+      ]).map((g) => g.what),
+    ).toEqual(["act drained a", "act ready a", "2"]);
   });
 });

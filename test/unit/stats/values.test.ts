@@ -197,4 +197,18 @@ describe("detectShareJump at its edges", () => {
     )!;
     expect([edge.since, edge.shareAfter]).toEqual([1 * HOUR, 0.3]);
   });
+
+  it("needs the newer buckets together over the line too, and leaves a value never seen before to detectNewValue", () => {
+    // Hour 1 alone is 10% GBP, but hours 1 and 2 together only 5%.
+    expect(
+      detectShareJump(
+        vkey,
+        [bucket(0, { GBP: 1, EUR: 999 }), bucket(1, { GBP: 10, EUR: 90 }), bucket(2, { EUR: 100 })],
+        shift,
+      ),
+    ).toBeUndefined();
+    expect(
+      detectShareJump(vkey, [bucket(0, { EUR: 100 }), bucket(1, { GBP: 50, EUR: 50 })], shift),
+    ).toBeUndefined();
+  });
 });
