@@ -141,6 +141,16 @@ describe("a deprecated field's producers", () => {
     });
   });
 
+  it("names every writer version a producer sent it in", () => {
+    const uses = [
+      use({ producer: "web", writer: "1.0.0", lastPresentAt: T0 + 10 * S, buckets: [at(T0 + 10 * S, 1)] }),
+      use({ producer: "web", writer: "1.1.0", lastPresentAt: T0 + 20 * S, buckets: [at(T0 + 20 * S, 1)] }),
+    ];
+    expect(judge(uses, T0 + 610 * S).amount.reasons).toEqual([
+      "web still sends /amount in 100% of its records (2 of 2 in the last 10m; writer 1.0.0, 1.1.0), the last one 9m50s ago",
+    ]);
+  });
+
   it("names the first producer by name as the last carrier when two carried it last at the same time", () => {
     const uses = [
       use({ producer: "billing", lastPresentAt: T0 + 10 * S, buckets: [at(T0 + 10 * S, 1)] }),
