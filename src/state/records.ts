@@ -1,5 +1,6 @@
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
-import { isSharedUse, type FieldUse } from "../lifecycle/field-evidence.js";
+import type { FieldUse } from "../lifecycle/field-evidence.js";
+import { isSharedUse } from "../lifecycle/field-merge.js";
 import type {
   CandidateEvidence,
   CandidateProducer,

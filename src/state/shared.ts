@@ -1,5 +1,6 @@
 import type { Message } from "kafkajs";
-import { mergeFieldUses, type FieldUse } from "../lifecycle/field-evidence.js";
+import type { FieldUse } from "../lifecycle/field-evidence.js";
+import { mergeFieldUses } from "../lifecycle/field-merge.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import type { World } from "../lifecycle/observation.js";
 import type { StatsShare } from "../stats/share.js";
