@@ -6,18 +6,21 @@ import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
 import { ValidationBudget } from "../engine/budget.js";
 import { messageOf } from "../errors.js";
 import { FieldTallies } from "../fields/tallies.js";
+import { TrafficHistory } from "../history/history.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
 import { ObservationClock } from "../pipeline/clock.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { InThreadValidation } from "../pipeline/workers/in-thread.js";
 import { ValidationPool } from "../pipeline/workers/pool.js";
+import type { SubjectCharts } from "../report/history-section.js";
 import { buildReport, type Report } from "../report/model.js";
 import { buildStatus, type MonitorStatus } from "../report/status.js";
 import type { ReadState } from "../state/file.js";
 import type { StateFile } from "../state/file.js";
 import type { StateTopic } from "../state/topic.js";
 import { feedStats } from "../stats/listener.js";
+import { quartilesOverTime } from "../stats/over-time.js";
 import { FieldStats } from "../stats/stats.js";
 import type { CatalogSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
@@ -53,10 +56,14 @@ export interface Core {
   readonly fields: FieldTallies;
   /** Field statistics and their findings (docs/stats.md); absent with `stats.enabled: false`. */
   readonly stats: FieldStats | undefined;
+  /** Each subject's traffic over its drain window, in buckets (the page's charts). */
+  readonly history: TrafficHistory;
   readonly metrics: Registry;
   /** When records are observed: advanced by the lifecycle's tick live, by the file source in a replay. */
   readonly clock: ObservationClock;
   catalog(): Catalog;
+  /** What a subject's page draws over time: its traffic history and its fields' quartiles. */
+  charts(subject: string): SubjectCharts;
   status(): MonitorStatus;
   report(): Report;
 }
@@ -85,6 +92,13 @@ export function buildCore(inputs: CoreInputs): Core {
   const fields = new FieldTallies(initial.catalog);
   // Buckets and findings on the monitor's clock: a replayed capture's "now" is the capture's clock.
   const statsNow = live ? Date.now : () => observationClock.now ?? Date.now();
+  const history = new TrafficHistory({
+    fields: (subject) => fields.subject(subject),
+    now: statsNow,
+    saved: saved?.history,
+  });
+  if (history.problem)
+    logger.error({ problem: history.problem }, "the saved traffic history is unreadable; starting afresh");
   const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
   const pool =
     inputs.workers > 0
@@ -102,7 +116,9 @@ export function buildCore(inputs: CoreInputs): Core {
       ...(stats ? [feedStats(stats)] : []),
     ],
     unreadable: listeners.unreadable,
-    counted: [fields.listener],
+    // The history first: it folds the field tallies' counts in when a bucket ends, before the record
+    // that starts the next is counted there.
+    counted: [history.listener, fields.listener],
     internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
     runner: pool,
     lookups: (subject) => sources.lookupsFor(subject),
@@ -117,6 +133,7 @@ export function buildCore(inputs: CoreInputs): Core {
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
             ...(stats ? { stats: stats.saved(Date.now()) } : {}),
+            history: history.saved(Date.now()),
           }),
         }
       : state;
@@ -160,9 +177,14 @@ export function buildCore(inputs: CoreInputs): Core {
     corpus,
     fields,
     stats,
+    history,
     metrics,
     clock: observationClock,
     catalog,
+    charts: (subject) => ({
+      traffic: history.view(subject),
+      ...(stats ? { quartiles: quartilesOverTime(stats.store, subject, stats.now()) } : {}),
+    }),
     status,
     report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings()),
   };

@@ -38,6 +38,7 @@ export type Persistence =
         readonly corpus?: unknown;
         readonly registry?: unknown;
         readonly stats?: unknown;
+        readonly history?: unknown;
       };
     }
   | { readonly kind: "topic"; readonly topic: StateTopic }

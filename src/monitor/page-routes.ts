@@ -3,6 +3,7 @@ import type { Config } from "../config/types.js";
 import type { Corpus } from "../corpus/corpus.js";
 import type { PageResult, RouteParams } from "../http/server.js";
 import type { Report } from "../report/model.js";
+import type { SubjectCharts } from "../report/history-section.js";
 import type { PageContext, TopicFlow } from "../report/page-context.js";
 import { indexDocument, subjectDocument, unknownSubjectDocument } from "../report/pages.js";
 import { renderHtml } from "../report/render-html.js";
@@ -17,6 +18,8 @@ export interface StatusPagesDependencies {
   readonly rates: TopicRates;
   /** Its examples are linked and served only when `corpus.serve` is set too. */
   readonly corpus: Corpus | undefined;
+  /** What a subject's page draws over time. */
+  readonly charts?: (subject: string) => SubjectCharts;
 }
 
 const REFRESH_SECONDS = 10;
@@ -57,6 +60,7 @@ export function statusPages(deps: StatusPagesDependencies): {
       root,
       flows,
       rateNote,
+      ...(deps.charts ? { charts: deps.charts } : {}),
       ...(served
         ? {
             samples: (subject: string) => {

@@ -19,7 +19,15 @@ export interface Http {
 export function buildHttp(config: Config, core: Core, health: Health, logger: Logger): Http {
   const { pipeline, lifecycle, corpus } = core;
   const rates = new TopicRates(() => recordsPerTopic(pipeline.tallies));
-  const pages = statusPages({ config, report: core.report, catalog: core.catalog, health, rates, corpus });
+  const pages = statusPages({
+    config,
+    report: core.report,
+    catalog: core.catalog,
+    health,
+    rates,
+    corpus,
+    charts: core.charts,
+  });
   const server = buildServer({
     registry: core.metrics,
     health,
@@ -31,7 +39,9 @@ export function buildHttp(config: Config, core: Core, health: Health, logger: Lo
       // attention items they give.
       const fields = Object.fromEntries(report.subjects.map((s) => [s.subject, s.fields ?? []]));
       const findings = Object.fromEntries(report.subjects.map((s) => [s.subject, s.findings ?? []]));
-      return { attention: report.attention, fields, findings, ...current };
+      // What each subject's page draws over time, as data: its traffic per bucket and its quartiles.
+      const history = Object.fromEntries(report.subjects.map((s) => [s.subject, core.charts(s.subject)]));
+      return { attention: report.attention, fields, findings, history, ...current };
     },
     routes: {
       "/api/report": core.report,
