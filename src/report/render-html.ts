@@ -67,7 +67,8 @@ function block(b: Block): string {
         `</tbody></table></div>`,
       ].join("\n");
     case "chart":
-      return `${chartHtml(b.chart)}\n${block(chartFallback(b.chart))}`;
+      // A chart and its values in one box: boxes flow side by side where the page is wide enough.
+      return `<div class="chart-box">${chartHtml(b.chart)}\n${block(chartFallback(b.chart))}</div>`;
     case "details":
       return `<details><summary>${escapeHtml(b.summary)}</summary>\n${b.blocks.map(block).join("\n")}\n</details>`;
   }
