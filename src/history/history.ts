@@ -67,7 +67,7 @@ export class TrafficHistory {
   #lastPipeline: SubjectPipeline | undefined;
   #lastState: SubjectHistory | undefined;
   #lastSeries: RecordSeries | undefined;
-  #lastLine: VersionLine | undefined;
+  #lastLine: VersionLine | null = null;
   #saved: { readonly at: number; readonly json: HistoryJSON } | undefined;
 
   constructor(options: HistoryOptions = {}) {
@@ -105,9 +105,8 @@ export class TrafficHistory {
       state.roll(Math.floor(at / state.bucketMs), this.#fields(state.subject));
     }
     if (series !== this.#lastSeries) {
-      const { producer, writer_version } = series.count.labels;
       this.#lastSeries = series;
-      this.#lastLine = state.versionLine(producer, writer_version);
+      this.#lastLine = state.lineOf(series);
     }
     state.count(this.#lastLine, at, records);
   };

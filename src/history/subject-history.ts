@@ -1,4 +1,5 @@
 import type { FieldRow, SubjectFieldsView } from "../fields/tallies.js";
+import type { RecordSeries } from "../pipeline/tallies.js";
 
 /**
  * One subject's traffic over its drain window, in a ring of `buckets` time buckets (bucket index =
@@ -46,6 +47,8 @@ export class SubjectHistory {
   readonly #versionOf = new Map<string, Map<string, VersionLine>>();
   readonly #fieldOf = new Map<string, Map<string, FieldLine>>();
   readonly #bases = new Map<FieldRow, Base>();
+  // A record's series finds its line in one lookup by identity (null: no room was left for it).
+  readonly #bySeries = new Map<RecordSeries, VersionLine | null>();
 
   constructor(
     readonly subject: string,
@@ -75,13 +78,24 @@ export class SubjectHistory {
   }
 
   /** Counts records observed at `at` (never after the newest bucket: the caller rolls first). */
-  count(line: VersionLine | undefined, at: number, records: number): void {
-    if (line === undefined) return void (this.room.dropped += records);
+  count(line: VersionLine | null, at: number, records: number): void {
+    if (line === null) return void (this.room.dropped += records);
     if (at >= this.end - this.bucketMs) return void (line.records[this.#slot]! += records);
     // A record observed before the newest bucket (another series moved it on): its own bucket.
     const index = Math.floor(at / this.bucketMs);
     if (index > this.newest - this.buckets) line.records[index % this.buckets]! += records;
     else this.room.dropped += records;
+  }
+
+  /** The line a series counts in (its producer and writer version), or null when there was no room. */
+  lineOf(series: RecordSeries): VersionLine | null {
+    let line = this.#bySeries.get(series);
+    if (line === undefined) {
+      const { producer, writer_version } = series.count.labels;
+      line = this.versionLine(producer, writer_version) ?? null;
+      this.#bySeries.set(series, line);
+    }
+    return line;
   }
 
   /** The line of a (producer, version), made when the room has space; undefined when it has none. */

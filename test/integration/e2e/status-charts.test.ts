@@ -156,7 +156,7 @@ describe("a subject's page over time, in Chromium", () => {
     const length = await first
       .locator("path")
       .first()
-      .evaluate((p) => (p as SVGPathElement).getTotalLength());
+      .evaluate((p) => (p as unknown as { getTotalLength(): number }).getTotalLength());
     expect(length).toBeGreaterThan(428 - 428 / 48);
     expect(await first.locator("text").allTextContents()).toEqual([
       "0%",
