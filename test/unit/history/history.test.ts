@@ -5,6 +5,7 @@ import { parseConfig } from "../../../src/config/load.js";
 import { FieldTallies } from "../../../src/fields/tallies.js";
 import { TrafficHistory, type HistoryOptions } from "../../../src/history/history.js";
 import { Pipeline } from "../../../src/pipeline/pipeline.js";
+import { StateFile } from "../../../src/state/file.js";
 import { writeTree } from "../../helpers/files.js";
 import { record } from "../../helpers/monitor.js";
 
@@ -176,6 +177,21 @@ describe("the saved traffic history", () => {
       "web 1.0.0: 0 0 0 1",
     ]);
     expect(restored.problem).toBeUndefined();
+  });
+
+  it("is the state file's history section, beside the lifecycle's, and is made again at most once a minute", async () => {
+    const { history, send } = await setup();
+    send("billing", "1.0", T0, {});
+    const saved = history.saved(T0);
+    send("web", "1.1", T0 + 1, {});
+    expect(history.saved(T0 + 59_999)).toBe(saved);
+    const lifecycle = { format: 1, startedAt: T0, partitions: [], versions: {}, candidates: {} } as never;
+    const file = new StateFile(`${await writeTree({})}/state.json`);
+    await file.write({ lifecycle, history: history.saved(T0 + 60_000) });
+    const read = await file.read();
+    expect(read.sections?.lifecycle).toEqual(lifecycle);
+    const restored = (await setup({ saved: read.sections?.history })).history;
+    expect(lines(restored, T0).versions).toEqual(["billing 1.0.0: 0 0 0 1", "web 1.1.0: 0 0 0 1"]);
   });
 
   it("starts empty, saying why, from a malformed section, and silently from another bucket count", async () => {
