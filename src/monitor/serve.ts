@@ -39,9 +39,7 @@ export function buildHttp(config: Config, core: Core, health: Health, logger: Lo
       // attention items they give.
       const fields = Object.fromEntries(report.subjects.map((s) => [s.subject, s.fields ?? []]));
       const findings = Object.fromEntries(report.subjects.map((s) => [s.subject, s.findings ?? []]));
-      // What each subject's page draws over time, as data: its traffic per bucket and its quartiles.
-      const history = Object.fromEntries(report.subjects.map((s) => [s.subject, core.charts(s.subject)]));
-      return { attention: report.attention, fields, findings, history, ...current };
+      return { attention: report.attention, fields, findings, ...current };
     },
     routes: {
       "/api/report": core.report,

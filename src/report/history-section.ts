@@ -116,12 +116,13 @@ const bucketWords = (view: { readonly bucketMs: number; readonly buckets: number
 /**
  * A subject's progress at a glance: who sends which version and which tracked field, bucket by bucket
  * over the drain window, and each profiled field's quartiles per producer over the statistics' window.
- * Undefined when there is nothing to draw yet.
+ * Undefined when there is nothing to draw yet. `data`: where the same buckets are served as JSON.
  */
 export function historySection(
   id: string,
   charts: SubjectCharts,
   versionOrder: readonly string[],
+  data?: string,
 ): Section | undefined {
   const sections: Section[] = [];
   const traffic = charts.traffic;
@@ -174,5 +175,7 @@ export function historySection(
     });
   }
   if (sections.length === 0) return undefined;
-  return { id: `${id}-over-time`, title: "over time", blocks: [], sections };
+  const blocks: Block[] =
+    data === undefined ? [] : [{ kind: "text", text: { text: "these buckets as JSON", href: data } }];
+  return { id: `${id}-over-time`, title: "over time", blocks, sections };
 }

@@ -87,6 +87,7 @@ export function subjectDocument(report: Report, subject: ReportSubject, page: Pa
         `${subjectId(subject.subject)}`,
         charts,
         subject.versions.map((v) => v.version),
+        `${subjectHref(page, subject.subject)}/history`,
       )
     : undefined;
   return {

@@ -76,7 +76,9 @@ export function quartilesOverTime(store: StatsStore, subject: string, now: numbe
   const lines: QuartileLine[] = [];
   for (const { key, sketches } of byLine.values()) {
     if (sketches.every((s) => s === undefined)) continue;
-    const at = (q: number) => sketches.map((s) => (s === undefined ? null : quantile(s, q)));
+    // Within the sketch's 1%, four significant digits say all it knows.
+    const at = (q: number) =>
+      sketches.map((s) => (s === undefined ? null : Number(quantile(s, q).toPrecision(4))));
     lines.push({
       ...key,
       count: sketches.map((s) => s?.count ?? 0),

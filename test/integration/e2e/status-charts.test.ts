@@ -218,23 +218,30 @@ describe("a subject's page over time, in Chromium", () => {
     ]);
   });
 
-  it("serves the same history as data in /api/status", async () => {
-    const status = (await (await fetch(`${monitor.address}/api/status`)).json()) as {
-      history: Record<
-        string,
-        {
-          traffic: {
-            from: number;
-            buckets: number;
-            versions: { producer: string; version: string; records: number[] }[];
-          };
-        }
-      >;
+  it("serves the same buckets as JSON, linked from the page", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${monitor.address}/subjects/pay`);
+    const [response] = await Promise.all([
+      page.waitForNavigation(),
+      page.locator("#subject-pay-over-time > p a", { hasText: "these buckets as JSON" }).click(),
+    ]);
+    expect(page.url()).toBe(`${monitor.address}/subjects/pay/history`);
+    const history = (await response!.json()) as {
+      traffic: {
+        from: number;
+        buckets: number;
+        versions: { producer: string; version: string; records: number[] }[];
+      };
+      quartiles: { lines: { field: string; producer: string; p50: (number | null)[] }[] };
     };
-    const traffic = status.history["pay"]!.traffic;
-    expect([traffic.from, traffic.buckets]).toEqual([T0, 48]);
+    expect([history.traffic.from, history.traffic.buckets]).toEqual([T0, 48]);
     expect(
-      traffic.versions.map((l) => `${l.producer} ${l.version} ${l.records.slice(22, 26).join(",")}`),
+      history.traffic.versions.map((l) => `${l.producer} ${l.version} ${l.records.slice(22, 26).join(",")}`),
     ).toEqual(["billing 1.0.0 10,10,0,0", "web 1.0.0 10,10,10,10", "billing 1.1.0 0,0,10,10"]);
+    // Quartiles in four significant digits: all that a sketch of 1% knows.
+    expect(
+      history.quartiles.lines.map((l) => `${l.field} ${l.producer} ${l.p50.slice(35, 37).join(",")}`),
+    ).toEqual(["/amount billing ,", "/amount web 3012,30.27", "/total billing 30.27,30.27"]);
+    expect((await fetch(`${monitor.address}/subjects/nope/history`)).status).toBe(404);
   });
 });
