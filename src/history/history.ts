@@ -90,6 +90,11 @@ export class TrafficHistory {
     return this.#room.lines;
   }
 
+  /** How many lines may be kept in all. */
+  get maxLines(): number {
+    return this.#room.max;
+  }
+
   /** The pipeline's listener: give it as `counted: [history.listener, fields.listener]`. */
   readonly listener: CountedHook = (pipeline, series, _value, _start, _reason, records) => {
     let state = this.#lastState;

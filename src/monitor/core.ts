@@ -183,6 +183,7 @@ export function buildCore(inputs: CoreInputs): Core {
     catalog,
     charts: (subject) => ({
       traffic: history.view(subject),
+      bound: { lines: history.lines, maxLines: history.maxLines, dropped: history.dropped },
       ...(stats ? { quartiles: quartilesOverTime(stats.store, subject, stats.now()) } : {}),
     }),
     status,

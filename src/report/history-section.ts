@@ -8,6 +8,8 @@ import type { Block, Section } from "./document.js";
 export interface SubjectCharts {
   readonly traffic?: HistoryView;
   readonly quartiles?: QuartileHistory;
+  /** The history's bound, all subjects together: lines kept, the most it keeps, records drawn nowhere. */
+  readonly bound?: { readonly lines: number; readonly maxLines: number; readonly dropped: number };
 }
 
 /**
@@ -177,5 +179,14 @@ export function historySection(
   if (sections.length === 0) return undefined;
   const blocks: Block[] =
     data === undefined ? [] : [{ kind: "text", text: { text: "these buckets as JSON", href: data } }];
+  const bound = charts.bound;
+  if (bound && bound.dropped > 0)
+    blocks.push({
+      kind: "text",
+      text: {
+        text: `${bound.dropped} records (or field checks) are drawn nowhere: the monitor keeps ${bound.lines} of at most ${bound.maxLines} lines over all subjects, or they were observed before the oldest bucket.`,
+        tone: "warn",
+      },
+    });
   return { id: `${id}-over-time`, title: "over time", blocks, sections };
 }

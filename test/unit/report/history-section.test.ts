@@ -83,6 +83,25 @@ describe("a subject's section over time", () => {
     });
   });
 
+  it("says how many records the history's bound left out, and links the buckets as JSON", () => {
+    const bound = { lines: 2000, maxLines: 2000, dropped: 17 };
+    expect(
+      historySection("subject-pay", { traffic: TRAFFIC, bound }, [], "../subjects/pay/history")!.blocks,
+    ).toEqual([
+      { kind: "text", text: { text: "these buckets as JSON", href: "../subjects/pay/history" } },
+      {
+        kind: "text",
+        text: {
+          text: "17 records (or field checks) are drawn nowhere: the monitor keeps 2000 of at most 2000 lines over all subjects, or they were observed before the oldest bucket.",
+          tone: "warn",
+        },
+      },
+    ]);
+    expect(
+      historySection("subject-pay", { traffic: TRAFFIC, bound: { ...bound, dropped: 0 } }, [])!.blocks,
+    ).toEqual([]);
+  });
+
   it("is absent when nothing was counted", () => {
     expect(
       historySection("subject-pay", { traffic: { ...TRAFFIC, versions: [], fields: [] } }, []),
