@@ -1,5 +1,6 @@
 import { formatDuration } from "../config/duration.js";
 import type { HistoryView } from "../history/history.js";
+import { NO_VERSION, UNKNOWN_VERSION } from "../pipeline/tallies.js";
 import type { QuartileHistory } from "../stats/over-time.js";
 import { formatValue, type ChartSeries, type LineChart } from "./charts.js";
 import type { Block, Section } from "./document.js";
@@ -33,6 +34,14 @@ function shares(name: string, part: readonly number[], whole: readonly number[])
 const sum = (lines: ReadonlyArray<{ readonly records: readonly number[] }>, buckets: number) =>
   Array.from({ length: buckets }, (_, i) => lines.reduce((n, l) => n + l.records[i]!, 0));
 
+/** What a version's chart is of: a version, none declared, or one that could not be read. */
+const onVersion = (version: string) =>
+  version === NO_VERSION
+    ? "that declared no version"
+    : version === UNKNOWN_VERSION
+      ? "whose version could not be read"
+      : `on ${version}`;
+
 /** One chart per version: each producer's share of its records on it, per bucket. */
 function versionCharts(traffic: HistoryView, order: readonly string[]): Block[] {
   const producers = distinct(traffic.versions.map((l) => l.producer));
@@ -50,7 +59,7 @@ function versionCharts(traffic: HistoryView, order: readonly string[]): Block[] 
   return versions.map((version) => ({
     kind: "chart",
     chart: {
-      title: `share of each producer's records on ${version}`,
+      title: `share of each producer's records ${onVersion(version)}`,
       from: traffic.from,
       bucketMs: traffic.bucketMs,
       scale: "share",

@@ -53,6 +53,22 @@ describe("a subject's section over time", () => {
     ]);
   });
 
+  it("says what the charts of undeclared and unreadable records are of", () => {
+    const traffic = {
+      ...TRAFFIC,
+      versions: [
+        { producer: "web", version: "unknown", records: [0, 0, 1] },
+        { producer: "web", version: "none", records: [0, 0, 1] },
+      ],
+      fields: [],
+    };
+    const section = historySection("subject-pay", { traffic }, ["1.0.0", "none"])!;
+    expect(charts(section.sections![0])).toEqual([
+      "share of each producer's records that declared no version: web = ,,0.5 (, , 50% (1 of 2))",
+      "share of each producer's records whose version could not be read: web = ,,0.5 (, , 50% (1 of 2))",
+    ]);
+  });
+
   it("draws at most 12 quartile charts and names the others", () => {
     const line = (i: number): QuartileLine => ({
       field: `/f${String(i).padStart(2, "0")}`,
