@@ -11,8 +11,6 @@ export const HISTORY_BUCKETS = 48;
  * rings of 48 numbers, 0.4 or 0.8 KB, so the history stays under about 1.6 MB (docs/lifecycle.md).
  */
 export const MAX_HISTORY_LINES = 2000;
-// The state is saved every 10 s; the history (up to a few hundred KB of JSON) once a minute.
-const SAVE_EVERY_MS = 60_000;
 
 /** One subject's traffic over its drain window, as the page draws it and /api/status serves it. */
 export interface HistoryView {
@@ -68,7 +66,6 @@ export class TrafficHistory {
   #lastState: SubjectHistory | undefined;
   #lastSeries: RecordSeries | undefined;
   #lastLine: VersionLine | null = null;
-  #saved: { readonly at: number; readonly json: HistoryJSON } | undefined;
 
   constructor(options: HistoryOptions = {}) {
     this.#buckets = options.buckets ?? HISTORY_BUCKETS;
@@ -167,13 +164,10 @@ export class TrafficHistory {
     return [...this.#subjects.keys()].flatMap((s) => this.view(s, now) ?? []);
   }
 
-  /** What the state file keeps: every subject's ring, made again at most once a minute. */
-  saved(now: number): HistoryJSON {
-    if (!this.#saved || now - this.#saved.at >= SAVE_EVERY_MS || now < this.#saved.at)
-      this.#saved = { at: now, json: this.toJSON() };
-    return this.#saved.json;
-  }
-
+  /**
+   * What the state file keeps, with every save (every 10 s and at stop): every subject's ring. At its
+   * bound, 2,000 lines of 48 counts, a few hundred KB of JSON: a few milliseconds to write.
+   */
   toJSON(): HistoryJSON {
     const subjects: HistoryJSON["subjects"][number][] = [];
     for (const state of this.#subjects.values()) {

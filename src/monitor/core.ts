@@ -133,7 +133,7 @@ export function buildCore(inputs: CoreInputs): Core {
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
             ...(stats ? { stats: stats.saved(Date.now()) } : {}),
-            history: history.saved(Date.now()),
+            history: history.toJSON(),
           }),
         }
       : state;
