@@ -166,7 +166,7 @@ export class TrafficHistory {
 
   /**
    * What the state file keeps, with every save (every 10 s and at stop): every subject's ring. At its
-   * bound, 2,000 lines of 48 counts, a few hundred KB of JSON: a few milliseconds to write.
+   * bound, 2,000 full lines, about 700 KB of JSON made in 3-12 ms (measured).
    */
   toJSON(): HistoryJSON {
     const subjects: HistoryJSON["subjects"][number][] = [];
