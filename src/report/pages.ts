@@ -84,7 +84,7 @@ export function subjectDocument(report: Report, subject: ReportSubject, page: Pa
   const charts = page.charts?.(subject.subject);
   const overTime = charts
     ? historySection(
-        `${subjectId(subject.subject)}`,
+        subjectId(subject.subject),
         charts,
         subject.versions.map((v) => v.version),
         `${subjectHref(page, subject.subject)}/history`,
