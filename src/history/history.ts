@@ -50,7 +50,8 @@ export interface HistoryOptions {
  * Each subject's traffic over its drain window in time buckets, per producer and writer version and
  * per producer and tracked field: what the status page draws as "who still sends what, since when".
  * A listener of the pipeline (`counted`), given before the field tallies' so that it hears each record
- * first: per record a comparison, and a map lookup when the series changes. Bounded by `maxLines`;
+ * first: per record a comparison; for a subject without tracked fields (whose records the field
+ * tallies do not count), also a lookup of the record's series. Bounded by `maxLines`;
  * producers are bounded by the pipeline, versions by the catalog and fields by the field tallies.
  */
 export class TrafficHistory {
@@ -106,6 +107,7 @@ export class TrafficHistory {
     if (at >= state.end) {
       state.roll(Math.floor(at / state.bucketMs), this.#fields(state.subject));
     }
+    if (state.fromRows) return;
     if (series !== this.#lastSeries) {
       this.#lastSeries = series;
       this.#lastLine = state.lineOf(series);
@@ -118,11 +120,15 @@ export class TrafficHistory {
     const name = pipeline.subject.name;
     const bucketMs = Math.max(1, Math.ceil((pipeline.config.drainWindow * 1000) / this.#buckets));
     let state = this.#subjects.get(name);
+    const fields = this.#fields(name);
     if (state?.bucketMs !== bucketMs) {
       state?.release();
       state = new SubjectHistory(name, bucketMs, this.#buckets, this.#room);
       this.#subjects.set(name, state);
+      // What the field tallies counted before is no bucket's.
+      state.fold(fields);
     }
+    state.fromRows ??= (fields?.fields.length ?? 0) > 0;
     return state;
   }
 

@@ -30,8 +30,9 @@ export interface Room {
   dropped: number;
 }
 
-/** What a FieldRow's counts were when they were last folded into the ring, per field index. */
+/** What a FieldRow's counts were when they were last folded into the ring (per field index). */
 interface Base {
+  checked: number;
   readonly present: number[];
   readonly records: number[];
 }
@@ -44,6 +45,13 @@ export class SubjectHistory {
   /** When the newest bucket ends (ms): a record at or past it starts the next. */
   end = Number.NEGATIVE_INFINITY;
   #slot = 0;
+  /**
+   * Whether the versions' counts are taken from the field tallies' rows (each counts every record of
+   * its producer and writer version) when a bucket ends, so that a record costs only a comparison;
+   * decided at the subject's first record: a subject without tracked fields has no rows, and its
+   * records are counted one by one.
+   */
+  fromRows: boolean | undefined;
   readonly #versionOf = new Map<string, Map<string, VersionLine>>();
   readonly #fieldOf = new Map<string, Map<string, FieldLine>>();
   readonly #bases = new Map<FieldRow, Base>();
@@ -131,14 +139,23 @@ export class SubjectHistory {
   }
 
   /**
-   * Adds what the field tallies counted since the last fold into the newest bucket. The field tallies
-   * hear each record after this history does, so a record that starts a bucket is folded into it.
+   * Adds what the field tallies counted since the last fold into the newest bucket (and the versions'
+   * counts too, `fromRows`). The field tallies hear each record after this history does, so a record
+   * that starts a bucket is folded into it. Before the first record, it only takes the counts as
+   * they are: what was counted before is no bucket's.
    */
   fold(view: SubjectFieldsView | undefined): void {
     if (!view) return;
     for (const row of view.rows) {
       let base = this.#bases.get(row);
-      if (!base) this.#bases.set(row, (base = { present: [], records: [] }));
+      if (!base) this.#bases.set(row, (base = { checked: 0, present: [], records: [] }));
+      const counted = row.checked - base.checked;
+      base.checked = row.checked;
+      if (this.fromRows === true && counted > 0 && this.newest >= 0) {
+        const line = this.versionLine(row.labels.producer, row.labels.writer_version);
+        if (line) line.records[this.#slot]! += counted;
+        else this.room.dropped += counted;
+      }
       for (let i = 0; i < view.fields.length; i++) {
         const records = row.present[i]! + row.absent[i]! + row.unknown[i]!;
         const checked = records - (base.records[i] ?? 0);

@@ -1,6 +1,6 @@
 // What the traffic history costs a record, side by side: the pipeline with the field tallies as its
 // only `counted` listener, then with the history before them (as monitor/core.ts composes them), at
-// sample ratio 0.01 with 3 fields of interest, records of 4 producers and 2 versions in turn. A plain
+// sample ratio 0.01 with 3 fields of interest (or none), records of 4 producers and 2 versions in turn. A plain
 // script, not a test, because a timed assertion fails on a busy machine; read the ratios.
 //
 //   . scripts/node24.sh && node test/unit/history/history.bench.ts
@@ -33,15 +33,19 @@ const { InThreadValidation } = await import("../../../src/pipeline/workers/in-th
 const RECORDS = Number(process.env["BENCH_RECORDS"] ?? 300_000);
 const RUNS = Number(process.env["BENCH_RUNS"] ?? 7);
 
-const schema = {
-  properties: {
-    id: { type: "integer" },
-    amount: { type: "number", deprecated: true },
-    total: { type: "number" },
-    note: { type: "string", deprecated: true },
-  },
-  required: ["id"],
-};
+// BENCH_FIELDS=0: a subject without fields of interest, whose records the history counts one by one.
+const tracked = process.env["BENCH_FIELDS"] !== "0";
+const schema = tracked
+  ? {
+      properties: {
+        id: { type: "integer" },
+        amount: { type: "number", deprecated: true },
+        total: { type: "number" },
+        note: { type: "string", deprecated: true },
+      },
+      required: ["id"],
+    }
+  : { properties: { id: { type: "integer" } }, required: ["id"] };
 const dir = mkdtempSync(join(tmpdir(), "schemawatch-history-bench-"));
 mkdirSync(join(dir, "pay"));
 writeFileSync(join(dir, "pay/1.0.json"), JSON.stringify(schema));

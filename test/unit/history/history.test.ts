@@ -27,8 +27,13 @@ const HOUR = 3_600_000;
 /** A bucket boundary: 4 buckets over a 4h drain window are an hour each. */
 const T0 = Date.UTC(2026, 11, 1, 8);
 
-async function setup(options: Omit<HistoryOptions, "fields"> = {}, drainWindow = "4h") {
-  const dir = await writeTree({ "pay/1.0.json": V10, "pay/1.1.json": V11 });
+/** Every property required: no field of interest, so the field tallies keep no rows for the subject. */
+const PLAIN = { properties: { id: { type: "integer" } }, required: ["id"] };
+
+async function setup(options: Omit<HistoryOptions, "fields"> = {}, drainWindow = "4h", tracked = true) {
+  const dir = await writeTree(
+    tracked ? { "pay/1.0.json": V10, "pay/1.1.json": V11 } : { "pay/1.0.json": PLAIN, "pay/1.1.json": PLAIN },
+  );
   const config = parseConfig(
     [
       "subjects:",
@@ -103,8 +108,8 @@ describe("the traffic history", () => {
     expect(history.view("pay", T0 + 5 * HOUR)!.versions).toEqual([]);
   });
 
-  it("clears the slots a roll passes over, and drops a record older than the ring", async () => {
-    const { history, send } = await setup();
+  it("clears the slots a roll passes over; without tracked fields, counts a late record in its own bucket, or drops it", async () => {
+    const { history, send } = await setup({}, "4h", false);
     send("billing", "1.0", T0, {});
     send("billing", "1.0", T0 + HOUR, {});
     // Six hours on: every slot is reused, none keeps the old counts.
@@ -121,23 +126,53 @@ describe("the traffic history", () => {
     expect(lines(history, T0 + 7 * HOUR).versions).toEqual(["billing 1.0.0: 0 1 1 0", "web 1.1.0: 0 0 0 1"]);
   });
 
+  it("with tracked fields, takes the versions' counts from the field tallies when a bucket ends: a late record counts in the newest", async () => {
+    const { history, send } = await setup();
+    send("billing", "1.0", T0, {});
+    send("billing", "1.0", T0 + HOUR, {});
+    send("web", "1.1", T0 + 7 * HOUR, {});
+    send("billing", "1.0", T0 + 5 * HOUR, {});
+    send("mobile", "1.0", T0 + 2 * HOUR, {});
+    expect(lines(history, T0 + 7 * HOUR).versions).toEqual([
+      "billing 1.0.0: 0 0 0 1",
+      "web 1.1.0: 0 0 0 1",
+      "mobile 1.0.0: 0 0 0 1",
+    ]);
+    expect(history.dropped).toBe(0);
+  });
+
   it("keeps at most maxLines lines and counts the records of the others", async () => {
     const { history, send } = await setup({ maxLines: 3 });
     send("billing", "1.0", T0, {});
     send("web", "1.0", T0, {});
-    expect(history.lines).toBe(2);
-    // The next bucket: the fold of T0's field checks finds room for billing's /amount only (its
-    // /total and web's two are dropped: 3), and mobile's version line finds none (2 records).
+    // Nothing is drawn yet: the versions' lines are made when the bucket ends, from the field rows.
+    expect(history.lines).toBe(0);
+    // The next bucket: the fold of T0 finds room for billing's version and its two fields only; web's
+    // record is dropped once for its version and once for each field (3).
     send("mobile", "1.0", T0 + HOUR, {});
     send("mobile", "1.0", T0 + HOUR + 1, {});
-    expect([history.lines, history.dropped]).toEqual([3, 5]);
+    expect([history.lines, history.dropped]).toEqual([3, 3]);
     expect(lines(history, T0 + HOUR)).toEqual({
       from: "2026-12-01T06:00:00.000Z",
-      versions: ["billing 1.0.0: 0 0 1 0", "web 1.0.0: 0 0 1 0"],
-      fields: ["billing /amount: 0/0 0/0 0/1 0/0"],
+      versions: ["billing 1.0.0: 0 0 1 0"],
+      fields: ["billing /amount: 0/0 0/0 0/1 0/0", "billing /total: 0/0 0/0 0/1 0/0"],
     });
-    // The view folded mobile's 2 records for its 2 fields: no room for them either.
+    // The view folded mobile's 2 records: no room for their version (2) nor their 2 fields (4).
     expect(history.dropped).toBe(9);
+  });
+
+  it("without tracked fields, keeps at most maxLines version lines", async () => {
+    const { history, send } = await setup({ maxLines: 2 }, "4h", false);
+    send("billing", "1.0", T0, {});
+    send("web", "1.0", T0, {});
+    send("mobile", "1.0", T0, {});
+    send("mobile", "1.0", T0 + 1, {});
+    expect([history.lines, history.dropped]).toEqual([2, 2]);
+    expect(lines(history, T0)).toEqual({
+      from: "2026-12-01T05:00:00.000Z",
+      versions: ["billing 1.0.0: 0 0 0 1", "web 1.0.0: 0 0 0 1"],
+      fields: [],
+    });
   });
 
   it("starts a subject afresh when its drain window changes", async () => {
@@ -147,8 +182,8 @@ describe("the traffic history", () => {
     const again = await setup({ saved }, "8h");
     expect(again.history.view("pay", T0)!.bucketMs).toBe(HOUR);
     again.send("web", "1.1", T0, {});
-    // The restored lines gave their room back: web's is the only one.
-    expect(again.history.lines).toBe(1);
+    // The restored lines gave their room back; web's are made when its bucket is read.
+    expect(again.history.lines).toBe(0);
     expect(lines(again.history, T0)).toEqual({
       from: "2026-12-01T02:00:00.000Z",
       versions: ["web 1.1.0: 0 0 0 1"],
