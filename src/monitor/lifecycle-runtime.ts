@@ -42,6 +42,7 @@ export type Persistence =
         readonly corpus?: unknown;
         readonly registry?: unknown;
         readonly stats?: unknown;
+        readonly history?: unknown;
       };
     }
   | {

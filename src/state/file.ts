@@ -79,6 +79,8 @@ export interface StateSections {
   readonly registry?: unknown;
   /** The field statistics (src/stats), when they are enabled. */
   readonly stats?: unknown;
+  /** Each subject's traffic over its drain window (src/history), the status page's charts. */
+  readonly history?: unknown;
 }
 
 /** What was read of the state file at start: its sections, or why it could not be read. */
@@ -105,8 +107,11 @@ export class StateFile {
       const state = await loadState(this.path);
       if (!state) return {};
       // The lifecycle's format predates the stats section: it is taken out beside it.
-      const { corpus, registry, stats, ...lifecycle } = state as LifecycleState & { stats?: unknown };
-      return { sections: { lifecycle, corpus, registry, stats } };
+      const { corpus, registry, stats, history, ...lifecycle } = state as LifecycleState & {
+        stats?: unknown;
+        history?: unknown;
+      };
+      return { sections: { lifecycle, corpus, registry, stats, history } };
     } catch (error) {
       return { problem: error };
     }
@@ -119,6 +124,7 @@ export class StateFile {
       ...(sections.corpus === undefined ? {} : { corpus: sections.corpus }),
       ...(sections.registry === undefined ? {} : { registry: sections.registry }),
       ...(sections.stats === undefined ? {} : { stats: sections.stats }),
+      ...(sections.history === undefined ? {} : { history: sections.history }),
     });
   }
 }
