@@ -79,6 +79,8 @@ export interface StateSections {
   readonly registry?: unknown;
   /** The field statistics (src/stats), when they are enabled. */
   readonly stats?: unknown;
+  /** Each rename's counts per producer and writer version (src/fields/rename-ledger.ts). */
+  readonly renames?: unknown;
 }
 
 /** What was read of the state file at start: its sections, or why it could not be read. */
@@ -104,9 +106,12 @@ export class StateFile {
     try {
       const state = await loadState(this.path);
       if (!state) return {};
-      // The lifecycle's format predates the stats section: it is taken out beside it.
-      const { corpus, registry, stats, ...lifecycle } = state as LifecycleState & { stats?: unknown };
-      return { sections: { lifecycle, corpus, registry, stats } };
+      // The lifecycle's format predates the stats and renames sections: they are taken out beside it.
+      const { corpus, registry, stats, renames, ...lifecycle } = state as LifecycleState & {
+        stats?: unknown;
+        renames?: unknown;
+      };
+      return { sections: { lifecycle, corpus, registry, stats, renames } };
     } catch (error) {
       return { problem: error };
     }
@@ -119,6 +124,7 @@ export class StateFile {
       ...(sections.corpus === undefined ? {} : { corpus: sections.corpus }),
       ...(sections.registry === undefined ? {} : { registry: sections.registry }),
       ...(sections.stats === undefined ? {} : { stats: sections.stats }),
+      ...(sections.renames === undefined ? {} : { renames: sections.renames }),
     });
   }
 }
