@@ -6,7 +6,8 @@ import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
 import { ValidationBudget } from "../engine/budget.js";
 import { messageOf } from "../errors.js";
 import { MAX_FIELDS } from "../fields/interest.js";
-import { renamesBySubject, type RenameProgress } from "../fields/rename-progress.js";
+import { RenameLedger } from "../fields/rename-ledger.js";
+import type { RenameProgress } from "../fields/rename-progress.js";
 import { FieldTallies } from "../fields/tallies.js";
 import { TrafficHistory } from "../history/history.js";
 import type { Health } from "../health/health.js";
@@ -108,6 +109,7 @@ export function buildCore(inputs: CoreInputs): Core {
   if (history.problem)
     logger.error({ problem: history.problem }, "the saved traffic history is unreadable; starting afresh");
   const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
+  const renames = restoreRenames(fields, saved?.renames, logger);
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -142,11 +144,18 @@ export function buildCore(inputs: CoreInputs): Core {
             ...(follower ? { registry: follower.snapshots() } : {}),
             ...(stats ? { stats: stats.saved(Date.now(), final) } : {}),
             history: history.toJSON(),
+            renames: renames.toJSON(),
           }),
         }
-      : state.kind === "topic" && stats
-        ? // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
-          { ...state, stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
+      : state.kind === "topic"
+        ? {
+            ...state,
+            renames,
+            // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
+            ...(stats
+              ? { stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
+              : {}),
+          }
         : state;
   const runtime = new LifecycleRuntime({
     lifecycle,
@@ -182,8 +191,8 @@ export function buildCore(inputs: CoreInputs): Core {
   const status = () => buildStatus(catalog(), pipeline, health, follower);
   const drainWindows = new Map(config.subjects.map((s) => [s.name, s.drainWindow]));
   // On the lifecycle's clock, as the field verdicts: a replayed capture's "now" is the capture's.
-  const renames = () =>
-    renamesBySubject(fields.subjects(), runtime.lifecycle.now(), (s) => drainWindows.get(s) ?? 0);
+  // Merged with the previous runs' counts and the other replicas' (nothing of them without a state).
+  const renameProgress = () => renames.progress(runtime.lifecycle.now(), (s) => drainWindows.get(s) ?? 0);
   return {
     pipeline,
     pool: pool instanceof ValidationPool ? pool : undefined,
@@ -202,8 +211,8 @@ export function buildCore(inputs: CoreInputs): Core {
       ...(stats ? { quartiles: quartilesOverTime(stats.store, subject, stats.now()) } : {}),
     }),
     status,
-    renames,
-    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renames()),
+    renames: renameProgress,
+    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renameProgress()),
   };
 }
 
@@ -224,6 +233,14 @@ function restoreCorpus(config: Config, catalog: Catalog, saved: unknown, logger:
     logger.error({ problem: messageOf(error) }, "the saved corpus is unreadable; starting an empty one");
     return new Corpus(options);
   }
+}
+
+/** The renames' ledger, with the counts the state file kept; an unreadable section starts afresh. */
+function restoreRenames(fields: FieldTallies, saved: unknown, logger: Logger): RenameLedger {
+  const renames = new RenameLedger(fields);
+  const problem = renames.restore(saved);
+  if (problem) logger.error({ problem }, "the saved renames' counts are unreadable; starting afresh");
+  return renames;
 }
 
 /** The field statistics, restored from the state file when saved there; unreadable ones start afresh. */

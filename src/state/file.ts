@@ -81,6 +81,8 @@ export interface StateSections {
   readonly stats?: unknown;
   /** Each subject's traffic over its drain window (src/history), the status page's charts. */
   readonly history?: unknown;
+  /** Each rename's counts per producer and writer version (src/fields/rename-ledger.ts). */
+  readonly renames?: unknown;
 }
 
 /** What was read of the state file at start: its sections, or why it could not be read. */
@@ -106,12 +108,13 @@ export class StateFile {
     try {
       const state = await loadState(this.path);
       if (!state) return {};
-      // The lifecycle's format predates the stats section: it is taken out beside it.
-      const { corpus, registry, stats, history, ...lifecycle } = state as LifecycleState & {
+      // The lifecycle's format predates the other sections: they are taken out beside it.
+      const { corpus, registry, stats, history, renames, ...lifecycle } = state as LifecycleState & {
         stats?: unknown;
         history?: unknown;
+        renames?: unknown;
       };
-      return { sections: { lifecycle, corpus, registry, stats, history } };
+      return { sections: { lifecycle, corpus, registry, stats, history, renames } };
     } catch (error) {
       return { problem: error };
     }
@@ -125,6 +128,7 @@ export class StateFile {
       ...(sections.registry === undefined ? {} : { registry: sections.registry }),
       ...(sections.stats === undefined ? {} : { stats: sections.stats }),
       ...(sections.history === undefined ? {} : { history: sections.history }),
+      ...(sections.renames === undefined ? {} : { renames: sections.renames }),
     });
   }
 }

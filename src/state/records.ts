@@ -17,7 +17,8 @@ const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" 
 
 /** A record key: `kind/part/part…`, each part URI-encoded so that names may hold slashes. */
 export function stateKey(
-  kind: "coverage" | "version" | "candidate" | "unreadable" | "meta" | "field" | "retired" | "stats",
+  kind:
+    "coverage" | "version" | "candidate" | "unreadable" | "meta" | "field" | "retired" | "stats" | "rename",
   ...parts: Array<string | number>
 ): string {
   return [kind, ...parts.map((p) => encodeURIComponent(String(p)))].join("/");
