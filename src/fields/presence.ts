@@ -35,27 +35,23 @@ export class PresenceCheck {
   readonly keys: readonly string[];
   /** Each key as JSON writes it without escapes, from its opening quote to its closing one. */
   readonly #needles: Uint8Array[];
-  /** The shortest needle's length without its closing quote: the window of the skip search. */
-  readonly #window: number;
-  /** How far the window may move when its last byte is this one (Horspool's bad-character rule). */
-  readonly #shift = new Uint8Array(256);
+  /** How far apart the sampled byte pairs are: one less than the shortest needle (at most 15). */
+  readonly #stride: number;
+  /**
+   * Per byte pair (hashed by `pair`), a bit `j` for each place `j` (1 to the stride) where a needle's
+   * bytes `j - 1, j` hash the same: where a needle could begin, `j` bytes before the pair's second byte.
+   */
+  readonly #starts = new Uint16Array(4096);
   readonly #keySet: ReadonlySet<string>;
 
   constructor(keys: readonly string[]) {
     this.keys = keys;
     this.#keySet = new Set(keys);
     this.#needles = keys.map((key) => Buffer.from(JSON.stringify(key), "utf8"));
-    // Needles hold at least the two quotes; the window leaves out the closing one, which is the
-    // commonest byte of JSON and would stop the search at every string.
-    const window = Math.max(1, Math.min(...this.#needles.map((n) => n.length - 1)));
-    this.#window = Math.min(window, 255);
-    this.#shift.fill(this.#window);
-    for (const needle of this.#needles) {
-      for (let j = 0; j < this.#window - 1; j++)
-        this.#shift[needle[j]!] = Math.min(this.#shift[needle[j]!]!, this.#window - 1 - j);
-    }
-    // A window ending in a needle's window-end byte is where a needle may start: 0 means "compare".
-    for (const needle of this.#needles) this.#shift[needle[this.#window - 1]!] = 0;
+    // Needles hold at least the two quotes, so the stride is at least 1; bits 1 to 15 fit the table.
+    this.#stride = Math.min(15, Math.min(...this.#needles.map((n) => n.length)) - 1);
+    for (const needle of this.#needles)
+      for (let j = 1; j <= this.#stride; j++) this.#starts[pair(needle[j - 1]!, needle[j]!)]! |= 1 << j;
   }
 
   /**
@@ -77,42 +73,44 @@ export class PresenceCheck {
     return present;
   }
 
-  /** The plain search: keys written without escapes, marked present; returns how many. */
+  /**
+   * The plain search: keys written without escapes, marked present; returns how many. A needle spans
+   * at least `stride + 1` bytes, so it holds exactly one of the byte pairs that end every `stride`
+   * bytes from `start`: only those pairs are read, and needles are compared only where the table says
+   * one could begin. A skip search (Horspool, before) reads about as many bytes, but each read waits
+   * for the one before to say how far to skip; these reads do not wait on each other.
+   */
   #search(bytes: Uint8Array, start: number, into: Uint8Array): number {
-    const needles = this.#needles;
-    const shift = this.#shift;
-    const window = this.#window;
+    const starts = this.#starts;
+    const stride = this.#stride;
     const end = bytes.length;
     let present = 0;
-    // `at` is the window's last byte; two skips a turn, since most windows skip.
-    let at = start + window - 1;
-    while (at < end) {
-      let skip = shift[bytes[at]!]!;
-      if (skip !== 0) {
-        at += skip;
-        if (at >= end) break;
-        skip = shift[bytes[at]!]!;
-        if (skip !== 0) {
-          at += skip;
-          continue;
+    for (let at = start + stride; at < end; at += stride) {
+      const places = starts[pair(bytes[at - 1]!, bytes[at]!)]!;
+      if (places !== 0 && (present += this.#compare(bytes, at, places, into)) === this.#needles.length)
+        return present;
+    }
+    return present;
+  }
+
+  /** Compares the needles at each place `places` names before `at`; returns how many it found. */
+  #compare(bytes: Uint8Array, at: number, places: number, into: Uint8Array): number {
+    const needles = this.#needles;
+    let present = 0;
+    for (let rest = places >>> 1, pos = at - 1; rest !== 0; rest >>>= 1, pos--) {
+      if ((rest & 1) === 0 || bytes[pos] !== QUOTE) continue;
+      for (let k = 0; k < needles.length; k++) {
+        if (into[k] === PRESENT) continue;
+        const needle = needles[k]!;
+        const length = needle.length;
+        // Past the payload's end a byte reads undefined: no match, no bounds check needed.
+        let j = 1;
+        while (j < length && bytes[pos + j] === needle[j]) j++;
+        if (j === length && followedByColon(bytes, pos + length)) {
+          into[k] = PRESENT;
+          present++;
         }
       }
-      const pos = at - window + 1;
-      if (bytes[pos] === QUOTE) {
-        for (let k = 0; k < needles.length; k++) {
-          if (into[k] === PRESENT) continue;
-          const needle = needles[k]!;
-          const length = needle.length;
-          if (pos + length > end) continue;
-          let j = 1;
-          while (j < length && bytes[pos + j] === needle[j]) j++;
-          if (j === length && followedByColon(bytes, pos + length)) {
-            into[k] = PRESENT;
-            if (++present === needles.length) return present;
-          }
-        }
-      }
-      at++;
     }
     return present;
   }
@@ -164,6 +162,12 @@ export class PresenceCheck {
     return present;
   }
 }
+
+/**
+ * A byte pair's entry in the table of needle starts: 12 bits, so pairs share entries and a shared
+ * entry only adds comparisons. This mix keeps JSON's pairs (ASCII) about as apart as all 16 bits do.
+ */
+const pair = (first: number, second: number): number => ((first << 5) ^ second) & 0xfff;
 
 /** Whether the next byte past whitespace from `at` is a colon: the string before it is a key. */
 function followedByColon(bytes: Uint8Array, at: number): boolean {
