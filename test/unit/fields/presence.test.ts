@@ -143,6 +143,40 @@ describe("the presence check", () => {
     expect(presenceOf('{"note":"\\u0063oupon","n":1}', keys)).toEqual(["absent", "absent"]);
   });
 
+  it("reads whitespace of every kind around a document and between a key and its colon", () => {
+    const keys = ["amount", "currency", "legacy_id", "id"];
+    expect(presenceOf('\t\r\n {"amount"\t:1,"currency"\r\n:2,"legacy_id" :3} \r\n\t', keys)).toEqual([
+      "present",
+      "present",
+      "present",
+      "absent",
+    ]);
+    // Ends that do not pair, whatever lies between: not a document.
+    for (const payload of ['{"amount":1]', '["amount",{"id":1}}', " [ {} } ", "{"])
+      expect(presenceOf(payload, keys), payload).toEqual(["unknown", "unknown", "unknown", "unknown"]);
+  });
+
+  it("counts what it found, escaped keys included, and writes no verdict past the keys", () => {
+    const check = new PresenceCheck(["amount", "currency"]);
+    // Zeros past the keys read as ABSENT: a verdict written there would show.
+    const into = new Uint8Array(4);
+    expect(check.check(Buffer.from('{"amount":1,"\\u0061mount":2,"curr\\u0065ncy":3}'), 0, into)).toBe(2);
+    expect([...into]).toEqual([PRESENT, PRESENT, 0, 0]);
+    into.fill(0);
+    expect(check.check(Buffer.from('{"\\u0061mount":1,"id":2}'), 0, into)).toBe(1);
+    expect([...into]).toEqual([PRESENT, ABSENT, 0, 0]);
+    into.fill(0);
+    expect(check.check(Buffer.from('{"id":1,"\\u00zz":2}'), 0, into)).toBe(0);
+    expect([...into]).toEqual([UNKNOWN, UNKNOWN, 0, 0]);
+    into.fill(0);
+    expect(check.check(Buffer.from("not json"), 0, into)).toBe(0);
+    expect([...into]).toEqual([UNKNOWN, UNKNOWN, 0, 0]);
+    // A string left open at the end, a backslash in it: the tokenizer stops at the payload's end.
+    into.fill(0);
+    expect(check.check(Buffer.from('{"a":"x\\"}'), 0, into)).toBe(0);
+    expect([...into]).toEqual([ABSENT, ABSENT, 0, 0]);
+  });
+
   it("agrees with a parse on the keys of a thousand generated documents", () => {
     const names = ["amount", "currency", "legacy_id", "mount", "amounts", "a", "id"];
     let seed = 7;
