@@ -182,7 +182,6 @@ function looksLikeJson(bytes: Uint8Array, start: number): boolean {
   while (first < bytes.length && isSpace(bytes[first]!)) first++;
   let last = bytes.length - 1;
   while (last > first && isSpace(bytes[last]!)) last--;
-  if (last <= first) return false;
   const open = bytes[first];
   const close = bytes[last];
   return (open === 0x7b && close === 0x7d) || (open === 0x5b && close === 0x5d);

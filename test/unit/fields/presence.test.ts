@@ -165,6 +165,9 @@ describe("the presence check", () => {
     into.fill(0);
     expect(check.check(Buffer.from('{"\\u0061mount":1,"id":2}'), 0, into)).toBe(1);
     expect([...into]).toEqual([PRESENT, ABSENT, 0, 0]);
+    into.fill(9);
+    expect(check.check(Buffer.from('{"id":1}'), 0, into)).toBe(0);
+    expect([...into]).toEqual([ABSENT, ABSENT, 9, 9]);
     into.fill(0);
     expect(check.check(Buffer.from('{"id":1,"\\u00zz":2}'), 0, into)).toBe(0);
     expect([...into]).toEqual([UNKNOWN, UNKNOWN, 0, 0]);
