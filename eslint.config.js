@@ -26,6 +26,7 @@ const ABOVE_PIPELINE = [
   "health",
   "fields",
   "stats",
+  "history",
 ];
 const LAYERS = [
   // Nothing imports the composition root but the entry point (src/cli/, which calls it).

@@ -6,20 +6,24 @@ import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
 import { ValidationBudget } from "../engine/budget.js";
 import { messageOf } from "../errors.js";
 import { MAX_FIELDS } from "../fields/interest.js";
-import { renamesBySubject, type RenameProgress } from "../fields/rename-progress.js";
+import { RenameLedger } from "../fields/rename-ledger.js";
+import type { RenameProgress } from "../fields/rename-progress.js";
 import { FieldTallies } from "../fields/tallies.js";
+import { TrafficHistory } from "../history/history.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
 import { ObservationClock } from "../pipeline/clock.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { InThreadValidation } from "../pipeline/workers/in-thread.js";
 import { ValidationPool } from "../pipeline/workers/pool.js";
+import type { SubjectCharts } from "../report/history-section.js";
 import { buildReport, type Report } from "../report/model.js";
 import { buildStatus, type MonitorStatus } from "../report/status.js";
 import type { ReadState } from "../state/file.js";
 import type { StateFile } from "../state/file.js";
 import type { StateTopic } from "../state/topic.js";
 import { feedStats } from "../stats/listener.js";
+import { quartilesOverTime } from "../stats/over-time.js";
 import { FieldStats } from "../stats/stats.js";
 import type { CatalogSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
@@ -55,10 +59,14 @@ export interface Core {
   readonly fields: FieldTallies;
   /** Field statistics and their findings (docs/stats.md); absent with `stats.enabled: false`. */
   readonly stats: FieldStats | undefined;
+  /** Each subject's traffic over its drain window, in buckets (the page's charts). */
+  readonly history: TrafficHistory;
   readonly metrics: Registry;
   /** When records are observed: advanced by the lifecycle's tick live, by the file source in a replay. */
   readonly clock: ObservationClock;
   catalog(): Catalog;
+  /** What a subject's page draws over time: its traffic history and its fields' quartiles. */
+  charts(subject: string): SubjectCharts;
   status(): MonitorStatus;
   report(): Report;
   /** Each rename's progress per producer (config `fields.replaces`), by subject. */
@@ -93,7 +101,15 @@ export function buildCore(inputs: CoreInputs): Core {
   );
   // Buckets and findings on the monitor's clock: a replayed capture's "now" is the capture's clock.
   const statsNow = live ? Date.now : () => observationClock.now ?? Date.now();
+  const history = new TrafficHistory({
+    fields: (subject) => fields.subject(subject),
+    now: statsNow,
+    saved: saved?.history,
+  });
+  if (history.problem)
+    logger.error({ problem: history.problem }, "the saved traffic history is unreadable; starting afresh");
   const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
+  const renames = restoreRenames(fields, saved?.renames, logger);
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -110,7 +126,9 @@ export function buildCore(inputs: CoreInputs): Core {
       ...(stats ? [feedStats(stats)] : []),
     ],
     unreadable: listeners.unreadable,
-    counted: [fields.listener],
+    // The history first: it folds the field tallies' counts in when a bucket ends, before the record
+    // that starts the next is counted there.
+    counted: [history.listener, fields.listener],
     internalError: internalErrorLogger(logger.child({ component: "pipeline" })),
     runner: pool,
     lookups: (subject) => sources.lookupsFor(subject),
@@ -125,11 +143,19 @@ export function buildCore(inputs: CoreInputs): Core {
             ...(corpus ? { corpus: corpus.toJSON() } : {}),
             ...(follower ? { registry: follower.snapshots() } : {}),
             ...(stats ? { stats: stats.saved(Date.now(), final) } : {}),
+            history: history.toJSON(),
+            renames: renames.toJSON(),
           }),
         }
-      : state.kind === "topic" && stats
-        ? // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
-          { ...state, stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
+      : state.kind === "topic"
+        ? {
+            ...state,
+            renames,
+            // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
+            ...(stats
+              ? { stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
+              : {}),
+          }
         : state;
   const runtime = new LifecycleRuntime({
     lifecycle,
@@ -165,8 +191,8 @@ export function buildCore(inputs: CoreInputs): Core {
   const status = () => buildStatus(catalog(), pipeline, health, follower);
   const drainWindows = new Map(config.subjects.map((s) => [s.name, s.drainWindow]));
   // On the lifecycle's clock, as the field verdicts: a replayed capture's "now" is the capture's.
-  const renames = () =>
-    renamesBySubject(fields.subjects(), runtime.lifecycle.now(), (s) => drainWindows.get(s) ?? 0);
+  // Merged with the previous runs' counts and the other replicas' (nothing of them without a state).
+  const renameProgress = () => renames.progress(runtime.lifecycle.now(), (s) => drainWindows.get(s) ?? 0);
   return {
     pipeline,
     pool: pool instanceof ValidationPool ? pool : undefined,
@@ -175,12 +201,18 @@ export function buildCore(inputs: CoreInputs): Core {
     corpus,
     fields,
     stats,
+    history,
     metrics,
     clock: observationClock,
     catalog,
+    charts: (subject) => ({
+      traffic: history.view(subject),
+      bound: { lines: history.lines, maxLines: history.maxLines, dropped: history.dropped },
+      ...(stats ? { quartiles: quartilesOverTime(stats.store, subject, stats.now()) } : {}),
+    }),
     status,
-    renames,
-    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renames()),
+    renames: renameProgress,
+    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renameProgress()),
   };
 }
 
@@ -201,6 +233,14 @@ function restoreCorpus(config: Config, catalog: Catalog, saved: unknown, logger:
     logger.error({ problem: messageOf(error) }, "the saved corpus is unreadable; starting an empty one");
     return new Corpus(options);
   }
+}
+
+/** The renames' ledger, with the counts the state file kept; an unreadable section starts afresh. */
+function restoreRenames(fields: FieldTallies, saved: unknown, logger: Logger): RenameLedger {
+  const renames = new RenameLedger(fields);
+  const problem = renames.restore(saved);
+  if (problem) logger.error({ problem }, "the saved renames' counts are unreadable; starting afresh");
+  return renames;
 }
 
 /** The field statistics, restored from the state file when saved there; unreadable ones start afresh. */

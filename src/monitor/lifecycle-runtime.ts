@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Catalog } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
+import type { RenameLedger } from "../fields/rename-ledger.js";
 import type { PartitionEnds } from "../health/health.js";
 import type { UndecodableBatch } from "../kafka/patches/index.js";
 import type { KafkaSourceOptions } from "../kafka/options.js";
@@ -35,13 +36,15 @@ export type Persistence =
       readonly kind: "file";
       readonly file: StateFile;
       /**
-       * The file's other sections (the corpus, the registry snapshots, the statistics), read at each
-       * save; `final` at the last one before a stop.
+       * The file's other sections (the corpus, the registry snapshots, the statistics, the renames),
+       * read at each save; `final` at the last one before a stop.
        */
       readonly sections: (final: boolean) => {
         readonly corpus?: unknown;
         readonly registry?: unknown;
         readonly stats?: unknown;
+        readonly history?: unknown;
+        readonly renames?: unknown;
       };
     }
   | {
@@ -49,6 +52,8 @@ export type Persistence =
       readonly topic: StateTopic;
       /** The field statistics shared through it (when enabled), and how often their buckets are sent. */
       readonly stats?: { readonly share: StatsShare; readonly everyMs: number };
+      /** The renames' progress, shared through it. */
+      readonly renames?: RenameLedger;
     }
   | { readonly kind: "none" };
 
@@ -199,6 +204,7 @@ export class LifecycleRuntime implements LifecycleView {
             this.#log.error({ problem }, "lifecycle state record unreadable");
           },
           persistence.stats?.share,
+          persistence.renames,
         );
         this.#log.info(
           { records, replica: persistence.topic.replica },

@@ -3,6 +3,7 @@ import type { Config } from "../config/types.js";
 import type { Corpus } from "../corpus/corpus.js";
 import type { PageResult, RouteParams } from "../http/server.js";
 import type { Report } from "../report/model.js";
+import type { SubjectCharts } from "../report/history-section.js";
 import type { PageContext, TopicFlow } from "../report/page-context.js";
 import { indexDocument, subjectDocument, unknownSubjectDocument } from "../report/pages.js";
 import { renderHtml } from "../report/render-html.js";
@@ -17,6 +18,8 @@ export interface StatusPagesDependencies {
   readonly rates: TopicRates;
   /** Its examples are linked and served only when `corpus.serve` is set too. */
   readonly corpus: Corpus | undefined;
+  /** What a subject's page draws over time. */
+  readonly charts?: (subject: string) => SubjectCharts;
 }
 
 const REFRESH_SECONDS = 10;
@@ -57,6 +60,7 @@ export function statusPages(deps: StatusPagesDependencies): {
       root,
       flows,
       rateNote,
+      ...(deps.charts ? { charts: deps.charts } : {}),
       ...(served
         ? {
             samples: (subject: string) => {
@@ -106,6 +110,13 @@ export function statusPages(deps: StatusPagesDependencies): {
       },
     },
     routes: {
+      // What the subject's page draws over time, as data: a subject's alone, since at 200 subjects
+      // all of them would double /api/status (about 1 MB of 1.9).
+      "/subjects/:name/history": (params) => {
+        const subject = deps.catalog().subjects.get(params["name"]!);
+        if (!subject) throw notFound(`the monitor watches no subject ${JSON.stringify(params["name"])}`);
+        return deps.charts?.(subject.name) ?? {};
+      },
       "/subjects/:name/versions/:version/schema": (params) => version(params).file.json,
       // A kept example is redacted, but still a real document: served only when the corpus is.
       "/subjects/:name/versions/:version/sample": (params) => {

@@ -19,7 +19,15 @@ export interface Http {
 export function buildHttp(config: Config, core: Core, health: Health, logger: Logger): Http {
   const { pipeline, lifecycle, corpus } = core;
   const rates = new TopicRates(() => recordsPerTopic(pipeline.tallies));
-  const pages = statusPages({ config, report: core.report, catalog: core.catalog, health, rates, corpus });
+  const pages = statusPages({
+    config,
+    report: core.report,
+    catalog: core.catalog,
+    health,
+    rates,
+    corpus,
+    charts: core.charts,
+  });
   const server = buildServer({
     registry: core.metrics,
     health,

@@ -81,13 +81,29 @@ export interface PipelineHooks {
   readonly now?: () => number;
 }
 
+/** A hook of at most six arguments: what `inOrder` forwards (a seventh would not be). */
+type UpToSix = (a: never, b: never, c: never, d: never, e: never, f: never) => void;
+type Forward = (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => void;
+
 /** One function that calls each listener in order, or none for none (the hot path checks once). */
-export function inOrder<F extends (...args: never[]) => void>(listeners: readonly F[]): F | undefined {
+export function inOrder<F extends UpToSix>(listeners: readonly F[]): F | undefined {
   // Stryker disable next-line ConditionalExpression: the general case calls no listener alike; this spares the hot path a call
   if (listeners.length === 0) return undefined;
   // Stryker disable next-line ConditionalExpression: the general case calls the one listener alike, through one more call
   if (listeners.length === 1) return listeners[0];
-  return ((...args: Parameters<F>) => {
-    for (const listener of listeners) listener(...args);
-  }) as F;
+  // Named arguments, and two listeners called without a loop: a rest array spread into a loop of
+  // calls cost the per-record path about 5% with two `counted` listeners (measured, issue 28's charts).
+  const all = listeners as unknown as readonly Forward[];
+  // Stryker disable next-line ConditionalExpression: the general case calls both listeners alike, through a loop
+  if (all.length === 2) {
+    const first = all[0]!;
+    const second = all[1]!;
+    return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => {
+      first(a, b, c, d, e, f);
+      second(a, b, c, d, e, f);
+    }) as unknown as F;
+  }
+  return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => {
+    for (let i = 0; i < all.length; i++) all[i]!(a, b, c, d, e, f);
+  }) as unknown as F;
 }

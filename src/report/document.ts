@@ -1,3 +1,5 @@
+import type { LineChart } from "./charts.js";
+
 /**
  * What the text, markdown and HTML renderers draw: sections of a few generic blocks. Sections are
  * built from the report model once (`sections.ts`); a renderer knows blocks, never report fields, so
@@ -59,6 +61,8 @@ export type Block =
       /** Said instead of an empty table. */
       readonly empty: string;
     }
+  /** A small line chart over time; renderers without charts show its values as a table (charts.ts). */
+  | { readonly kind: "chart"; readonly chart: LineChart }
   /** What a reader needs only to check a conclusion: folded away on the page, indented in text. */
   | { readonly kind: "details"; readonly summary: string; readonly blocks: readonly Block[] };
 

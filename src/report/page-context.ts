@@ -1,3 +1,5 @@
+import type { SubjectCharts } from "./history-section.js";
+
 /**
  * What the monitor's status pages know beyond the report: the traffic per topic (rates and lag, which
  * only a live monitor measures) and where the links lead. The `report` command has none of it, so its
@@ -11,6 +13,8 @@ export interface PageContext {
   readonly rateNote: string;
   /** The versions of a subject that have a corpus example to link to; absent when none is served. */
   readonly samples?: (subject: string) => ReadonlySet<string>;
+  /** What a subject's page draws over time (the monitor's buckets); absent where nothing is kept. */
+  readonly charts?: (subject: string) => SubjectCharts;
 }
 
 /** One topic's traffic: records counted per second and the consumer group's lag. */

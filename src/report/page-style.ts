@@ -52,4 +52,13 @@ td details table { font-size: 13px; }
 .s0 { background: #4e79a7; } .s1 { background: #f28e2b; } .s2 { background: #59a14f; }
 .s3 { background: #e15759; } .s4 { background: #b07aa1; } .s5 { background: #76b7b2; }
 .s6 { background: #edc948; } .s7 { background: #9c755f; } .sn { background: #9aa0a6; }
+.chart-box { display: inline-block; vertical-align: top; width: 480px; max-width: 100%; margin: 0 36px 6px 0; }
+.chart { margin: 10px 0 2px; }
+.chart figcaption { display: flex; flex-wrap: wrap; gap: 2px 14px; font-size: 12.5px; }
+.chart .key { color: var(--muted); white-space: nowrap; }
+.chart svg { display: block; max-width: 100%; height: auto; }
+.chart text { font-size: 10px; fill: var(--muted); }
+.chart line.grid { stroke: #d8dee4; }
+.chart line.tick { stroke: #eaeef2; }
+.chart path { fill: none; stroke-width: 2; stroke-linejoin: round; stroke-linecap: round; }
 `;

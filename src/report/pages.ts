@@ -2,8 +2,9 @@ import type { AttentionItem } from "./attention.js";
 import { attentionSection } from "./attention-section.js";
 import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
 import type { Report, ReportSubject, ReportVersion } from "./model.js";
+import { historySection } from "./history-section.js";
 import { rateText, lagText, subjectHref, type PageContext } from "./page-context.js";
-import { decodeErrorsSection, monitorSection, subjectSection } from "./sections.js";
+import { decodeErrorsSection, monitorSection, subjectId, subjectSection } from "./sections.js";
 
 /** Up to this many subjects, the index shows each subject whole below its row (today's single page). */
 export const INLINE_SUBJECTS = 1;
@@ -70,14 +71,27 @@ function indexAttention(items: readonly AttentionItem[], page: PageContext | und
   };
 }
 
-/** A subject's own page: its attention items, then every section of the subject with links. */
+/**
+ * A subject's own page: its attention items, its progress over time (when the monitor keeps it), then
+ * every section of the subject with links.
+ */
 export function subjectDocument(report: Report, subject: ReportSubject, page: PageContext): ReportDocument {
+  const charts = page.charts?.(subject.subject);
+  const overTime = charts
+    ? historySection(
+        subjectId(subject.subject),
+        charts,
+        subject.versions.map((v) => v.version),
+        `${subjectHref(page, subject.subject)}/history`,
+      )
+    : undefined;
   return {
     title: `schemawatch: ${subject.subject}`,
     generatedAt: report.generatedAt,
     notices: notices(report),
     sections: [
       attentionSection(report.attention.filter((i) => i.subject === subject.subject)),
+      ...(overTime ? [overTime] : []),
       subjectSection(subject, page),
     ],
   };

@@ -12,14 +12,15 @@ const TONES: Record<RenameStep, Tone> = {
 
 /**
  * Each rename's progress (config `fields.replaces`) as one table per rename: per producer, its
- * records with the old field only, both, the new one only, neither, or unreadable (since the monitor
- * started), and the step of the expand-and-contract procedure it is at, in words.
+ * records with the old field only, both, the new one only, neither, or unreadable (since the state
+ * began: across restarts and replicas when a state file or topic keeps it), and the step of the
+ * expand-and-contract procedure it is at, in words.
  */
 export function renameBlocks(renames: readonly RenameProgress[]): Block[] {
   return renames.flatMap((r): Block[] => [
     {
       kind: "text",
-      text: `${r.replacement} replaces ${r.field}: each producer's records since the monitor started, and its step from the last ${r.window}`,
+      text: `${r.replacement} replaces ${r.field}: each producer's records since the state began, and its step from the last ${r.window}`,
     },
     {
       kind: "table",

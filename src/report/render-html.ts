@@ -1,5 +1,9 @@
 import type { Bars, Block, Cell, Column, ReportDocument, Section, Span } from "./document.js";
+import { chartFallback, chartHtml } from "./charts.js";
+import { escapeHtml } from "./html-escape.js";
 import { PAGE_STYLE } from "./page-style.js";
+
+export { escapeHtml };
 
 export interface HtmlOptions {
   /** Reload the page every this many seconds: the live status page. A file written once has none. */
@@ -12,17 +16,6 @@ export interface HtmlOptions {
   /** The index of the monitor's pages relative to this one (`../` on a subject's page), linked first. */
   readonly home?: string;
 }
-
-const ENTITIES: Readonly<Record<string, string>> = {
-  "&": "&amp;",
-  "<": "&lt;",
-  ">": "&gt;",
-  '"': "&quot;",
-  "'": "&#39;",
-};
-
-/** Text as HTML shows it, in content and in quoted attributes: nothing from traffic becomes markup. */
-export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => ENTITIES[c]!);
 
 const seriesClass = (series: number) => (series < 0 ? "sn" : `s${series % 8}`);
 const percent = (share: number) => `${(Math.min(1, Math.max(0, share)) * 100).toFixed(1)}%`;
@@ -77,6 +70,9 @@ function block(b: Block): string {
         ),
         `</tbody></table></div>`,
       ].join("\n");
+    case "chart":
+      // A chart and its values in one box: boxes flow side by side where the page is wide enough.
+      return `<div class="chart-box">${chartHtml(b.chart)}\n${block(chartFallback(b.chart))}</div>`;
     case "details":
       return `<details><summary>${escapeHtml(b.summary)}</summary>\n${b.blocks.map(block).join("\n")}\n</details>`;
   }

@@ -1,3 +1,4 @@
+import { chartFallback } from "./charts.js";
 import type { Block, Cell, ReportDocument, Section } from "./document.js";
 import { escapeHtml } from "./render-html.js";
 
@@ -43,6 +44,8 @@ function block(b: Block): string[] {
           ),
         ),
       ];
+    case "chart":
+      return block(chartFallback(b.chart));
     case "details":
       // GitHub and most markdown viewers fold <details>; the blocks inside stay markdown.
       return [

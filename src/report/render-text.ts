@@ -1,3 +1,4 @@
+import { chartFallback } from "./charts.js";
 import { textOf, type Block, type Cell, type ReportDocument, type Section } from "./document.js";
 
 function table(block: Extract<Block, { kind: "table" }>, indent: string): string[] {
@@ -31,6 +32,8 @@ function block(b: Block, indent: string): string[] {
     }
     case "table":
       return table(b, indent);
+    case "chart":
+      return block(chartFallback(b.chart), indent);
     case "details":
       return [`${indent}${b.summary}:`, ...b.blocks.flatMap((inner) => block(inner, `${indent}  `))];
   }

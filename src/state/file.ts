@@ -79,6 +79,10 @@ export interface StateSections {
   readonly registry?: unknown;
   /** The field statistics (src/stats), when they are enabled. */
   readonly stats?: unknown;
+  /** Each subject's traffic over its drain window (src/history), the status page's charts. */
+  readonly history?: unknown;
+  /** Each rename's counts per producer and writer version (src/fields/rename-ledger.ts). */
+  readonly renames?: unknown;
 }
 
 /** What was read of the state file at start: its sections, or why it could not be read. */
@@ -104,9 +108,13 @@ export class StateFile {
     try {
       const state = await loadState(this.path);
       if (!state) return {};
-      // The lifecycle's format predates the stats section: it is taken out beside it.
-      const { corpus, registry, stats, ...lifecycle } = state as LifecycleState & { stats?: unknown };
-      return { sections: { lifecycle, corpus, registry, stats } };
+      // The lifecycle's format predates the other sections: they are taken out beside it.
+      const { corpus, registry, stats, history, renames, ...lifecycle } = state as LifecycleState & {
+        stats?: unknown;
+        history?: unknown;
+        renames?: unknown;
+      };
+      return { sections: { lifecycle, corpus, registry, stats, history, renames } };
     } catch (error) {
       return { problem: error };
     }
@@ -119,6 +127,8 @@ export class StateFile {
       ...(sections.corpus === undefined ? {} : { corpus: sections.corpus }),
       ...(sections.registry === undefined ? {} : { registry: sections.registry }),
       ...(sections.stats === undefined ? {} : { stats: sections.stats }),
+      ...(sections.history === undefined ? {} : { history: sections.history }),
+      ...(sections.renames === undefined ? {} : { renames: sections.renames }),
     });
   }
 }

@@ -3,6 +3,7 @@ import { UNDECODABLE } from "../kafka/patches/index.js";
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
 import type { CandidateEvidence, UnreadableEvidence } from "../lifecycle/evidence.js";
 import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";
+import type { RenameLedger } from "../fields/rename-ledger.js";
 import type { StatsShare } from "../stats/share.js";
 import { SharedEvidence, type Outcome } from "./shared.js";
 import {
@@ -42,8 +43,10 @@ export class StateMessages {
     readonly topic: string,
     /** The field statistics' share, when they are enabled. */
     stats?: StatsShare,
+    /** The renames' progress (`fields.replaces`). */
+    renames?: RenameLedger,
   ) {
-    this.shared = new SharedEvidence(replica, stats);
+    this.shared = new SharedEvidence(replica, stats, renames);
   }
 
   /**
@@ -76,7 +79,8 @@ export class StateMessages {
       }
     });
     const [kind, a, b, c] = parts;
-    // A tombstone: a retirement date withdrawn, a statistics bucket gone; of other kinds, nothing.
+    // A tombstone: a retirement date withdrawn, a statistics bucket gone, a rename's record dropped;
+    // of other kinds, nothing.
     let value: unknown = null;
     if (message.value !== null) {
       try {
@@ -84,7 +88,7 @@ export class StateMessages {
       } catch {
         value = undefined; // not JSON, which no kind of record reads
       }
-    } else if (kind !== "retired" && kind !== "stats") return;
+    } else if (kind !== "retired" && kind !== "stats" && kind !== "rename") return;
     const outcome = (result: Outcome, partitions: ReadonlyArray<[string, number]> | "all") => {
       if (!result) return;
       if (result.restartsWindows) return problem(key, result.what, partitions);
@@ -97,6 +101,8 @@ export class StateMessages {
         partitions.length ? partitions : "all",
       );
     }
+    if (kind === "rename" && parts.length === 5 && parts.every((p) => p !== "" && p !== "\u0000"))
+      return outcome(this.shared.rename(parts, value, loading), "all");
     if (kind === "retired" && parts.length === 3 && a && b)
       return outcome(this.shared.retired(lifecycle, parts, value), "all");
     if (kind === "stats" && parts.length === 7 && parts.every((p) => p !== "" && p !== "\u0000"))
@@ -189,7 +195,7 @@ export class StateMessages {
 
   /**
    * A full publish: coverage of the partitions this replica owns, its view of every version, its
-   * candidates, its unreadable records, and when it started.
+   * candidates, its unreadable records, its renames' counts, and when it started.
    */
   publishMessages(
     lifecycle: Lifecycle,
@@ -215,6 +221,7 @@ export class StateMessages {
     messages.push(...this.#unreadableMessages(state.unreadable ?? {}, false));
     messages.push(...this.shared.retiredMessages(lifecycle));
     messages.push(...this.shared.statsMessages(lifecycle.now(), stats.everyMs, stats.final));
+    messages.push(...this.shared.renameMessages());
     messages.push({
       key: stateKey("meta", "started", this.replica),
       // `fields`: this replica shares its field evidence (a version before it did not).

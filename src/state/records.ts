@@ -1,5 +1,6 @@
 import type { PartitionCoverage } from "../lifecycle/coverage.js";
-import { isSharedUse, type FieldUse } from "../lifecycle/field-evidence.js";
+import type { FieldUse } from "../lifecycle/field-evidence.js";
+import { isSharedUse } from "../lifecycle/field-merge.js";
 import type {
   CandidateEvidence,
   CandidateProducer,
@@ -16,7 +17,8 @@ const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" 
 
 /** A record key: `kind/part/part…`, each part URI-encoded so that names may hold slashes. */
 export function stateKey(
-  kind: "coverage" | "version" | "candidate" | "unreadable" | "meta" | "field" | "retired" | "stats",
+  kind:
+    "coverage" | "version" | "candidate" | "unreadable" | "meta" | "field" | "retired" | "stats" | "rename",
   ...parts: Array<string | number>
 ): string {
   return [kind, ...parts.map((p) => encodeURIComponent(String(p)))].join("/");

@@ -1,13 +1,17 @@
 import type { Message } from "kafkajs";
-import { mergeFieldUses, type FieldUse } from "../lifecycle/field-evidence.js";
+import type { RenameLedger } from "../fields/rename-ledger.js";
+import { boundRows, readRows } from "../fields/rename-rows.js";
+import type { FieldUse } from "../lifecycle/field-evidence.js";
+import { mergeFieldUses } from "../lifecycle/field-merge.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import type { World } from "../lifecycle/observation.js";
 import type { StatsShare } from "../stats/share.js";
 import { fieldRecordOf, isRetiredRecord, readFieldRecord, stateKey, type FieldRecord } from "./records.js";
 
-// The state topic's records of field evidence (`field/`), retirement dates (`retired/`) and field
-// statistics (`stats/`), and which replicas share field evidence at all (`meta/started`): what they
-// mean to this replica and what it publishes of them. messages.ts hands each such record here.
+// The state topic's records of field evidence (`field/`), retirement dates (`retired/`), field
+// statistics (`stats/`) and renames' progress (`rename/`), and which replicas share field evidence at
+// all (`meta/started`): what they mean to this replica and what it publishes of them. messages.ts
+// hands each such record here.
 
 /** What a record of these kinds did: nothing to report, or a problem and whether windows restart. */
 export type Outcome = undefined | { readonly what: string; readonly restartsWindows: boolean };
@@ -16,6 +20,12 @@ const UNREADABLE_FIELDS = "is unreadable: treated as a coverage gap";
 
 /** A field record's largest value (bytes of JSON) before its buckets are summed into one per use. */
 export const MAX_FIELD_RECORD_BYTES = 500_000;
+
+/** A rename record's rows' largest JSON (bytes), past which `boundRows` folds them. */
+export const MAX_RENAME_RECORD_BYTES = 500_000;
+
+const LEFT_OUT_OF_RENAMES = "is unreadable: left out of the rename progress";
+const UNKNOWN_RENAME = "names a rename this replica's config does not: left out of the rename progress";
 
 /** A use with its buckets summed into one, dated at the newest's start. */
 function oneBucket(use: FieldUse): FieldUse {
@@ -44,13 +54,21 @@ export class SharedEvidence {
   readonly #sentLast = new Map<string, string>();
   readonly #sentRetired = new Set<string>();
   #statsSentAt = Number.NEGATIVE_INFINITY;
+  /** What was last published of each rename record (its JSON), by key; keys of own records to delete. */
+  readonly #sentRenames = new Map<string, string>();
+  readonly #renameTombstones = new Set<string>();
   /** Field records published with one bucket per use, their whole form past the bound. */
   compacted = 0;
+  /** Rename records published with writer versions folded, and producers left out past the bound. */
+  renamesFolded = 0;
+  renameProducersLeftOut = 0;
 
   constructor(
     readonly replica: string,
     /** The field statistics, when enabled. */
     readonly stats: StatsShare | undefined,
+    /** The renames' progress, when the monitor has one (`fields.replaces`). */
+    readonly renames?: RenameLedger,
   ) {}
 
   /** What the verdicts read of the other replicas' field evidence. */
@@ -119,6 +137,55 @@ export class SharedEvidence {
     return read
       ? undefined
       : { what: "is unreadable: left out of the field statistics", restartsWindows: false };
+  }
+
+  /**
+   * `rename/<subject>/<field>/<replacement>/<replica>` (null: a tombstone). A previous run's of this
+   * replica, read on start, is its own count; another replica's is kept apart, its latest replacing
+   * the one before. One of a rename this config does not name is reported and left out, except this
+   * replica's own (its config dropped the rename: the record gets a tombstone).
+   */
+  rename(parts: readonly string[], value: unknown, loading: boolean): Outcome {
+    const [, subject, field, replacement, replica] = parts as [string, string, string, string, string];
+    const own = replica === this.replica;
+    if (!this.renames || (own && !loading)) return undefined;
+    const known = this.renames.known(subject, field, replacement);
+    if (known === "unwatched") return undefined;
+    if (known === "unknown") {
+      if (own && value !== null)
+        this.#renameTombstones.add(stateKey("rename", subject, field, replacement, replica));
+      return own || value === null ? undefined : { what: UNKNOWN_RENAME, restartsWindows: false };
+    }
+    const rows =
+      value === null
+        ? null
+        : readRows(typeof value === "object" ? (value as { rows?: unknown }).rows : undefined);
+    if (rows === undefined) return { what: LEFT_OUT_OF_RENAMES, restartsWindows: false };
+    if (own) this.renames.ownRecord(subject, field, replacement, rows);
+    else this.renames.peerRecord(replica, subject, field, replacement, rows);
+    return undefined;
+  }
+
+  /**
+   * This replica's rename records whose rows changed since last sent (previous runs' and this run's
+   * counts together), each bounded (`boundRows`), and a tombstone for each of its own records of a
+   * rename its config no longer names.
+   */
+  renameMessages(): Message[] {
+    const messages: Message[] = [];
+    for (const key of this.#renameTombstones) messages.push({ key, value: null });
+    this.#renameTombstones.clear();
+    for (const entry of this.renames?.own() ?? []) {
+      const key = stateKey("rename", entry.subject, entry.field, entry.replacement, this.replica);
+      const bound = boundRows(entry.rows, MAX_RENAME_RECORD_BYTES);
+      const value = JSON.stringify({ rows: bound.rows });
+      if (this.#sentRenames.get(key) === value) continue;
+      this.#sentRenames.set(key, value);
+      if (bound.folded) this.renamesFolded++;
+      this.renameProducersLeftOut += bound.leftOut;
+      messages.push({ key, value });
+    }
+    return messages;
   }
 
   /** The first read of the topic ended. */

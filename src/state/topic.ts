@@ -13,6 +13,7 @@ import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import { StateMessages } from "./messages.js";
 import { SerialSender } from "./sender.js";
 import { Load, openTopic, withRetries } from "./open.js";
+import type { RenameLedger } from "../fields/rename-ledger.js";
 import type { StatsShare } from "../stats/share.js";
 import { mergeCandidates } from "./records.js";
 
@@ -81,15 +82,16 @@ export class StateTopic {
 
   /**
    * Creates the topic if missing, reads it to the end into the lifecycle (and the field statistics'
-   * share, when they are enabled), then keeps following it.
+   * share, when they are enabled, and the renames' ledger), then keeps following it.
    */
   async start(
     lifecycle: Lifecycle,
     onProblem: (problem: string) => void,
     stats?: StatsShare,
+    renames?: RenameLedger,
   ): Promise<number> {
     this.#lifecycle = lifecycle;
-    this.#messages = new StateMessages(this.replica, this.#options.topic, stats);
+    this.#messages = new StateMessages(this.replica, this.#options.topic, stats, renames);
     this.#onProblem = onProblem;
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));

@@ -71,7 +71,7 @@ export function renameText(rename: RenameProgress): string {
     return `  ${p.producer}: ${r.old} with ${rename.field} only, ${r.both} with both, ${r.new} with ${rename.replacement} only, ${r.neither} with neither, ${r.unknown} unreadable; ${p.words}\n`;
   });
   return (
-    `${rename.replacement} replaces ${rename.field}: records since the monitor started, steps from the last ${rename.window}:\n` +
+    `${rename.replacement} replaces ${rename.field}: records since the state began, steps from the last ${rename.window}:\n` +
     (lines.join("") || "  no records yet\n")
   );
 }

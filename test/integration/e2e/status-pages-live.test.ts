@@ -80,5 +80,18 @@ subjects:
         `<tr><td>${topic}</td><td class="num">${rate}</td><td class="num">0</td><td>\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z</td></tr>`,
       ),
     );
+    // The subject's page draws the records over the drain window: every one in the bucket of now, on
+    // 1.1.0, from the one producer (the records name none).
+    const page = await (await fetch(`${monitor.address}/subjects/event`)).text();
+    const versions = page.slice(
+      page.indexOf('id="subject-event-versions-over-time"'),
+      page.indexOf('id="subject-event-fields-over-time"'),
+    );
+    expect(
+      [...versions.matchAll(/<strong>([^<]+)<\/strong>|data-series="([^"]*)" data-last="([^"]*)"/g)].map(
+        (m) => m[1] ?? `${m[2]} ${m[3]}`,
+      ),
+    ).toEqual(["share of each producer&#39;s records on 1.1.0", "unknown 1"]);
+    expect(versions).toContain("(200 of 200)");
   });
 });

@@ -31,6 +31,7 @@ const NOT_FROM_A_CAPTURE: Readonly<Record<string, string>> = {
   schemawatch_registry_versions_retired_total: "only for a catalog that follows a schema registry",
   schemawatch_retired_version_records_total: "only for a catalog with a retired version",
   schemawatch_field_drained: "only for a catalog with a version that deprecates a field",
+  schemawatch_field_rename_records_total: "only for a subject whose config names a rename (fields.replaces)",
 };
 
 let monitor: RunningMonitor | undefined;

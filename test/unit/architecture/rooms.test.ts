@@ -43,6 +43,11 @@ describe("the linter's room rules", () => {
       "the per-record path",
     ],
     [
+      "src/pipeline/pipeline.ts",
+      'import type { TrafficHistory } from "../history/history.js";',
+      "the per-record path",
+    ],
+    [
       "src/lifecycle/verdicts.ts",
       'import type { Pipeline } from "../pipeline/pipeline.js";',
       "verdicts know no Kafka",

@@ -61,7 +61,7 @@ subjects:
 }
 
 const PROGRESS = [
-  "/total replaces /amount: records since the monitor started, steps from the last 1m:",
+  "/total replaces /amount: records since the state began, steps from the last 1m:",
   "  app: 0 with /amount only, 0 with both, 101 with /total only, 0 with neither, 0 unreadable; sends /total only: done; /amount can be removed once drained",
   "  billing: 51 with /amount only, 0 with both, 50 with /total only, 0 with neither, 0 unreadable; sends /amount without /total: add /total and send both (step 1)",
   "  web: 0 with /amount only, 101 with both, 0 with /total only, 0 with neither, 0 unreadable; sends both: move consumers to /total, then stop sending /amount (steps 2 and 3)",
@@ -131,7 +131,7 @@ describe("a rename from the config, on a capture", () => {
     ]);
     for (const format of ["text", "markdown", "html"]) {
       const rendered = (await run("report", "--format", format)).stdout;
-      expect(rendered, format).toContain("records since the monitor started, and its step from the last 1m");
+      expect(rendered, format).toContain("records since the state began, and its step from the last 1m");
       expect(rendered, format).toContain("sends /amount without /total: add /total and send both (step 1)");
       expect(rendered, format).toContain("replaced by /total, deprecated in 1.1.0");
     }

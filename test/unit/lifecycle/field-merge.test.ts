@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogSubject } from "../../../src/catalog/types.js";
 import { Coverage } from "../../../src/lifecycle/coverage.js";
-import { FieldEvidence, mergeFieldUses, type FieldUse } from "../../../src/lifecycle/field-evidence.js";
+import { FieldEvidence, type FieldUse } from "../../../src/lifecycle/field-evidence.js";
+import { mergeFieldUses } from "../../../src/lifecycle/field-merge.js";
 import { judgeFields } from "../../../src/lifecycle/field-verdicts.js";
 import type { LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
 import type { World } from "../../../src/lifecycle/observation.js";

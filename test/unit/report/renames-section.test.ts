@@ -47,7 +47,7 @@ describe("a rename in the report", () => {
     expect(renameBlocks([rename])).toEqual([
       {
         kind: "text",
-        text: "/total replaces /amount: each producer's records since the monitor started, and its step from the last 7d",
+        text: "/total replaces /amount: each producer's records since the state began, and its step from the last 7d",
       },
       {
         kind: "table",

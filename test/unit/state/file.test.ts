@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadState, saveState } from "../../../src/state/file.js";
+import { StateFile, loadState, saveState } from "../../../src/state/file.js";
 import { writeTree } from "../../helpers/files.js";
 
 // What the state file accepts when it reads a state back: anything else is STATE_INVALID, which the
@@ -76,5 +76,29 @@ describe("the state file's check of what it reads", () => {
       code: "STATE_INVALID",
       cause: expect.any(SyntaxError) as unknown,
     });
+  });
+
+  it("keeps the renames section beside the others: written, read back as it was, and absent when not written", async () => {
+    const dir = await writeTree({});
+    const file = new StateFile(`${dir}/s.json`);
+    const renames = [
+      {
+        subject: "pay",
+        field: "/amount",
+        replacement: "/total",
+        rows: [
+          { producer: "billing", writer: "1.1.0", records: [4, 2, 0, 0, 0], lastAt: [T0, T0 + 1, 0, 0, 0] },
+        ],
+      },
+    ];
+    const { format: _, savedAt: __, ...lifecycle } = valid;
+    await file.write({ lifecycle: valid as never, stats: { buckets: [] }, renames });
+    const read = await file.read();
+    expect(read.sections?.renames).toEqual(renames);
+    expect(read.sections?.stats).toEqual({ buckets: [] });
+    expect(read.sections?.lifecycle).toEqual(expect.objectContaining(lifecycle));
+    expect(Object.keys(read.sections!.lifecycle)).not.toContain("renames");
+    await file.write({ lifecycle: valid as never });
+    expect((await file.read()).sections?.renames).toBeUndefined();
   });
 });
