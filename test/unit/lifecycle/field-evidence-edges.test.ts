@@ -2,12 +2,11 @@ import { describe, expect, it } from "vitest";
 import {
   FieldEvidence,
   inWindow,
-  isSharedUse,
-  mergeFieldUses,
   type FieldEvidenceState,
   type FieldFactsRow,
   type FieldUse,
 } from "../../../src/lifecycle/field-evidence.js";
+import { isSharedUse, mergeFieldUses } from "../../../src/lifecycle/field-merge.js";
 
 // Field evidence's rules at their edges, each value exact: which bucket a window counts, what a fold
 // adds and when it starts a bucket or drops one, the streak, the replicas' merge, and what saved
