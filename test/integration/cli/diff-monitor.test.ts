@@ -7,58 +7,20 @@ import { describe, expect, it } from "vitest";
 import type { FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import { runCli } from "../../helpers/cli.js";
-import { writeTree } from "../../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-} from "../../helpers/kafka.js";
+import { produce, waitFor } from "../../helpers/kafka.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
+import { paySchema, payTopic } from "../../helpers/pay-topic.js";
 
-const schema = (version: string, properties: Record<string, unknown>, required: string[]) =>
-  JSON.stringify({
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `https://example.com/schemas/pay/${version}.json`,
-    type: "object",
-    properties,
-    required,
-  });
-
-async function setup() {
-  const brokers = await kafkaBrokers();
-  const topic = freshTopic("sw-diff-monitor");
-  await createTopic(brokers, topic, 2);
-  const dir = await writeTree({
-    "pay/1.0.json": schema("1.0", { id: { type: "integer" }, amount: { type: "number" } }, ["id", "amount"]),
-    "pay/1.1.json": schema(
-      "1.1",
-      { id: { type: "integer" }, amount: { type: "number", deprecated: true }, total: { type: "number" } },
-      ["id"],
-    ),
+const setup = () =>
+  payTopic({
+    prefix: "sw-diff-monitor",
+    window: "10s",
+    deprecated: true,
     // the contraction: amount is gone
-    "proposed/2.0.json": schema("2.0", { id: { type: "integer" }, total: { type: "number" } }, ["id"]),
-    "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-logLevel: silent
-subjects:
-  - name: pay
-    topics: [${topic}]
-    schemas: ./pay
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-    drainWindow: 10s
-    readyWindow: 10s
-    minSamples: 5
-`,
+    files: {
+      "proposed/2.0.json": paySchema("2.0", { id: { type: "integer" }, total: { type: "number" } }, ["id"]),
+    },
   });
-  return { brokers, topic, dir };
-}
 
 /** `n` records of a producer, with the raw JSON `body` (the id is added), round robin over both partitions. */
 const send = (producer: string, n: number, body: string) =>

@@ -2,15 +2,8 @@ import { describe, expect, it } from "vitest";
 import type { RenameProgress } from "../../../src/fields/rename-progress.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { writeTree } from "../../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-} from "../../helpers/kafka.js";
+import { payTopic } from "../../helpers/pay-topic.js";
+import { produce, waitFor } from "../../helpers/kafka.js";
 
 // A rename the schemas do not mark, through a real broker: pay 1.1 declares amount and total side by
 // side, and the config says total replaces amount. Each producer's records per form are counted
@@ -19,48 +12,13 @@ import {
 
 const WINDOW_MS = 3_000;
 
-const schema = (version: string, properties: Record<string, unknown>, required: string[]) =>
-  JSON.stringify({
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `https://example.com/schemas/pay/${version}.json`,
-    type: "object",
-    properties,
-    required,
+const setup = () =>
+  payTopic({
+    prefix: "sw-rename",
+    window: "3s",
+    deprecated: false,
+    subject: "    fields:\n      replaces:\n        /total: /amount\n",
   });
-
-async function setup() {
-  const brokers = await kafkaBrokers();
-  const topic = freshTopic("sw-rename");
-  await createTopic(brokers, topic, 2);
-  const dir = await writeTree({
-    "pay/1.0.json": schema("1.0", { id: { type: "integer" }, amount: { type: "number" } }, ["id", "amount"]),
-    "pay/1.1.json": schema(
-      "1.1",
-      { id: { type: "integer" }, amount: { type: "number" }, total: { type: "number" } },
-      ["id"],
-    ),
-    "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-logLevel: silent
-subjects:
-  - name: pay
-    topics: [${topic}]
-    schemas: ./pay
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-    drainWindow: 3s
-    readyWindow: 3s
-    minSamples: 5
-    fields:
-      replaces:
-        /total: /amount
-`,
-  });
-  return { brokers, topic, configPath: `${dir}/config.yaml` };
-}
 
 /** `n` records of a producer, with the raw JSON `body` (the id is added), round robin over both partitions. */
 const send = (producer: string, n: number, body: string) =>

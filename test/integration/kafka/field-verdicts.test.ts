@@ -2,60 +2,15 @@ import { describe, expect, it } from "vitest";
 import type { FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { writeTree } from "../../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-} from "../../helpers/kafka.js";
+import { payTopic } from "../../helpers/pay-topic.js";
+import { produce, waitFor } from "../../helpers/kafka.js";
 
 // Expand, then contract, through a real broker: `total` replaces `amount` (deprecated in 1.1), and
 // `total` is made required in two steps. A window of 3 s stands in for the default 7 days.
 
 const WINDOW_MS = 3_000;
 
-const schema = (version: string, properties: Record<string, unknown>, required: string[]) =>
-  JSON.stringify({
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `https://example.com/schemas/pay/${version}.json`,
-    type: "object",
-    properties,
-    required,
-  });
-
-async function setup() {
-  const brokers = await kafkaBrokers();
-  const topic = freshTopic("sw-fields");
-  await createTopic(brokers, topic, 2);
-  const dir = await writeTree({
-    "pay/1.0.json": schema("1.0", { id: { type: "integer" }, amount: { type: "number" } }, ["id", "amount"]),
-    "pay/1.1.json": schema(
-      "1.1",
-      { id: { type: "integer" }, amount: { type: "number", deprecated: true }, total: { type: "number" } },
-      ["id"],
-    ),
-    "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-logLevel: silent
-subjects:
-  - name: pay
-    topics: [${topic}]
-    schemas: ./pay
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-    drainWindow: 3s
-    readyWindow: 3s
-    minSamples: 5
-`,
-  });
-  return { brokers, topic, configPath: `${dir}/config.yaml` };
-}
+const setup = () => payTopic({ prefix: "sw-fields", window: "3s", deprecated: true });
 
 /** `n` records of a producer, with the raw JSON `body` (the id is added), round robin over both partitions. */
 const send = (producer: string, n: number, body: string) =>

@@ -4,16 +4,8 @@ import type { FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import type { QuantileSample } from "../../../src/stats/stats.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { writeTree } from "../../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-  withAdmin,
-} from "../../helpers/kafka.js";
+import { payTopic } from "../../helpers/pay-topic.js";
+import { freshTopic, kafkaBrokers, produce, waitFor, withAdmin } from "../../helpers/kafka.js";
 
 // Two replicas sharing a state topic through a real broker (issues 28 and 29): field evidence, field
 // statistics and the retirement date of a version, each learnt from the other replica and kept across
@@ -27,48 +19,16 @@ afterEach(async () => {
   await withAdmin(brokers, (admin) => admin.deleteTopics({ topics: created })).catch(() => undefined);
 });
 
-const schema = (version: string, properties: Record<string, unknown>, required: string[]) =>
-  JSON.stringify({
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `https://example.com/schemas/pay/${version}.json`,
-    type: "object",
-    properties,
-    required,
-  });
-
 async function setup(state: "topic" | "file" = "topic") {
-  const brokers = await kafkaBrokers();
-  const topic = freshTopic("sw-shared-fields");
   const stateTopic = freshTopic("sw-state");
-  topics.push(topic, stateTopic);
-  await createTopic(brokers, topic, 2);
-  const dir = await writeTree({
-    "pay/1.0.json": schema("1.0", { id: { type: "integer" }, amount: { type: "number" } }, ["id", "amount"]),
-    "pay/1.1.json": schema(
-      "1.1",
-      { id: { type: "integer" }, amount: { type: "number", deprecated: true }, total: { type: "number" } },
-      ["id"],
-    ),
-    "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-logLevel: silent
-${state === "topic" ? `state:\n  topic: ${stateTopic}\n` : ""}stats:
-  bucket: 30s
-subjects:
-  - name: pay
-    topics: [${topic}]
-    schemas: ./pay
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-    drainWindow: 20s
-    readyWindow: 20s
-    minSamples: 5
-`,
+  const made = await payTopic({
+    prefix: "sw-shared-fields",
+    window: "20s",
+    deprecated: true,
+    top: `${state === "topic" ? `state:\n  topic: ${stateTopic}\n` : ""}stats:\n  bucket: 30s\n`,
   });
-  return { brokers, topic, configPath: `${dir}/config.yaml` };
+  topics.push(made.topic, stateTopic);
+  return made;
 }
 
 /** Pay 1.0.0 retired in the config file, which a live monitor reloads when it changes. */
