@@ -28,7 +28,8 @@ import { FieldStats } from "../stats/stats.js";
 import type { CatalogSources } from "./catalog-sources.js";
 import { CatalogUpdates } from "./catalog-updates.js";
 import { internalErrorLogger } from "./diagnostics.js";
-import { LifecycleRuntime, lifecycleListeners, newLifecycle, type Persistence } from "./lifecycle-runtime.js";
+import { LifecycleRuntime, type Persistence } from "./lifecycle-runtime.js";
+import { lifecycleListeners, newLifecycle } from "./lifecycle-setup.js";
 import { validationThreadUrl } from "./validation-thread-url.js";
 import type { Registry } from "prom-client";
 

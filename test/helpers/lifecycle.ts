@@ -7,13 +7,8 @@ import { loadCatalog } from "../../src/catalog/load.js";
 import { parseConfig } from "../../src/config/load.js";
 import type { World } from "../../src/lifecycle/observation.js";
 import { createLogger } from "../../src/log.js";
-import {
-  LifecycleRuntime,
-  lifecycleListeners,
-  newLifecycle,
-  type LifecycleTiming,
-  type Persistence,
-} from "../../src/monitor/lifecycle-runtime.js";
+import { LifecycleRuntime, type Persistence } from "../../src/monitor/lifecycle-runtime.js";
+import { lifecycleListeners, newLifecycle, type LifecycleTiming } from "../../src/monitor/lifecycle-setup.js";
 import { ObservationClock } from "../../src/pipeline/clock.js";
 import { Pipeline, type PipelineHooks } from "../../src/pipeline/pipeline.js";
 import { eventConfigYaml } from "./monitor.js";

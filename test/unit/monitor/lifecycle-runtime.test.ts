@@ -1,10 +1,7 @@
 import { access } from "node:fs/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  LifecycleRuntime,
-  lifecycleListeners,
-  newLifecycle,
-} from "../../../src/monitor/lifecycle-runtime.js";
+import { LifecycleRuntime } from "../../../src/monitor/lifecycle-runtime.js";
+import { lifecycleListeners, newLifecycle } from "../../../src/monitor/lifecycle-setup.js";
 import { createLogger } from "../../../src/log.js";
 import { ObservationClock } from "../../../src/pipeline/clock.js";
 import { Pipeline } from "../../../src/pipeline/pipeline.js";
