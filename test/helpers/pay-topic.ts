@@ -1,5 +1,7 @@
+import type { RunningMonitor } from "../../src/monitor/start.js";
 import { writeTree } from "./files.js";
-import { createTopic, freshGroupId, freshTopic, kafkaBrokers } from "./kafka.js";
+import { createTopic, freshGroupId, freshTopic, kafkaBrokers, produce, waitFor } from "./kafka.js";
+import { countedRecords } from "./live.js";
 
 // The subject the field tests run through a real broker: `pay`, where 1.0.0 (deprecated) requires
 // `amount` and 1.1.0 (active) makes it optional beside an optional `total`, on a fresh topic of two
@@ -60,4 +62,45 @@ ${options.top ?? ""}subjects:
 ${options.subject ?? ""}`,
   });
   return { brokers, topic, dir, configPath: `${dir}/config.yaml` };
+}
+
+/** `n` records of a producer declaring pay 1.1, `{"id":i,<body>}`, over both partitions in turn. */
+export const paySend = (producer: string, n: number, body: string) =>
+  Array.from({ length: n }, (_, i) => ({
+    value: `{"id":${i}${body === "" ? "" : `,${body}`}}`,
+    headers: { producer, "schema-version": "1.1" },
+    partition: i % 2,
+  }));
+
+/**
+ * Produces to the topic and waits until the monitor has counted every record produced so far: each
+ * step of a test then reads verdicts over the records it sent.
+ */
+export function countedProducer(brokers: string[], topic: string, monitor: RunningMonitor) {
+  let total = 0;
+  return async (messages: ReturnType<typeof paySend>) => {
+    await produce(brokers, topic, messages);
+    total += messages.length;
+    await waitFor(() => countedRecords(monitor) === total, `${total} records`);
+  };
+}
+
+/** The capture of the `diff --monitor` and `readiness --field` unit tests: billing sends amount and total until `amountUntil` seconds after `t0`, then total only; web sends total only. */
+export function payCapture(t0: number, amountUntil: number): string {
+  const lines: string[] = [];
+  for (let t = 0; t <= 100; t++)
+    for (const producer of ["billing", "web"]) {
+      const amount = producer === "billing" && t <= amountUntil;
+      lines.push(
+        JSON.stringify({
+          topic: "payments",
+          partition: 0,
+          offset: lines.length,
+          timestamp: t0 + t * 1000,
+          headers: { producer, "schema-version": "1.1" },
+          value: amount ? { id: t, amount: 3, total: 3 } : { id: t, total: 3 },
+        }),
+      );
+    }
+  return lines.join("\n") + "\n";
 }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { RenameProgress } from "../../../src/fields/rename-progress.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
-import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { payTopic } from "../../helpers/pay-topic.js";
-import { produce, waitFor } from "../../helpers/kafka.js";
+import { startLiveMonitor } from "../../helpers/live.js";
+import { countedProducer, paySend, payTopic } from "../../helpers/pay-topic.js";
+import { waitFor } from "../../helpers/kafka.js";
 
 // A rename the schemas do not mark, through a real broker: pay 1.1 declares amount and total side by
 // side, and the config says total replaces amount. Each producer's records per form are counted
@@ -21,12 +21,7 @@ const setup = () =>
   });
 
 /** `n` records of a producer, with the raw JSON `body` (the id is added), round robin over both partitions. */
-const send = (producer: string, n: number, body: string) =>
-  Array.from({ length: n }, (_, i) => ({
-    value: `{"id":${i}${body === "" ? "" : `,${body}`}}`,
-    headers: { producer, "schema-version": "1.1" },
-    partition: i % 2,
-  }));
+const send = paySend;
 
 const rename = (monitor: RunningMonitor): RenameProgress => monitor.report().subjects[0]!.renames![0]!;
 
@@ -51,12 +46,7 @@ describe("a rename's progress through a real broker", () => {
     const monitor = await startLiveMonitor(configPath);
     try {
       await waitFor(() => monitor.health.ready, "partitions to be assigned");
-      let total = 0;
-      const produced = async (messages: ReturnType<typeof send>) => {
-        await produce(brokers, topic, messages);
-        total += messages.length;
-        await waitFor(() => countedRecords(monitor) === total, `${total} records`);
-      };
+      const produced = countedProducer(brokers, topic, monitor);
 
       // Step 1 for billing (amount alone), web sends both, app sends total alone.
       await produced([

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
-import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { payTopic } from "../../helpers/pay-topic.js";
-import { produce, waitFor } from "../../helpers/kafka.js";
+import { startLiveMonitor } from "../../helpers/live.js";
+import { countedProducer, paySend, payTopic } from "../../helpers/pay-topic.js";
+import { waitFor } from "../../helpers/kafka.js";
 
 // Expand, then contract, through a real broker: `total` replaces `amount` (deprecated in 1.1), and
 // `total` is made required in two steps. A window of 3 s stands in for the default 7 days.
@@ -13,12 +13,7 @@ const WINDOW_MS = 3_000;
 const setup = () => payTopic({ prefix: "sw-fields", window: "3s", deprecated: true });
 
 /** `n` records of a producer, with the raw JSON `body` (the id is added), round robin over both partitions. */
-const send = (producer: string, n: number, body: string) =>
-  Array.from({ length: n }, (_, i) => ({
-    value: `{"id":${i}${body === "" ? "" : `,${body}`}}`,
-    headers: { producer, "schema-version": "1.1" },
-    partition: i % 2,
-  }));
+const send = paySend;
 
 function field(monitor: RunningMonitor, pointer: string): FieldVerdict {
   return monitor.report().subjects[0]!.fields!.find((f) => f.field === pointer)!;
@@ -30,12 +25,7 @@ describe("field verdicts through a real broker", () => {
     const monitor = await startLiveMonitor(configPath);
     try {
       await waitFor(() => monitor.health.ready, "partitions to be assigned");
-      let total = 0;
-      const produced = async (messages: ReturnType<typeof send>) => {
-        await produce(brokers, topic, messages);
-        total += messages.length;
-        await waitFor(() => countedRecords(monitor) === total, `${total} records`);
-      };
+      const produced = countedProducer(brokers, topic, monitor);
 
       // Expand: billing sends both names, web still only the old one.
       await produced([...send("billing", 10, `"amount":3,"total":3`), ...send("web", 10, `"amount":3`)]);

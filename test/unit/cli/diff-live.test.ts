@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
+import { payCapture } from "../../helpers/pay-topic.js";
 import { freePort } from "../../helpers/ports.js";
 import { replayed } from "../../helpers/replay.js";
 
@@ -36,24 +37,7 @@ const V11 = schema(
 const V20 = schema("2.0", { total: { type: "number" } }, ["total"]);
 
 /** Billing sends amount and total until `amountUntil` seconds, then total only; web sends total only. */
-function capture(amountUntil: number): string {
-  const lines: string[] = [];
-  for (let t = 0; t <= 100; t++)
-    for (const producer of ["billing", "web"]) {
-      const amount = producer === "billing" && t <= amountUntil;
-      lines.push(
-        JSON.stringify({
-          topic: "payments",
-          partition: 0,
-          offset: lines.length,
-          timestamp: T0 + t * 1000,
-          headers: { producer, "schema-version": "1.1" },
-          value: amount ? { id: t, amount: 3, total: 3 } : { id: t, total: 3 },
-        }),
-      );
-    }
-  return lines.join("\n") + "\n";
-}
+const capture = (amountUntil: number) => payCapture(T0, amountUntil);
 
 const monitors: RunningMonitor[] = [];
 const servers: Server[] = [];

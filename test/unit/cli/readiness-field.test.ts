@@ -3,6 +3,7 @@ import { createLogger } from "../../../src/log.js";
 import { startMonitor } from "../../../src/monitor/start.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
+import { payCapture } from "../../helpers/pay-topic.js";
 
 // `readiness --field` offline, on a capture: the rename `amount` → `total` (1.1 deprecates amount and
 // adds total), and `currency`, optional, that no producer sends yet.
@@ -33,24 +34,7 @@ const CATALOG = {
 };
 
 /** Billing sends amount and total until `amountUntil` seconds, then total only; web sends total only. */
-function capture(amountUntil: number): string {
-  const lines: string[] = [];
-  for (let t = 0; t <= 100; t++)
-    for (const producer of ["billing", "web"]) {
-      const amount = producer === "billing" && t <= amountUntil;
-      lines.push(
-        JSON.stringify({
-          topic: "payments",
-          partition: 0,
-          offset: lines.length,
-          timestamp: T0 + t * 1000,
-          headers: { producer, "schema-version": "1.1" },
-          value: amount ? { id: t, amount: 3, total: 3 } : { id: t, total: 3 },
-        }),
-      );
-    }
-  return lines.join("\n") + "\n";
-}
+const capture = (amountUntil: number) => payCapture(T0, amountUntil);
 
 async function captureDir(amountUntil: number) {
   return writeTree({
