@@ -167,6 +167,7 @@ class SubjectFieldState implements SubjectFieldsView {
     readable: boolean,
     records: number,
     at: number,
+    frame: Buffer | undefined,
   ): void {
     row.checked += records;
     const fields = this.fields.length;
@@ -179,7 +180,7 @@ class SubjectFieldState implements SubjectFieldsView {
       return;
     }
     const verdicts = this.verdicts;
-    this.check.check(value, start, verdicts);
+    this.check.check(value, start, verdicts, frame);
     const keyOf = this.#keyOf;
     for (let i = 0; i < fields; i++) {
       const verdict = verdicts[keyOf[i]!];
@@ -247,7 +248,7 @@ export class FieldTallies {
   }
 
   /** The pipeline's listener: give it as `counted: [fields.listener]`. */
-  readonly listener: CountedHook = (pipeline, series, value, start, reason, records) => {
+  readonly listener: CountedHook = (pipeline, series, value, start, reason, records, frame) => {
     let state = this.#lastState;
     if (this.#lastPipeline !== pipeline || state === undefined) {
       state = this.#states.get(pipeline.subject.name);
@@ -262,7 +263,7 @@ export class FieldTallies {
     if (state.fields.length === 0) return;
     const readable = reason === undefined || PAYLOAD_READ.has(reason);
     // The pipeline dates the series before it counts a record: its latest observation is this one's.
-    state.count(state.row(series), value, start, readable, records, series.lastObservedMs);
+    state.count(state.row(series), value, start, readable, records, series.lastObservedMs, frame);
   };
 
   /** Each subject's tracked fields and rows. */

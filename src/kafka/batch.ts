@@ -89,6 +89,12 @@ export class BatchRecord implements SourceRecord {
     Object.defineProperties(this, BatchRecord.#parts);
   }
 
+  /** The batch's records as bytes, for a message of schemawatch's decoder (`SourceRecord.frame`). */
+  get frame(): Buffer | undefined {
+    const message = this.#message;
+    return message instanceof KafkaRecord ? message.frame : undefined;
+  }
+
   /** Makes this the record of `message`; the sink never keeps a record it was given. */
   fill(message: KafkaMessage): this {
     this.#message = message;

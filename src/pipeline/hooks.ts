@@ -32,8 +32,9 @@ export type UnreadableHook = (
 /**
  * Every record counted, with its payload's bytes from `start` (past a wire prefix): the field checks.
  * `series` names its topic, producer and writer version; `reason` is why its payload or version could
- * not be read, if so. `records` is more than 1 only for an undecodable batch (`value` null). The
- * listener must not keep `value`: sources reuse it.
+ * not be read, if so. `records` is more than 1 only for an undecodable batch (`value` null). `frame`
+ * is the record's `SourceRecord.frame`, where its source gives one. The listener must not keep
+ * `value`: sources reuse it.
  */
 export type CountedHook = (
   subject: SubjectPipeline,
@@ -42,6 +43,7 @@ export type CountedHook = (
   start: number,
   reason: DecodeReason | undefined,
   records: number,
+  frame: Buffer | undefined,
 ) => void;
 
 /**
@@ -81,12 +83,12 @@ export interface PipelineHooks {
   readonly now?: () => number;
 }
 
-/** A hook of at most six arguments: what `inOrder` forwards (a seventh would not be). */
-type UpToSix = (a: never, b: never, c: never, d: never, e: never, f: never) => void;
-type Forward = (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => void;
+/** A hook of at most seven arguments: what `inOrder` forwards (an eighth would not be). */
+type UpToSeven = (a: never, b: never, c: never, d: never, e: never, f: never, g: never) => void;
+type Forward = (a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, g: unknown) => void;
 
 /** One function that calls each listener in order, or none for none (the hot path checks once). */
-export function inOrder<F extends UpToSix>(listeners: readonly F[]): F | undefined {
+export function inOrder<F extends UpToSeven>(listeners: readonly F[]): F | undefined {
   // Stryker disable next-line ConditionalExpression: the general case calls no listener alike; this spares the hot path a call
   if (listeners.length === 0) return undefined;
   // Stryker disable next-line ConditionalExpression: the general case calls the one listener alike, through one more call
@@ -98,12 +100,12 @@ export function inOrder<F extends UpToSix>(listeners: readonly F[]): F | undefin
   if (all.length === 2) {
     const first = all[0]!;
     const second = all[1]!;
-    return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => {
-      first(a, b, c, d, e, f);
-      second(a, b, c, d, e, f);
+    return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, g: unknown) => {
+      first(a, b, c, d, e, f, g);
+      second(a, b, c, d, e, f, g);
     }) as unknown as F;
   }
-  return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown) => {
-    for (let i = 0; i < all.length; i++) all[i]!(a, b, c, d, e, f);
+  return ((a: unknown, b: unknown, c: unknown, d: unknown, e: unknown, f: unknown, g: unknown) => {
+    for (let i = 0; i < all.length; i++) all[i]!(a, b, c, d, e, f, g);
   }) as unknown as F;
 }

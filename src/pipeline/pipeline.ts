@@ -210,7 +210,7 @@ export class Pipeline implements RecordSink {
     series.count.value += records;
     const at = this.#clock?.now ?? Date.now();
     if (at > series.lastObservedMs) series.lastObservedMs = at;
-    this.#onCounted?.(pipeline, series, null, 0, reason, records);
+    this.#onCounted?.(pipeline, series, null, 0, reason, records, undefined);
     this.#onUnreadable?.(pipeline, topic, partition, reason, records, at);
   }
 
@@ -259,7 +259,7 @@ export class Pipeline implements RecordSink {
     if (series.writer?.status === "retired") series.retiredRecords++;
     const observedAt = this.#clock?.now ?? record.timestamp;
     if (observedAt > series.lastObservedMs) series.lastObservedMs = observedAt;
-    this.#onCounted?.(pipeline, series, value, writer.payloadStart, reason, 1);
+    this.#onCounted?.(pipeline, series, value, writer.payloadStart, reason, 1, record.frame);
     if (reason !== undefined) {
       this.tallies.decodeError(record.topic, reason);
       // An undeclared record too large to validate may need a deprecated version nobody could check.

@@ -14,6 +14,12 @@ export interface SourceRecord {
   readonly key: Buffer | null;
   readonly headers: Readonly<Record<string, HeaderValue>> | undefined;
   readonly value: Buffer | null;
+  /**
+   * Bytes that hold `value` and that nothing writes again while this record and the records after it
+   * are counted (a Kafka record batch's records): a check may read ahead in them once for several
+   * records (the field check's search for escapes). Undefined where a source cannot promise that.
+   */
+  readonly frame?: Buffer | undefined;
 }
 
 /** Why a record could not be decoded; each is a value of the `reason` label. */

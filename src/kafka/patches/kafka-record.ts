@@ -100,6 +100,14 @@ export interface RecordLayout {
   headerCount: number;
 }
 
+/** What every record of one batch shares. */
+export interface SharedByBatch {
+  readonly context: DecodedRecord["batchContext"];
+  readonly names: HeaderNames;
+  /** The batch's records, as bytes (decompressed, for a compressed batch): what `KafkaRecord.frame` is. */
+  readonly frame: Buffer;
+}
+
 /**
  * One record of a batch, holding where its parts lie in the batch's bytes rather than the parts: the
  * key, value and headers are made when read. kafkajs decodes a whole fetch response (2 MB, ~9,000
@@ -121,6 +129,7 @@ export class KafkaRecord implements DecodedRecord {
   readonly #timestampText: string | undefined;
   readonly #buffer: Buffer;
   readonly #names: HeaderNames;
+  readonly #frame: Buffer;
   readonly #key: number;
   readonly #keyLength: number;
   readonly #value: number;
@@ -129,7 +138,7 @@ export class KafkaRecord implements DecodedRecord {
   readonly #headerCount: number;
 
   constructor(
-    batch: { readonly context: DecodedRecord["batchContext"]; readonly names: HeaderNames },
+    batch: SharedByBatch,
     buffer: Buffer,
     attributes: number,
     offset: string,
@@ -145,6 +154,7 @@ export class KafkaRecord implements DecodedRecord {
     this.#timestampText = typeof timestamp === "number" ? undefined : timestamp;
     this.#buffer = buffer;
     this.#names = batch.names;
+    this.#frame = batch.frame;
     this.#key = layout.key;
     this.#keyLength = layout.keyLength;
     this.#value = layout.value;
@@ -163,6 +173,14 @@ export class KafkaRecord implements DecodedRecord {
 
   get value(): Buffer | null {
     return this.#value < 0 ? null : this.#buffer.subarray(this.#value, this.#value + this.#valueLength);
+  }
+
+  /**
+   * The bytes of the batch's records, the value among them: nothing writes them again, so a search
+   * that read ahead in them answers for the records after this one (`SourceRecord.frame`).
+   */
+  get frame(): Buffer {
+    return this.#frame;
   }
 
   /**

@@ -1,6 +1,7 @@
 import {
   HeaderNames,
   KafkaRecord,
+  type SharedByBatch,
   type BatchFields,
   type DecodedRecord,
   type RecordLayout,
@@ -107,11 +108,12 @@ export async function decodeRecordBatch(fetch: FetchDecoder, deps: BatchDecoderD
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+const EMPTY = Buffer.alloc(0);
 
 /** Reads the records of one batch; offsets and timestamps relative to the batch's bases. */
 class RecordReader {
-  /** What every record of the batch shares. */
-  readonly #batch: { readonly context: DecodedRecord["batchContext"]; readonly names: HeaderNames };
+  /** What every record of the batch shares (its frame once `read` knows the records' bytes). */
+  #batch: SharedByBatch;
   /** The bases as numbers when every offset and timestamp of the batch stays exact in one. */
   readonly #baseOffset: number | undefined;
   readonly #baseOffsetBig: bigint;
@@ -138,7 +140,7 @@ class RecordReader {
     firstTimestamp: bigint,
     names: HeaderNames,
   ) {
-    this.#batch = { context, names };
+    this.#batch = { context, names, frame: EMPTY };
     this.#baseOffsetBig = baseOffset;
     // An int32 delta added to a number below 2^53 - 2^31 stays exact.
     this.#baseOffset = baseOffset >= 0n && baseOffset < SAFE - 0x80000000n ? Number(baseOffset) : undefined;
@@ -151,6 +153,7 @@ class RecordReader {
   }
 
   read(buffer: Buffer, from: number, end: number, count: number): DecodedRecord[] {
+    this.#batch = { ...this.#batch, frame: buffer.subarray(from, end) };
     this.#buffer = buffer;
     this.#pos = from;
     const records = new Array<DecodedRecord>(count);

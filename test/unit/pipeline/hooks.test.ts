@@ -1,23 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { inOrder } from "../../../src/pipeline/hooks.js";
 
-type Six = (a: number, b: string, c: null, d: undefined, e: boolean, f: number) => void;
+type Seven = (a: number, b: string, c: null, d: undefined, e: boolean, f: number, g: string) => void;
 
 describe("inOrder", () => {
-  it.each([1, 2, 3])("calls each of %i listeners in order with all six arguments", (count) => {
+  it.each([1, 2, 3])("calls each of %i listeners in order with all seven arguments", (count) => {
     const heard: string[] = [];
     const listeners = Array.from(
       { length: count },
-      (_, i): Six =>
+      (_, i): Seven =>
         (...args) =>
           void heard.push(`${i}: ${JSON.stringify(args)}`),
     );
-    inOrder(listeners)!(1, "b", null, undefined, true, 6);
-    expect(heard).toEqual(listeners.map((_, i) => `${i}: [1,"b",null,null,true,6]`));
+    inOrder(listeners)!(1, "b", null, undefined, true, 6, "g");
+    expect(heard).toEqual(listeners.map((_, i) => `${i}: [1,"b",null,null,true,6,"g"]`));
   });
 
   it("gives none for no listener, and the one listener itself", () => {
-    const one: Six = () => {};
-    expect([inOrder<Six>([]), inOrder([one])]).toEqual([undefined, one]);
+    const one: Seven = () => {};
+    expect([inOrder<Seven>([]), inOrder([one])]).toEqual([undefined, one]);
   });
 });
