@@ -14,8 +14,9 @@
 // - the file source: an NDJSON capture replayed through the same pipeline (`run --source file:`).
 //
 //   node --expose-gc bench/fields.js     # alone (after npm run build); BENCH_FIELDS_DOCS (200000)
-//   KAFKA_BROKERS=127.0.0.1:19092 BENCH_KAFKA_RECORDS=300000 node --expose-gc bench/fields.js
+//   KAFKA_BROKERS=127.0.0.1:19092 node --expose-gc bench/fields.js
 //                                        # plus the whole monitor from a real broker, side by side
+//                                        # (bench/fields-kafka.js: BENCH_FIELDS_ROUNDS, BENCH_KAFKA_RECORDS)
 //   npm run bench                        # as one section of the benchmark
 import { Buffer } from "node:buffer";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
