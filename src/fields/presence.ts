@@ -13,6 +13,12 @@ export type PresenceName = (typeof PRESENCE_NAMES)[number];
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
+/** Bytes around payloads that nothing writes again, and their number (`SourceRecord.frame`). */
+export interface Frame {
+  readonly bytes: Buffer;
+  readonly id: number;
+}
+
 /** How far past a payload the first search for a backslash in a frame reads on, at most. */
 const WINDOW = 64 * 1024;
 
@@ -46,11 +52,11 @@ export class PresenceCheck {
   readonly #starts = new Uint16Array(4096);
   readonly #keySet: ReadonlySet<string>;
   /**
-   * What the last search for a backslash in a frame read (`#holdsBackslash`): in `#frame`, no
-   * backslash lies from `#clearFrom` to before `#clearTo`, and one lies at `#clearTo` when
-   * `#backslashAtClearTo` (offsets in the frame).
+   * What the last search for a backslash in a frame read (`#holdsBackslash`): in the frame numbered
+   * `#frame` (0: none), no backslash lies from `#clearFrom` to before `#clearTo`, and one lies at
+   * `#clearTo` when `#backslashAtClearTo` (offsets in the frame's bytes).
    */
-  #frame: Uint8Array | undefined;
+  #frame = 0;
   #clearFrom = 0;
   #clearTo = 0;
   // Stryker disable next-line BooleanLiteral: read only after a search in a frame has set it
@@ -74,7 +80,7 @@ export class PresenceCheck {
    * that hold `bytes` and that nothing writes again while the records in them are checked, in order
    * (`SourceRecord.frame`); the search for escapes then reads ahead in them once for many records.
    */
-  check(bytes: Uint8Array | null, start: number, into: Uint8Array, frame?: Buffer): number {
+  check(bytes: Uint8Array | null, start: number, into: Uint8Array, frame?: Frame): number {
     const keys = this.#needles.length;
     // Stryker disable next-line ConditionalExpression: with no keys the rest finds none either; this spares the scan
     if (keys === 0) return 0;
@@ -101,18 +107,19 @@ export class PresenceCheck {
    */
   // Where this says true of a payload without a backslash, its escaped keys are decoded and none is
   // found: the same verdicts, more slowly. Only a false for a payload with one could change a verdict.
-  #holdsBackslash(bytes: Uint8Array, start: number, frame: Buffer | undefined): boolean {
-    const base = frame?.byteOffset ?? 0;
+  #holdsBackslash(bytes: Uint8Array, start: number, frame: Frame | undefined): boolean {
+    const within = frame?.bytes;
+    const base = within?.byteOffset ?? 0;
     // Stryker disable next-line ArithmeticOperator: from before the wire prefix, a search reads more and may say true: the same verdicts
     const from = bytes.byteOffset + start - base;
     const end = bytes.byteOffset + bytes.length - base;
     // A payload that does not lie within its frame (no source gives one) is searched alone.
-    if (frame === undefined || from < 0 || end > frame.length) {
+    if (within === undefined || from < 0 || end > within.length) {
       this.searches++;
       // Stryker disable next-line UnaryOperator,ConditionalExpression: true decodes no key that is not there; a backslash at index 1 follows the opening bracket, in no key
       return indexOfByte(bytes, BACKSLASH, start) !== -1;
     }
-    const inOrder = frame === this.#frame && from >= this.#clearFrom;
+    const inOrder = frame!.id === this.#frame && from >= this.#clearFrom;
     if (inOrder) {
       // Stryker disable next-line ArithmeticOperator,EqualityOperator,BooleanLiteral: a payload cannot end in a backslash (it ends in a bracket), so one more byte reads the same; true, see above
       if (end <= this.#clearTo) return false;
@@ -120,10 +127,10 @@ export class PresenceCheck {
       if (this.#backslashAtClearTo && from <= this.#clearTo) return true;
     }
     this.searches++;
-    const limit = inOrder ? frame.length : Math.min(frame.length, Math.max(end, from + WINDOW));
+    const limit = inOrder ? within.length : Math.min(within.length, Math.max(end, from + WINDOW));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: a view up to the frame's end reads what the frame does
-    const found = (limit < frame.length ? frame.subarray(0, limit) : frame).indexOf(BACKSLASH, from);
-    this.#frame = frame;
+    const found = (limit < within.length ? within.subarray(0, limit) : within).indexOf(BACKSLASH, from);
+    this.#frame = frame!.id;
     this.#clearFrom = from;
     this.#clearTo = found === -1 ? limit : found;
     // Stryker disable next-line ConditionalExpression,UnaryOperator: a backslash said to lie where the search stopped makes a later payload true, see above

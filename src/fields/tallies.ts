@@ -1,6 +1,6 @@
 import type { Catalog, CatalogSubject } from "../catalog/types.js";
 import type { CountedHook, SubjectPipeline } from "../pipeline/pipeline.js";
-import type { DecodeReason } from "../pipeline/record.js";
+import type { DecodeReason, RecordFrame } from "../pipeline/record.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
 import type { FieldsConfig } from "../config/types.js";
 import { MAX_FIELDS, fieldsOfInterest, type FieldOfInterest } from "./interest.js";
@@ -167,7 +167,7 @@ class SubjectFieldState implements SubjectFieldsView {
     readable: boolean,
     records: number,
     at: number,
-    frame: Buffer | undefined,
+    frame: RecordFrame | undefined,
   ): void {
     row.checked += records;
     const fields = this.fields.length;

@@ -90,7 +90,7 @@ export class BatchRecord implements SourceRecord {
   }
 
   /** The batch's records as bytes, for a message of schemawatch's decoder (`SourceRecord.frame`). */
-  get frame(): Buffer | undefined {
+  get frame(): SourceRecord["frame"] {
     const message = this.#message;
     return message instanceof KafkaRecord ? message.frame : undefined;
   }

@@ -2,7 +2,7 @@ import type { CatalogSubject } from "../catalog/types.js";
 import type { IdLookups } from "../catalog/lookups.js";
 import type { SubjectConfig } from "../config/types.js";
 import type { ObservationClock } from "./clock.js";
-import type { DecodeReason, SourceRecord, UnreadableReason } from "./record.js";
+import type { DecodeReason, RecordFrame, SourceRecord, UnreadableReason } from "./record.js";
 import type { SubjectPipeline } from "./subject-pipeline.js";
 import type { RecordSeries } from "./tallies.js";
 import type { ValidatedHook } from "./validated.js";
@@ -43,7 +43,7 @@ export type CountedHook = (
   start: number,
   reason: DecodeReason | undefined,
   records: number,
-  frame: Buffer | undefined,
+  frame: RecordFrame | undefined,
 ) => void;
 
 /**

@@ -15,11 +15,21 @@ export interface SourceRecord {
   readonly headers: Readonly<Record<string, HeaderValue>> | undefined;
   readonly value: Buffer | null;
   /**
-   * Bytes that hold `value` and that nothing writes again while this record and the records after it
-   * are counted (a Kafka record batch's records): a check may read ahead in them once for several
-   * records (the field check's search for escapes). Undefined where a source cannot promise that.
+   * Bytes that hold `value` and that nothing writes again (a Kafka record batch's records): a check
+   * may read ahead in them once for several records (the field check's search for escapes).
+   * Undefined where a source cannot promise that.
    */
-  readonly frame?: Buffer | undefined;
+  readonly frame?: RecordFrame | undefined;
+}
+
+/** The bytes around values (`SourceRecord.frame`). */
+export interface RecordFrame {
+  readonly bytes: Buffer;
+  /**
+   * This frame's number, never another's in the process: what a check that read ahead remembers of
+   * it, rather than the bytes, which it would keep alive (a fetch response, per subject).
+   */
+  readonly id: number;
 }
 
 /** Why a record could not be decoded; each is a value of the `reason` label. */

@@ -105,7 +105,13 @@ export interface SharedByBatch {
   readonly context: DecodedRecord["batchContext"];
   readonly names: HeaderNames;
   /** The batch's records, as bytes (decompressed, for a compressed batch): what `KafkaRecord.frame` is. */
-  readonly frame: Buffer;
+  readonly frame: BatchFrame;
+}
+
+/** A batch's records as bytes, and a number no other batch of the process has. */
+export interface BatchFrame {
+  readonly bytes: Buffer;
+  readonly id: number;
 }
 
 /**
@@ -129,7 +135,7 @@ export class KafkaRecord implements DecodedRecord {
   readonly #timestampText: string | undefined;
   readonly #buffer: Buffer;
   readonly #names: HeaderNames;
-  readonly #frame: Buffer;
+  readonly #frame: BatchFrame;
   readonly #key: number;
   readonly #keyLength: number;
   readonly #value: number;
@@ -179,7 +185,7 @@ export class KafkaRecord implements DecodedRecord {
    * The bytes of the batch's records, the value among them: nothing writes them again, so a search
    * that read ahead in them answers for the records after this one (`SourceRecord.frame`).
    */
-  get frame(): Buffer {
+  get frame(): BatchFrame {
     return this.#frame;
   }
 

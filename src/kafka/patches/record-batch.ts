@@ -108,7 +108,9 @@ export async function decodeRecordBatch(fetch: FetchDecoder, deps: BatchDecoderD
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const EMPTY = Buffer.alloc(0);
+const EMPTY = { bytes: Buffer.alloc(0), id: 0 };
+/** The batches read so far: each batch's frame is numbered by it (`BatchFrame.id`). */
+let frames = 0;
 
 /** Reads the records of one batch; offsets and timestamps relative to the batch's bases. */
 class RecordReader {
@@ -153,7 +155,7 @@ class RecordReader {
   }
 
   read(buffer: Buffer, from: number, end: number, count: number): DecodedRecord[] {
-    this.#batch = { ...this.#batch, frame: buffer.subarray(from, end) };
+    this.#batch = { ...this.#batch, frame: { bytes: buffer.subarray(from, end), id: ++frames } };
     this.#buffer = buffer;
     this.#pos = from;
     const records = new Array<DecodedRecord>(count);

@@ -1,12 +1,14 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { ABSENT, PRESENT, PresenceCheck, presenceOf } from "../../../src/fields/presence.js";
+import { ABSENT, PRESENT, PresenceCheck, presenceOf, type Frame } from "../../../src/fields/presence.js";
 
 // Records that lie one after another in a frame (a Kafka batch's records) share one search for
 // escapes: what the search read ahead must answer every later record exactly as a search of the
 // record alone would, in whatever order the records come and however frames alternate.
 
 const KEYS = ["amount", "currency", "legacy_id"];
+
+let frames = 0;
 
 /** Payloads laid out in one frame, with `gap` bytes (headers, lengths) before each. */
 function frameOf(payloads: readonly string[], gap: (i: number) => string) {
@@ -23,12 +25,13 @@ function frameOf(payloads: readonly string[], gap: (i: number) => string) {
   // A frame as the decoder makes it: a view 12 bytes into a buffer of its own, a backslash after it.
   const whole = Buffer.alloc(12 + offset + 12);
   Buffer.concat([Buffer.from("batch header"), ...parts, Buffer.from("next batch \\")]).copy(whole);
-  const frame = whole.subarray(12, 12 + offset);
-  const values = at.map(([start, length]) => frame.subarray(start, start + length));
+  const bytes = whole.subarray(12, 12 + offset);
+  const values = at.map(([start, length]) => bytes.subarray(start, start + length));
+  const frame: Frame = { bytes, id: ++frames };
   return { frame, values };
 }
 
-const verdicts = (check: PresenceCheck, value: Buffer, frame: Buffer | undefined) => {
+const verdicts = (check: PresenceCheck, value: Buffer, frame: Frame | undefined) => {
   const into = new Uint8Array(KEYS.length);
   check.check(value, 0, into, frame);
   return [...into];
@@ -70,10 +73,13 @@ describe("the presence check in a frame", () => {
     expect(seen).toEqual([ABSENT, ABSENT, ABSENT, ABSENT, ABSENT, PRESENT, ABSENT]);
     // From records 0, 3 and 6: each search reads on to the next backslash, which answers until it.
     expect(check.searches).toBe(1 + 3);
+    // The same bytes under another number are another frame: what a check remembers is the number.
+    expect(verdicts(check, values[6]!, { bytes: frame.bytes, id: ++frames })[0]).toBe(ABSENT);
+    expect(check.searches).toBe(1 + 3 + 1);
     // An earlier record again, then one of another frame: each searched anew.
     expect(verdicts(check, values[5]!, frame)[0]).toBe(PRESENT);
     expect(verdicts(check, once.values[0]!, once.frame)[0]).toBe(ABSENT);
-    expect(check.searches).toBe(1 + 3 + 2);
+    expect(check.searches).toBe(1 + 3 + 1 + 2);
   });
 
   it("reads past a wire prefix, whose schema id may hold the byte of a backslash", () => {
@@ -100,7 +106,7 @@ describe("the presence check in a frame", () => {
     const plain = Array.from({ length: 20_000 }, (_, i) => `{"id":${i}}`);
     const { frame, values } = frameOf([...plain, '{"\\u0061mount":1}'], () => "..");
     // Several windows of 64 KiB: records straddle their ends, and the key lies past the last.
-    expect(frame.length).toBe(268_909);
+    expect(frame.bytes.length).toBe(268_909);
     const check = new PresenceCheck(KEYS);
     const present = values.flatMap((value, i) => (verdicts(check, value, frame)[0] === PRESENT ? [i] : []));
     expect(present).toEqual([20_000]);
@@ -127,7 +133,8 @@ describe("the presence check in a frame", () => {
     expect(verdicts(check, values[1]!, frame)).toEqual([ABSENT, ABSENT, ABSENT]);
     // One that begins in the frame and runs past its end.
     const whole = Buffer.from('..{"id":1,"\\u0061mount":2}');
-    expect(verdicts(check, whole.subarray(2), whole.subarray(0, 8))).toEqual([PRESENT, ABSENT, ABSENT]);
+    const short: Frame = { bytes: whole.subarray(0, 8), id: ++frames };
+    expect(verdicts(check, whole.subarray(2), short)).toEqual([PRESENT, ABSENT, ABSENT]);
   });
 
   it("reads a payload longer than the window to its end", () => {

@@ -125,23 +125,27 @@ describe("the record batch decoder", () => {
 
   it("gives every record of a batch one frame, the batch's records' bytes, with its value inside", async () => {
     let values = 0;
+    const ids: number[] = [];
     for (let seed = 1; seed <= 90; seed++) {
       const batch = await randomBatch(random(seed), [0, GZIP, ZSTD][seed % 3]!);
       const { records } = await decodeRecordBatch(new Decoder(batch), deps);
       const frames = new Set(records.map((r) => (r as KafkaRecord).frame));
       expect(frames.size, `seed ${seed}`).toBe(1);
-      const [frame] = frames as Set<Buffer>;
+      const { bytes, id } = [...frames][0]!;
+      ids.push(id);
       // Uncompressed: the batch's bytes after its 61-byte header; compressed: the decompressed records.
-      if (seed % 3 === 0) expect(frame.equals(batch.subarray(61)), `seed ${seed}`).toBe(true);
+      if (seed % 3 === 0) expect(bytes.equals(batch.subarray(61)), `seed ${seed}`).toBe(true);
       for (const record of records) {
         if (record.value === null) continue;
-        const at = record.value.byteOffset - frame.byteOffset;
-        expect(record.value.buffer, `seed ${seed}`).toBe(frame.buffer);
-        expect(frame.subarray(at, at + record.value.length).equals(record.value), `seed ${seed}`).toBe(true);
-        expect(at >= 0 && at + record.value.length <= frame.length, `seed ${seed}`).toBe(true);
+        const at = record.value.byteOffset - bytes.byteOffset;
+        expect(record.value.buffer, `seed ${seed}`).toBe(bytes.buffer);
+        expect(bytes.subarray(at, at + record.value.length).equals(record.value), `seed ${seed}`).toBe(true);
+        expect(at >= 0 && at + record.value.length <= bytes.length, `seed ${seed}`).toBe(true);
         values++;
       }
     }
+    // Each batch's frame has a number of its own, in the order they were read.
+    expect(ids.map((id) => id - ids[0]!)).toEqual(Array.from({ length: 90 }, (_, i) => i));
     // 90 batches of 1 to 20 records, about one value in ten null.
     expect(values).toBe(871);
   });
