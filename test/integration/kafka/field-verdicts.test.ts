@@ -58,8 +58,10 @@ describe("field verdicts through a real broker", () => {
       await waitFor(() => field(monitor, "/total").yes, "/total to be ready to require", 30_000);
       expect(Date.now() - webSendsTotalSince).toBeGreaterThanOrEqual(WINDOW_MS);
 
-      // A record whose key is written with an escape still carries amount: it is in use again.
-      await produced(send("web", 1, `"\\u0061mount":3,"total":3`));
+      // A record whose key is written with an escape still carries amount: it is in use again. It comes
+      // last in its partition's batch, after records with no backslash: the search for escapes that
+      // the first of them began reads on through the batch (docs/fields.md) and must find it.
+      await produced([...send("web", 8, `"total":3`), ...send("web", 1, `"\\u0061mount":3,"total":3`)]);
       const escapedAt = Date.now();
       const again = field(monitor, "/amount");
       expect(again.yes).toBe(false);
