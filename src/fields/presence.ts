@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import type { RecordFrame } from "../pipeline/record.js";
 
 /** A record's verdict for one field. The check errs only towards `PRESENT` (see `PresenceCheck`). */
 export const ABSENT = 0;
@@ -13,12 +14,6 @@ export type PresenceName = (typeof PRESENCE_NAMES)[number];
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
-/** Bytes around payloads that nothing writes again, and their number (`SourceRecord.frame`). */
-export interface Frame {
-  readonly bytes: Buffer;
-  readonly id: number;
-}
-
 /** How far past a payload the first search for a backslash in a frame reads on, at most. */
 const WINDOW = 64 * 1024;
 
@@ -80,7 +75,7 @@ export class PresenceCheck {
    * that hold `bytes` and that nothing writes again while the records in them are checked, in order
    * (`SourceRecord.frame`); the search for escapes then reads ahead in them once for many records.
    */
-  check(bytes: Uint8Array | null, start: number, into: Uint8Array, frame?: Frame): number {
+  check(bytes: Uint8Array | null, start: number, into: Uint8Array, frame?: RecordFrame): number {
     const keys = this.#needles.length;
     // Stryker disable next-line ConditionalExpression: with no keys the rest finds none either; this spares the scan
     if (keys === 0) return 0;
@@ -107,19 +102,15 @@ export class PresenceCheck {
    */
   // Where this says true of a payload without a backslash, its escaped keys are decoded and none is
   // found: the same verdicts, more slowly. Only a false for a payload with one could change a verdict.
-  #holdsBackslash(bytes: Uint8Array, start: number, frame: Frame | undefined): boolean {
-    const within = frame?.bytes;
-    const base = within?.byteOffset ?? 0;
+  #holdsBackslash(bytes: Uint8Array, start: number, frame: RecordFrame | undefined): boolean {
+    if (frame === undefined) return this.#searchAlone(bytes, start);
+    const within = frame.bytes;
     // Stryker disable next-line ArithmeticOperator: from before the wire prefix, a search reads more and may say true: the same verdicts
-    const from = bytes.byteOffset + start - base;
-    const end = bytes.byteOffset + bytes.length - base;
+    const from = bytes.byteOffset + start - within.byteOffset;
+    const end = bytes.byteOffset + bytes.length - within.byteOffset;
     // A payload that does not lie within its frame (no source gives one) is searched alone.
-    if (within === undefined || from < 0 || end > within.length) {
-      this.searches++;
-      // Stryker disable next-line UnaryOperator,ConditionalExpression: true decodes no key that is not there; a backslash at index 1 follows the opening bracket, in no key
-      return indexOfByte(bytes, BACKSLASH, start) !== -1;
-    }
-    const inOrder = frame!.id === this.#frame && from >= this.#clearFrom;
+    if (from < 0 || end > within.length) return this.#searchAlone(bytes, start);
+    const inOrder = frame.id === this.#frame && from >= this.#clearFrom;
     if (inOrder) {
       // Stryker disable next-line ArithmeticOperator,EqualityOperator,BooleanLiteral: a payload cannot end in a backslash (it ends in a bracket), so one more byte reads the same; true, see above
       if (end <= this.#clearTo) return false;
@@ -130,7 +121,7 @@ export class PresenceCheck {
     const limit = inOrder ? within.length : Math.min(within.length, Math.max(end, from + WINDOW));
     // Stryker disable next-line ConditionalExpression,EqualityOperator: a view up to the frame's end reads what the frame does
     const found = (limit < within.length ? within.subarray(0, limit) : within).indexOf(BACKSLASH, from);
-    this.#frame = frame!.id;
+    this.#frame = frame.id;
     this.#clearFrom = from;
     this.#clearTo = found === -1 ? limit : found;
     // Stryker disable next-line ConditionalExpression,UnaryOperator: a backslash said to lie where the search stopped makes a later payload true, see above
@@ -138,6 +129,13 @@ export class PresenceCheck {
     // The search read at least to the payload's end.
     // Stryker disable next-line ConditionalExpression,LogicalOperator,UnaryOperator,EqualityOperator: true, see above; a backslash right after the payload is in none of its keys
     return found !== -1 && found < end;
+  }
+
+  /** One native search of the payload alone: what a record without a frame costs. */
+  #searchAlone(bytes: Uint8Array, start: number): boolean {
+    this.searches++;
+    // Stryker disable next-line UnaryOperator,ConditionalExpression: true decodes no key that is not there; a backslash at index 1 follows the opening bracket, in no key
+    return indexOfByte(bytes, BACKSLASH, start) !== -1;
   }
 
   /**

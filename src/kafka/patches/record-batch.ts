@@ -108,7 +108,8 @@ export async function decodeRecordBatch(fetch: FetchDecoder, deps: BatchDecoderD
 }
 
 const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-const EMPTY = { bytes: Buffer.alloc(0), id: 0 };
+/** A reader's frame until it reads the batch's records. */
+const NO_FRAME = { bytes: Buffer.alloc(0), id: 0 };
 /** The batches read so far: each batch's frame is numbered by it (`BatchFrame.id`). */
 let frames = 0;
 
@@ -142,7 +143,7 @@ class RecordReader {
     firstTimestamp: bigint,
     names: HeaderNames,
   ) {
-    this.#batch = { context, names, frame: EMPTY };
+    this.#batch = { context, names, frame: NO_FRAME };
     this.#baseOffsetBig = baseOffset;
     // An int32 delta added to a number below 2^53 - 2^31 stays exact.
     this.#baseOffset = baseOffset >= 0n && baseOffset < SAFE - 0x80000000n ? Number(baseOffset) : undefined;

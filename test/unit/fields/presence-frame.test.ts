@@ -1,6 +1,7 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
-import { ABSENT, PRESENT, PresenceCheck, presenceOf, type Frame } from "../../../src/fields/presence.js";
+import { ABSENT, PRESENT, PresenceCheck, presenceOf } from "../../../src/fields/presence.js";
+import type { RecordFrame as Frame } from "../../../src/pipeline/record.js";
 
 // Records that lie one after another in a frame (a Kafka batch's records) share one search for
 // escapes: what the search read ahead must answer every later record exactly as a search of the
