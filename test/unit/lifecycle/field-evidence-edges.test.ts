@@ -4,9 +4,9 @@ import {
   inWindow,
   type FieldEvidenceState,
   type FieldFactsRow,
-  type FieldUse,
 } from "../../../src/lifecycle/field-evidence.js";
 import { isSharedUse, mergeFieldUses } from "../../../src/lifecycle/field-merge.js";
+import { fieldUse as use } from "../../helpers/field-use.js";
 
 // Field evidence's rules at their edges, each value exact: which bucket a window counts, what a fold
 // adds and when it starts a bucket or drops one, the streak, the replicas' merge, and what saved
@@ -19,17 +19,6 @@ const FIELDS = [
   { pointer: "/amount", deprecatedIn: ["1.1.0"], optionalIn: undefined },
   { pointer: "/total", deprecatedIn: [], optionalIn: "1.1.0" },
 ];
-
-const use = (over: Partial<FieldUse>): FieldUse => ({
-  producer: "billing",
-  writer: "1.1.0",
-  lastPresentAt: 0,
-  lastAbsentAt: 0,
-  lastUnknownAt: 0,
-  presentSinceMissing: 0,
-  buckets: [],
-  ...over,
-});
 
 /** A tallies row of two fields, its counts set by the test between folds. */
 const row = (producer = "billing", writer = "1.1.0") => ({

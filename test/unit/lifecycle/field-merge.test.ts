@@ -6,23 +6,13 @@ import { mergeFieldUses } from "../../../src/lifecycle/field-merge.js";
 import { judgeFields } from "../../../src/lifecycle/field-verdicts.js";
 import type { LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
 import type { World } from "../../../src/lifecycle/observation.js";
+import { fieldUse as use } from "../../helpers/field-use.js";
 
 // Field evidence of several replicas judged as one (mergeFieldUses), and the field verdicts of a
 // replica that reads other replicas' evidence through the world: conservative, as versions merge.
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 const S = 1000;
-
-const use = (over: Partial<FieldUse>): FieldUse => ({
-  producer: "billing",
-  writer: "1.1.0",
-  lastPresentAt: 0,
-  lastAbsentAt: 0,
-  lastUnknownAt: 0,
-  presentSinceMissing: 0,
-  buckets: [],
-  ...over,
-});
 
 describe("mergeFieldUses", () => {
   it("per producer and writer: last times by max, bucket counts added by start, streaks added while nobody missed", () => {

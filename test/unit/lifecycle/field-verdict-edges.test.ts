@@ -11,6 +11,7 @@ import {
 } from "../../../src/lifecycle/field-verdicts.js";
 import type { LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
 import type { Observation, World } from "../../../src/lifecycle/observation.js";
+import { fieldUse as use } from "../../helpers/field-use.js";
 
 // The field verdicts' rules at their edges, each value exact: the window's first millisecond, ties,
 // the producers' shares in full, the evidence's start. The uses come through the world (as another
@@ -28,16 +29,6 @@ const AMOUNT: TrackedField = { pointer: "/amount", deprecatedIn: ["1.0.0", "1.1.
 const TOTAL: TrackedField = { pointer: "/total", deprecatedIn: [], optionalIn: "1.1.0" };
 const NOTE: TrackedField = { pointer: "/note", deprecatedIn: [], optionalIn: undefined };
 
-const use = (over: Partial<FieldUse>): FieldUse => ({
-  producer: "billing",
-  writer: "1.1.0",
-  lastPresentAt: 0,
-  lastAbsentAt: 0,
-  lastUnknownAt: 0,
-  presentSinceMissing: 0,
-  buckets: [],
-  ...over,
-});
 /** A bucket of 50 s (the width of a 10-minute window) holding `at`. */
 const at = (ms: number, present: number, absent = 0, unknown = 0) => ({
   start: Math.floor(ms / 50_000) * 50_000,
