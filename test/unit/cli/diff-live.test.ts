@@ -8,20 +8,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
-import { payCapture } from "../../helpers/pay-topic.js";
+import { payCapture, paySchema as schema } from "../../helpers/pay-topic.js";
 import { freePort } from "../../helpers/ports.js";
 import { replayed } from "../../helpers/replay.js";
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
-
-const schema = (version: string, properties: Record<string, unknown>, required: string[]) =>
-  JSON.stringify({
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `https://example.com/schemas/pay/${version}.json`,
-    type: "object",
-    properties,
-    required,
-  });
 
 const V11 = schema(
   "1.1",

@@ -3,21 +3,12 @@ import { createLogger } from "../../../src/log.js";
 import { startMonitor } from "../../../src/monitor/start.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
-import { payCapture } from "../../helpers/pay-topic.js";
+import { payCapture, paySchema as schema } from "../../helpers/pay-topic.js";
 
 // `readiness --field` offline, on a capture: the rename `amount` → `total` (1.1 deprecates amount and
 // adds total), and `currency`, optional, that no producer sends yet.
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
-
-const schema = (version: string, properties: Record<string, unknown>, required: string[]) =>
-  JSON.stringify({
-    $schema: "https://json-schema.org/draft/2020-12/schema",
-    $id: `https://example.com/schemas/pay/${version}.json`,
-    type: "object",
-    properties,
-    required,
-  });
 
 const CATALOG = {
   "pay/1.0.json": schema("1.0", { id: { type: "integer" }, amount: { type: "number" } }, ["id", "amount"]),
