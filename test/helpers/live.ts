@@ -49,6 +49,10 @@ export async function startLiveMonitor(
   return monitor;
 }
 
+/** A live monitor as the replica `replica` (its `SCHEMAWATCH_REPLICA_ID`): the shared-state tests' pairs. */
+export const startReplica = (configPath: string, replica: string): Promise<RunningMonitor> =>
+  startLiveMonitor(configPath, { SCHEMAWATCH_REPLICA_ID: replica });
+
 /** The value of one series in an exposition text (`name{labels}`), or undefined when absent. */
 export function metricValue(text: string, series: string): number | undefined {
   const line = text.split("\n").find((l) => l.startsWith(series + " "));

@@ -64,12 +64,15 @@ ${options.subject ?? ""}`,
   return { brokers, topic, dir, configPath: `${dir}/config.yaml` };
 }
 
-/** `n` records of a producer declaring pay 1.1, `{"id":i,<body>}`, over both partitions in turn. */
-export const paySend = (producer: string, n: number, body: string) =>
+/**
+ * `n` records of a producer declaring pay 1.1, `{"id":i,<body>}`, over both partitions in turn, or all
+ * on `partition`.
+ */
+export const paySend = (producer: string, n: number, body: string, partition?: number) =>
   Array.from({ length: n }, (_, i) => ({
     value: `{"id":${i}${body === "" ? "" : `,${body}`}}`,
     headers: { producer, "schema-version": "1.1" },
-    partition: i % 2,
+    partition: partition ?? i % 2,
   }));
 
 /**

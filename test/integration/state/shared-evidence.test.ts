@@ -3,8 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
 import type { QuantileSample } from "../../../src/stats/stats.js";
-import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { payTopic } from "../../helpers/pay-topic.js";
+import { countedRecords, startReplica as start } from "../../helpers/live.js";
+import { paySend as send, payTopic } from "../../helpers/pay-topic.js";
 import { freshTopic, kafkaBrokers, produce, waitFor, withAdmin } from "../../helpers/kafka.js";
 
 // Two replicas sharing a state topic through a real broker (issues 28 and 29): field evidence, field
@@ -45,17 +45,6 @@ const usesOf = (m: RunningMonitor) =>
   m.lifecycle.lifecycle.fields
     .usesOf("pay", "/amount")
     .map((u) => [u.producer, u.lastPresentAt, u.buckets.reduce((n, b) => n + b.present, 0)]);
-
-const start = (configPath: string, replica: string) =>
-  startLiveMonitor(configPath, { SCHEMAWATCH_REPLICA_ID: replica });
-
-/** `n` records of a producer on one partition, with the raw JSON `body` beside the id. */
-const send = (producer: string, n: number, body: string, partition: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    value: `{"id":${i},${body}}`,
-    headers: { producer, "schema-version": "1.1" },
-    partition,
-  }));
 
 const amount = (m: RunningMonitor): FieldVerdict =>
   m.report().subjects[0]!.fields!.find((f) => f.field === "/amount")!;

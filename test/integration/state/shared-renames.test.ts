@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RenameProgress } from "../../../src/fields/rename-progress.js";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
-import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
+import { countedRecords, startReplica as start } from "../../helpers/live.js";
 import { writeTree } from "../../helpers/files.js";
 import {
   createTopic,
@@ -13,6 +13,7 @@ import {
   waitFor,
   withAdmin,
 } from "../../helpers/kafka.js";
+import { paySend as send } from "../../helpers/pay-topic.js";
 
 // A rename's progress (total replaces amount) through a real broker, beyond one process (issue 28):
 // a monitor with a state file restarted keeps each producer's exact counts and step, and two replicas
@@ -63,17 +64,6 @@ ${state === "topic" ? `state:\n  topic: ${stateTopic}\n` : ""}subjects:
   });
   return { brokers, topic, dir, configPath: `${dir}/config.yaml` };
 }
-
-const start = (configPath: string, replica: string) =>
-  startLiveMonitor(configPath, { SCHEMAWATCH_REPLICA_ID: replica });
-
-/** `n` records of a producer on one partition, with the raw JSON `body` beside the id. */
-const send = (producer: string, n: number, body: string, partition: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    value: `{"id":${i},${body}}`,
-    headers: { producer, "schema-version": "1.1" },
-    partition,
-  }));
 
 const rename = (m: RunningMonitor): RenameProgress => m.report().subjects[0]!.renames![0]!;
 

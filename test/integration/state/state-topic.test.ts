@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { CompressionTypes } from "kafkajs";
 import { afterEach, describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
-import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
+import { countedRecords, startReplica as start } from "../../helpers/live.js";
 import { writeTree } from "../../helpers/files.js";
 import { freePort } from "../../helpers/ports.js";
 import { spawnCli, type CliProcess } from "../../helpers/process.js";
@@ -61,9 +61,6 @@ subjects:
   });
   return { brokers, topic, stateTopic, configPath: `${dir}/config.yaml` };
 }
-
-const start = (configPath: string, replica: string): Promise<RunningMonitor> =>
-  startLiveMonitor(configPath, { SCHEMAWATCH_REPLICA_ID: replica });
 
 async function pair(configPath: string): Promise<[RunningMonitor, RunningMonitor]> {
   const a = await start(configPath, "replica-a");
