@@ -1,17 +1,8 @@
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { RunningMonitor } from "../../../src/monitor/start.js";
-import { writeTree } from "../../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-} from "../../helpers/kafka.js";
-import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
+import { produce, waitFor } from "../../helpers/kafka.js";
+import { countedRecords, eventTopicConfig, startLiveMonitor } from "../../helpers/live.js";
 
 interface Traffic {
   readonly versions: readonly { producer: string; version: string; records: number[] }[];
@@ -35,24 +26,13 @@ const records = (n: number, producer: string, version: string) =>
 
 describe("the charts' history through a restart", () => {
   it("is saved in the state file at stop and drawn again after the restart, with what came since", async () => {
-    const brokers = await kafkaBrokers();
-    const topic = freshTopic("sw-history");
-    await createTopic(brokers, topic, 1);
-    const dir = await writeTree({
-      "config.yaml": `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-logLevel: silent
-subjects:
-  - name: event
-    topics: [${topic}]
-    schemas: ${resolve("examples/catalog/event")}
-    versions:
-      "1.0.0": { status: deprecated }
-      "1.1.0": { status: active }
-`,
+    // The default drain window, 7 days: the page's charts span it.
+    const { brokers, topic, dir, configPath } = await eventTopicConfig({
+      prefix: "sw-history",
+      partitions: 1,
+      drainWindow: "7d",
     });
-    const first = await startLiveMonitor(`${dir}/config.yaml`);
+    const first = await startLiveMonitor(configPath);
     await waitFor(() => first.health.ready, "partitions to be assigned");
     await produce(brokers, topic, records(10, "billing", "1.0"));
     await waitFor(() => countedRecords(first) === 10, "10 records");
@@ -65,7 +45,7 @@ subjects:
       ["event", [10]],
     ]);
 
-    const second = await startLiveMonitor(`${dir}/config.yaml`);
+    const second = await startLiveMonitor(configPath);
     await waitFor(() => second.health.ready, "partitions to be assigned");
     await produce(brokers, topic, records(5, "billing", "1.1"));
     await waitFor(() => countedRecords(second) === 5, "the 5 new records");
