@@ -2,7 +2,7 @@ import type { SubjectFieldsView } from "../fields/tallies.js";
 import type { CountedHook, SubjectPipeline } from "../pipeline/pipeline.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
 import { readHistory, type HistoryJSON } from "./saved.js";
-import { SubjectHistory, type Room, type VersionLine } from "./subject-history.js";
+import { SubjectHistory, type FieldLine, type Room, type VersionLine } from "./subject-history.js";
 
 /** Buckets per drain window: a 7-day window in buckets of 3.5 h, a 1-day one in 30 min. */
 export const HISTORY_BUCKETS = 48;
@@ -21,18 +21,9 @@ export interface HistoryView {
   /** How many buckets: the last one holds now, and is still filling. */
   readonly buckets: number;
   /** Per (producer, writer version) with records in the window: records per bucket. */
-  readonly versions: readonly {
-    readonly producer: string;
-    readonly version: string;
-    readonly records: readonly number[];
-  }[];
+  readonly versions: readonly VersionLine<readonly number[]>[];
   /** Per (producer, field) checked in the window: records checked for it, and those that carried it. */
-  readonly fields: readonly {
-    readonly field: string;
-    readonly producer: string;
-    readonly records: readonly number[];
-    readonly present: readonly number[];
-  }[];
+  readonly fields: readonly FieldLine<readonly number[]>[];
 }
 
 export interface HistoryOptions {

@@ -1,4 +1,4 @@
-import { SubjectHistory, type Room } from "./subject-history.js";
+import { SubjectHistory, type FieldLine, type Room, type VersionLine } from "./subject-history.js";
 
 /** What the state file keeps of the history (its `history` section): each ring, oldest bucket first. */
 export interface HistoryJSON {
@@ -9,17 +9,8 @@ export interface HistoryJSON {
     readonly bucketMs: number;
     /** The newest bucket's index; `records` and `present` end with it. */
     readonly newest: number;
-    readonly versions: readonly {
-      readonly producer: string;
-      readonly version: string;
-      readonly records: readonly number[];
-    }[];
-    readonly fields: readonly {
-      readonly producer: string;
-      readonly field: string;
-      readonly records: readonly number[];
-      readonly present: readonly number[];
-    }[];
+    readonly versions: readonly VersionLine<readonly number[]>[];
+    readonly fields: readonly FieldLine<readonly number[]>[];
   }[];
 }
 

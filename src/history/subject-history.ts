@@ -7,19 +7,22 @@ import type { RecordSeries } from "../pipeline/tallies.js";
  * per (producer, field) the records checked for the field and those that carried it.
  */
 
-/** The records of one (producer, writer version), per slot. */
-export interface VersionLine {
+/**
+ * The records of one (producer, writer version), per slot; as the page and the state file give it,
+ * per bucket in plain numbers (`VersionLine<readonly number[]>`).
+ */
+export interface VersionLine<Counts = Float64Array> {
   readonly producer: string;
   readonly version: string;
-  readonly records: Float64Array;
+  readonly records: Counts;
 }
 
 /** One (producer, field), writer versions together: records checked for it and those carrying it, per slot. */
-export interface FieldLine {
+export interface FieldLine<Counts = Float64Array> {
   readonly producer: string;
   readonly field: string;
-  readonly records: Float64Array;
-  readonly present: Float64Array;
+  readonly records: Counts;
+  readonly present: Counts;
 }
 
 /** The bound on lines shared by every subject: a line past it is not made and its records are counted. */
