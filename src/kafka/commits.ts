@@ -1,3 +1,10 @@
+import type { ConsumerRunConfig } from "kafkajs";
+import type { Logger } from "pino";
+
+import type { RecordSink } from "../pipeline/record.js";
+import { batchHandler } from "./batch.js";
+import type { BatchEndHook, UndecodableHook } from "./options.js";
+
 /** An offset to commit: the next record to read of a partition. */
 export interface CommitOffset {
   readonly topic: string;
@@ -197,4 +204,31 @@ export class DeferredCommits {
   stop(): void {
     clearInterval(this.#timer);
   }
+}
+
+/**
+ * How the consumer runs its batches, and who commits. autoCommit makes kafkajs commit the *resolved*
+ * offsets after every batch, before a rebalance and on an eachBatch error. With eachBatchAutoResolve
+ * off, an offset is resolved only after the sink has tallied its record, so a commit never runs ahead
+ * of the tallies; the interval lets commitOffsetsIfNecessary() also commit inside very long batches.
+ * With `deferred` (validation workers) tallies finish after kafkajs moved on: DeferredCommits commits.
+ */
+export function runConfig(
+  sink: RecordSink,
+  log: Logger,
+  hooks: { readonly onBatchEnd?: BatchEndHook | undefined; readonly onUndecodable: UndecodableHook },
+  deferred: DeferredCommits | undefined,
+): ConsumerRunConfig {
+  const handler = batchHandler(sink, log, {
+    ...hooks,
+    onDeferred: deferred
+      ? (topic, partition, next, done) => deferred.track(topic, partition, next, done)
+      : undefined,
+    alreadyCounted: deferred
+      ? (topic, partition, first) => deferred.alreadyCounted(topic, partition, first)
+      : undefined,
+  });
+  return deferred
+    ? { autoCommit: false, eachBatchAutoResolve: false, eachBatch: deferred.wrap(handler) }
+    : { autoCommit: true, autoCommitInterval: 5_000, eachBatchAutoResolve: false, eachBatch: handler };
 }

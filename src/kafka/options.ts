@@ -1,9 +1,10 @@
+import type { ConsumerConfig } from "kafkajs";
 import type { Logger } from "pino";
 
 import type { KafkaConfig } from "../config/types.js";
 import type { Health, PartitionEnds } from "../health/health.js";
 import type { RecordSink } from "../pipeline/record.js";
-import type { Env } from "./connection.js";
+import { KAFKA_RETRY, type Env } from "./connection.js";
 import type { UndecodableBatch } from "./patches/index.js";
 
 /** Timings of the consumer; the defaults suit production, tests shorten them. */
@@ -52,6 +53,27 @@ export const DEFAULT_TUNING: Readonly<ConsumerTuning> = {
   maxBytesPerPartition: MAX_BYTES_PER_PARTITION,
   commitIntervalMs: 1_000,
 };
+
+/** The consumer a KafkaSource connects, in its group, with its timings. */
+export function consumerConfig(groupId: string, t: ConsumerTuning): ConsumerConfig {
+  return {
+    groupId,
+    sessionTimeout: t.sessionTimeout,
+    rebalanceTimeout: t.rebalanceTimeout,
+    heartbeatInterval: t.heartbeatInterval,
+    maxWaitTimeInMs: t.maxWaitTimeInMs,
+    // kafkajs notices partitions added to a subscribed topic only when its metadata expires; its
+    // default, 5 minutes, would leave a new partition unread (and unobserved) for that long.
+    metadataMaxAge: t.metadataMaxAge,
+    maxBytes: t.maxBytes,
+    maxBytesPerPartition: t.maxBytesPerPartition,
+    // A monitor must never create the topics it watches.
+    allowAutoTopicCreation: false,
+    // Restarts are the source's job, with its backoff and its one log line; kafkajs's own restart
+    // loop retried every few hundred milliseconds and logged each time.
+    retry: { ...KAFKA_RETRY, restartOnFailure: async () => false },
+  };
+}
 
 /**
  * Called after a batch's records went to the sink and before their offsets are committed, with the

@@ -2,7 +2,8 @@ import type { Logger } from "pino";
 import { RepeatLog } from "../log.js";
 import type { Health } from "../health/health.js";
 import type { UndecodableBatch } from "./patches/index.js";
-import type { TopicPresence } from "./topics.js";
+import { messageOf } from "../errors.js";
+import { isMissingTopicError, type TopicPresence } from "./topics.js";
 
 /**
  * What the Kafka source tells an operator, and how often: the health that /readyz and the status show,
@@ -30,6 +31,20 @@ export class KafkaReporter {
     this.#repeats = new RepeatLog(options.logger, options.logRepeatMs);
     this.#brokers = options.brokers;
     this.#reconnectMaxMs = options.reconnectMaxMs;
+  }
+
+  /** An attempt failed at `step` (named in health.lastError: "subscribing to events: ..."). */
+  down(error: unknown, step?: string): void {
+    const message = step === undefined ? messageOf(error) : `${step}: ${messageOf(error)}`;
+    if (isMissingTopicError(error)) {
+      // A topic (or partition) went away, not the broker: the reconnect subscribes to what is left.
+      this.#health.lastError = undefined;
+      this.#health.problem("topic-changed", `a monitored topic or partition is gone: ${message}`);
+      return;
+    }
+    // Every other failed attempt counts as unreachable, whatever failed, so that /readyz shows why.
+    this.#health.brokerUp = false;
+    this.#health.lastError = message;
   }
 
   /** A failed attempt is about to be retried after `delayMs`; `attempts` failed in a row so far. */

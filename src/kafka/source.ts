@@ -1,36 +1,20 @@
-import { Kafka } from "kafkajs";
-import type { Admin, Consumer } from "kafkajs";
+import type { Consumer } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
 import { backoffDelay } from "../retry.js";
 import { finishesWithin } from "../timing.js";
 import { KafkaReporter } from "./reporting.js";
-import { SharedAdmin, connectAdmin } from "./admin.js";
-import { batchHandler } from "./batch.js";
-import { DeferredCommits } from "./commits.js";
-import { KAFKA_RETRY, buildKafkaConfig } from "./connection.js";
-import { describeTopics, isMissingTopicError, sameTopics } from "./topics.js";
-import {
-  measureGroupLag,
-  uncommittedStarts,
-  type PartitionCounts,
-  type PartitionOffsets,
-} from "./offsets.js";
-import { DEFAULT_TUNING, type ConsumerTuning, type KafkaSourceOptions } from "./options.js";
+import { DeferredCommits, runConfig } from "./commits.js";
+import type { UndecodableBatch } from "./patches/index.js";
+import { sameTopics } from "./topics.js";
+import type { PartitionCounts, PartitionOffsets } from "./offsets.js";
+import { SourceQueries, callHook, type Session } from "./queries.js";
+import { DEFAULT_TUNING, consumerConfig, type ConsumerTuning, type KafkaSourceOptions } from "./options.js";
 
 export { DEFAULT_TUNING, type ConsumerTuning, type KafkaSourceOptions } from "./options.js";
 
 const RECONNECT_INITIAL_MS = 300;
-
-/** One start() to stop() span; a late kafkajs callback of an earlier session sees `closing`. */
-interface Session {
-  readonly kafka: Kafka;
-  readonly admin: SharedAdmin;
-  /** Lists offsets up to the log end, past open transactions (see log-end.ts). */
-  readonly logEndAdmin: SharedAdmin;
-  closing: boolean;
-}
 
 /**
  * Reads the configured topics in the monitor's own consumer group and hands every record to the
@@ -57,6 +41,7 @@ export class KafkaSource {
   /** The topics the current consumer is subscribed to: those of the monitored topics that exist. */
   #subscribed: readonly string[] = [];
   readonly #report: KafkaReporter;
+  readonly #queries: SourceQueries;
 
   constructor(options: KafkaSourceOptions) {
     this.#options = options;
@@ -69,6 +54,7 @@ export class KafkaSource {
       logRepeatMs: this.#tuning.logRepeatMs,
       reconnectMaxMs: this.#tuning.reconnectMaxMs,
     });
+    this.#queries = new SourceQueries(options, this.#report);
   }
 
   /**
@@ -103,67 +89,20 @@ export class KafkaSource {
    * Measures the group's lag on every partition of the topics (not only this member's) into
    * `health.lag` and returns it. Works outside start()/stop() too, with a short-lived admin client.
    */
-  async measureLag(): Promise<PartitionCounts> {
-    const session = this.#session;
-    const shared = session !== undefined && !session.closing;
-    const client = shared ? undefined : await this.#client();
-    const admin = shared ? await session.admin.get() : await connectAdmin(client!);
-    let logEnd: Admin | undefined;
-    try {
-      logEnd = shared ? await session.logEndAdmin.get() : await connectAdmin(client!, true);
-      // Taken before asking: a lag of 0 then says that every record produced before this time is read.
-      const at = Date.now();
-      const { present } = await describeTopics(admin, this.#options.topics);
-      const { lag, ends } = await measureGroupLag(
-        admin,
-        this.#options.kafka.groupId,
-        present,
-        (topic, e) => this.#log.debug({ topic, error: messageOf(e) }, "cannot measure the lag of a topic"),
-        logEnd,
-      );
-      const { health } = this.#options;
-      for (const [topic, partitions] of lag) {
-        health.lag.set(topic, partitions);
-        health.lagMeasuredAt.set(topic, at);
-        const topicEnds = ends.get(topic);
-        if (topicEnds !== undefined) health.ends.set(topic, topicEnds);
-        this.#options.onLagMeasured?.(topic, partitions, topicEnds, at);
-      }
-      return lag;
-    } catch (error) {
-      if (shared) {
-        session.admin.drop();
-        session.logEndAdmin.drop();
-      }
-      throw error;
-    } finally {
-      if (!shared) {
-        await admin.disconnect().catch(() => undefined);
-        await logEnd?.disconnect().catch(() => undefined);
-      }
-    }
-  }
-
-  async #client(): Promise<Kafka> {
-    const { kafka, env } = this.#options;
-    return this.#session?.kafka ?? new Kafka(await buildKafkaConfig(kafka, env, this.#log));
+  measureLag(): Promise<PartitionCounts> {
+    return this.#queries.measureLag(this.#session);
   }
 
   async #start(): Promise<void> {
     await this.#stopping;
     this.#stopping = undefined;
     this.#cancelStart = false;
-    const kafka = await this.#client();
+    const kafka = await this.#queries.client(this.#session);
     if (this.#cancelStart) {
       this.#starting = undefined;
       return;
     }
-    const session: Session = {
-      kafka,
-      admin: new SharedAdmin(kafka),
-      logEndAdmin: new SharedAdmin(kafka, true),
-      closing: false,
-    };
+    const session = this.#queries.newSession(kafka);
     this.#session = session;
     this.#failures = 0;
     this.#scheduleWatch(session, this.#options.kafka.lagInterval);
@@ -172,24 +111,7 @@ export class KafkaSource {
 
   async #connect(session: Session): Promise<void> {
     const { groupId } = this.#options.kafka;
-    const t = this.#tuning;
-    const consumer = session.kafka.consumer({
-      groupId,
-      sessionTimeout: t.sessionTimeout,
-      rebalanceTimeout: t.rebalanceTimeout,
-      heartbeatInterval: t.heartbeatInterval,
-      maxWaitTimeInMs: t.maxWaitTimeInMs,
-      // kafkajs notices partitions added to a subscribed topic only when its metadata expires; its
-      // default, 5 minutes, would leave a new partition unread (and unobserved) for that long.
-      metadataMaxAge: t.metadataMaxAge,
-      maxBytes: t.maxBytes,
-      maxBytesPerPartition: t.maxBytesPerPartition,
-      // A monitor must never create the topics it watches.
-      allowAutoTopicCreation: false,
-      // Restarts are this class's job, with its backoff and its one log line; kafkajs's own restart
-      // loop retried every few hundred milliseconds and logged each time.
-      retry: { ...KAFKA_RETRY, restartOnFailure: async () => false },
-    });
+    const consumer = session.kafka.consumer(consumerConfig(groupId, this.#tuning));
     this.#consumer = consumer;
     const previous = this.#deferred;
     previous?.stop();
@@ -225,7 +147,7 @@ export class KafkaSource {
         await consumer.disconnect().catch(() => undefined);
         return;
       }
-      this.#pendingStarts = await this.#startOffsets(session, topics);
+      this.#pendingStarts = await this.#queries.startOffsets(session, topics);
       if (await abandoned()) return;
       step = `subscribing to ${topics.join(", ")}`;
       // Where a group has no offset yet, the start is seeked explicitly (latest, or earliest with
@@ -234,35 +156,19 @@ export class KafkaSource {
       // offsets show up as a coverage gap, whereas "latest" would silently skip the survivors too.
       await consumer.subscribe({ topics: [...topics], fromBeginning: true });
       this.#subscribed = topics;
-      // Commits: autoCommit makes kafkajs commit the *resolved* offsets after every batch, before a
-      // rebalance and on an eachBatch error. With eachBatchAutoResolve off, an offset is resolved
-      // only after the sink has tallied its record, so a commit never runs ahead of the tallies. The
-      // interval lets commitOffsetsIfNecessary() also commit inside very long batches.
       step = `joining group ${groupId}`;
-      const deferred = this.#deferred;
-      const handler = batchHandler(this.#options.sink, this.#log, {
+      const hooks = {
         onBatchEnd: this.#options.onBatchEnd,
-        onUndecodable: (topic, partition, batch) => {
+        onUndecodable: (topic: string, partition: number, batch: UndecodableBatch) => {
           this.#report.undecodable(topic, partition, batch);
           this.#options.onUndecodable?.(topic, partition, batch);
         },
-        onDeferred: deferred
-          ? (topic, partition, next, done) => deferred.track(topic, partition, next, done)
-          : undefined,
-        alreadyCounted: deferred
-          ? (topic, partition, first) => deferred.alreadyCounted(topic, partition, first)
-          : undefined,
-      });
-      await consumer.run(
-        deferred
-          ? // Tallies finish on the validation workers after kafkajs moved on: DeferredCommits commits.
-            { autoCommit: false, eachBatchAutoResolve: false, eachBatch: deferred.wrap(handler) }
-          : { autoCommit: true, autoCommitInterval: 5_000, eachBatchAutoResolve: false, eachBatch: handler },
-      );
+      };
+      await consumer.run(runConfig(this.#options.sink, this.#log, hooks, this.#deferred));
       await abandoned();
     } catch (error) {
       if (session.closing) return;
-      this.#down(error, step);
+      this.#report.down(error, step);
       await consumer.disconnect().catch(() => undefined);
       this.#reconnectLater(session, consumer);
     } finally {
@@ -314,7 +220,7 @@ export class KafkaSource {
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       if (!mine()) return;
       this.#revoke();
-      this.#down(payload.error);
+      this.#report.down(payload.error);
       // kafkajs never restarts by itself (restartOnFailure), so every crash comes back here.
       this.#reconnectLater(session, consumer);
     });
@@ -356,19 +262,6 @@ export class KafkaSource {
     this.#hook("onRevoked", () => this.#options.onRevoked?.());
   }
 
-  #down(error: unknown, step?: string): void {
-    const message = step === undefined ? messageOf(error) : `${step}: ${messageOf(error)}`;
-    if (isMissingTopicError(error)) {
-      // A topic (or partition) went away, not the broker: the reconnect subscribes to what is left.
-      this.#options.health.lastError = undefined;
-      this.#options.health.problem("topic-changed", `a monitored topic or partition is gone: ${message}`);
-      return;
-    }
-    // Every other failed attempt counts as unreachable, whatever failed, so that /readyz shows why.
-    this.#options.health.brokerUp = false;
-    this.#options.health.lastError = message;
-  }
-
   #reconnectLater(session: Session, consumer: Consumer): void {
     if (session.closing || consumer !== this.#consumer || this.#reconnectTimer !== undefined) return;
     this.#failures++;
@@ -385,47 +278,6 @@ export class KafkaSource {
     }, delay);
   }
 
-  /** The monitored topics that exist now; the missing ones are reported (once) and left out. */
-  async #presentTopics(session: Session): Promise<string[]> {
-    let presence;
-    try {
-      presence = await describeTopics(await session.admin.get(), this.#options.topics);
-    } catch (error) {
-      session.admin.drop();
-      // Unknown: subscribe to all and let the consumer's own errors tell.
-      this.#log.debug({ error: messageOf(error) }, "cannot list the topics");
-      return [...this.#options.topics];
-    }
-    this.#report.topics(presence);
-    for (const topic of presence.missing) {
-      this.#deferred?.forget(topic);
-      this.#hook("onTopicMissing", () => this.#options.onTopicMissing?.(topic));
-    }
-    return presence.present;
-  }
-
-  #hook(name: string, call: () => void): void {
-    try {
-      call();
-    } catch (error) {
-      this.#log.error({ hook: name, error: messageOf(error) }, "a KafkaSource hook threw");
-    }
-  }
-
-  async #startOffsets(session: Session, topics: readonly string[]): Promise<PartitionOffsets> {
-    const { groupId, fromBeginning } = this.#options.kafka;
-    try {
-      const admin = await session.admin.get();
-      return await uncommittedStarts(admin, groupId, topics, fromBeginning, (topic, e) =>
-        this.#log.debug({ topic, error: messageOf(e) }, "cannot read the offsets of a topic"),
-      );
-    } catch (error) {
-      session.admin.drop();
-      this.#log.warn({ error: messageOf(error) }, "cannot read the group's offsets; kafkajs picks the start");
-      return new Map();
-    }
-  }
-
   /**
    * Every lag interval: notices monitored topics that appeared or disappeared (the consumer is then
    * restarted on the topics that exist) and measures the lag.
@@ -435,6 +287,14 @@ export class KafkaSource {
     this.#lagTimer = setTimeout(() => {
       void this.#watch(session).finally(() => this.#scheduleWatch(session, this.#options.kafka.lagInterval));
     }, delay);
+  }
+
+  #presentTopics(session: Session): Promise<string[]> {
+    return this.#queries.presentTopics(session, (topic) => this.#deferred?.forget(topic));
+  }
+
+  #hook(name: string, call: () => void): void {
+    callHook(this.#log, name, call);
   }
 
   async #watch(session: Session): Promise<void> {

@@ -1,3 +1,4 @@
+// Over 350 lines, kept whole: one partition's coverage moves through every event here (assigned, read past, lag, ends, gaps), and a split would scatter its one invariant: no offset is counted observed twice or skipped unsaid.
 import { OpenTransactions, type MeasuredEnds, type OpenTransaction } from "./transactions.js";
 
 export type { MeasuredEnds, OpenTransaction } from "./transactions.js";

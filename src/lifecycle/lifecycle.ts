@@ -1,3 +1,4 @@
+// Over 350 lines, kept whole: the lifecycle's one state (evidence per version, candidate and field) and the judging of it, whose parts share that state; the pure judging already lives in verdicts.ts and field-verdicts.ts.
 import type { Logger } from "pino";
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import type { ReaderResult } from "../engine/evaluate.js";

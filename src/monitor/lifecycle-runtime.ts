@@ -1,3 +1,4 @@
+// Over 350 lines, kept whole: the lifecycle's tick folds every source event, the clock, the judging and the save in one order that must hold; src/monitor/lifecycle-setup.ts already holds how it is built.
 import type { Logger } from "pino";
 import type { RenameLedger } from "../fields/rename-ledger.js";
 import type { PartitionEnds } from "../health/health.js";
