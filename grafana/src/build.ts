@@ -1,4 +1,5 @@
-// Writes grafana/dashboards/schemawatch.json from the dashboard code:
+// Writes grafana/dashboards/schemawatch.json from the dashboard code, and the Helm chart's copy of it
+// (deploy/helm/schemawatch/files/, which a chart cannot read from outside its folder):
 //   node grafana/src/build.ts           (write)
 //   node grafana/src/build.ts --check   (exit 1 when the committed JSON is stale)
 // Runs on Node.js 24's type stripping, which resolves imports by their real file name; the project's
@@ -19,17 +20,19 @@ registerHooks({
   },
 });
 
-const { DASHBOARD_PATH, dashboardJson } = await import("./dashboard.js");
-const target = fileURLToPath(new URL(`../../${DASHBOARD_PATH}`, import.meta.url));
+const { CHART_DASHBOARD_PATH, DASHBOARD_PATH, dashboardJson } = await import("./dashboard.js");
 const fresh = dashboardJson();
 
-if (process.argv.includes("--check")) {
-  const committed = await readFile(target, "utf8").catch(() => "");
-  if (committed !== fresh) {
-    console.error(`${DASHBOARD_PATH} is stale: run 'node grafana/src/build.ts' and commit the result`);
-    process.exitCode = 1;
+for (const path of [DASHBOARD_PATH, CHART_DASHBOARD_PATH]) {
+  const target = fileURLToPath(new URL(`../../${path}`, import.meta.url));
+  if (process.argv.includes("--check")) {
+    const committed = await readFile(target, "utf8").catch(() => "");
+    if (committed !== fresh) {
+      console.error(`${path} is stale: run 'node grafana/src/build.ts' and commit the result`);
+      process.exitCode = 1;
+    }
+  } else {
+    await writeFile(target, fresh);
+    console.log(`wrote ${path}`);
   }
-} else {
-  await writeFile(target, fresh);
-  console.log(`wrote ${DASHBOARD_PATH}`);
 }

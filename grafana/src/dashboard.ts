@@ -15,6 +15,8 @@ import { traffic, wouldFail } from "./sections/traffic.js";
 
 /** Where `node grafana/src/build.ts` writes the dashboard, relative to the repository root. */
 export const DASHBOARD_PATH = "grafana/dashboards/schemawatch.json";
+/** The Helm chart's copy, for its dashboard ConfigMap (a chart reads files inside its own folder only). */
+export const CHART_DASHBOARD_PATH = "deploy/helm/schemawatch/files/schemawatch-dashboard.json";
 
 function variables(builder: DashboardBuilder): DashboardBuilder {
   return builder

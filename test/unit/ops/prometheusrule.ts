@@ -1,5 +1,6 @@
 // Keeps deploy/kubernetes/base/prometheusrule.yaml in step with deploy/prometheus/schemawatch.rules.yaml,
-// the file promtool checks and tests: the PrometheusRule's spec.groups is that file's groups, as they are.
+// the file promtool checks and tests: the PrometheusRule's spec.groups is that file's groups, as they are;
+// and the Helm chart's copy of the rules file (CHART_RULES_PATH) the same bytes.
 //   node test/unit/ops/prometheusrule.ts            (write)
 //   node test/unit/ops/prometheusrule.ts --check    (exit 1 when stale)
 // test/unit/ops/manifests.test.ts fails when the committed file differs from what this renders.
@@ -9,6 +10,8 @@ import { parse, stringify } from "yaml";
 
 export const RULES_PATH = "deploy/prometheus/schemawatch.rules.yaml";
 export const PROMETHEUS_RULE_PATH = "deploy/kubernetes/base/prometheusrule.yaml";
+/** The Helm chart's copy of the rules file, as it is (a chart reads files inside its own folder only). */
+export const CHART_RULES_PATH = "deploy/helm/schemawatch/files/schemawatch.rules.yaml";
 
 const HEADER = `# Generated from ${RULES_PATH} by \`node test/unit/ops/prometheusrule.ts\`:
 # edit that file, not this one. A Prometheus whose ruleSelector asks for a label (often
@@ -29,15 +32,21 @@ export function renderPrometheusRule(rulesYaml: string): string {
 
 if (import.meta.main) {
   const root = fileURLToPath(new URL("../../../", import.meta.url));
-  const fresh = renderPrometheusRule(await readFile(root + RULES_PATH, "utf8"));
-  if (process.argv.includes("--check")) {
-    const committed = await readFile(root + PROMETHEUS_RULE_PATH, "utf8").catch(() => "");
-    if (committed !== fresh) {
-      console.error(`${PROMETHEUS_RULE_PATH} is stale: run 'node test/unit/ops/prometheusrule.ts'`);
-      process.exitCode = 1;
+  const rules = await readFile(root + RULES_PATH, "utf8");
+  const outputs: [string, string][] = [
+    [PROMETHEUS_RULE_PATH, renderPrometheusRule(rules)],
+    [CHART_RULES_PATH, rules],
+  ];
+  for (const [path, fresh] of outputs) {
+    if (process.argv.includes("--check")) {
+      const committed = await readFile(root + path, "utf8").catch(() => "");
+      if (committed !== fresh) {
+        console.error(`${path} is stale: run 'node test/unit/ops/prometheusrule.ts'`);
+        process.exitCode = 1;
+      }
+    } else {
+      await writeFile(root + path, fresh);
+      console.log(`wrote ${path}`);
     }
-  } else {
-    await writeFile(root + PROMETHEUS_RULE_PATH, fresh);
-    console.log(`wrote ${PROMETHEUS_RULE_PATH}`);
   }
 }
