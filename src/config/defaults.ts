@@ -13,7 +13,9 @@ export const DEFAULTS = {
   http: { host: "127.0.0.1", port: 9464 },
   // Per-producer validation series are what dashboards and the conformance alert name producers by;
   // turning them off is a sizing decision for large catalogs (docs/metrics.md#series-budget).
-  metrics: { producerDetail: true },
+  // Above 10,000 series, the per-producer detail is kept only where it needs attention: a sidecar per
+  // cluster should not cost its Prometheus more (docs/metrics.md#series-budget).
+  metrics: { producerDetail: true, seriesBudget: 10_000 },
   maxRecordBytes: 1048576,
   workers: 0,
   // Validating an ordinary record takes microseconds; 100 ms is thousands of times that, yet short

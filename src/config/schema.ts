@@ -207,7 +207,7 @@ export const configSchema = {
     metrics: {
       type: "object",
       additionalProperties: false,
-      properties: { producerDetail: { type: "boolean" } },
+      properties: { producerDetail: { type: "boolean" }, seriesBudget: { type: "integer", minimum: 0 } },
     },
     maxRecordBytes: { type: "integer", minimum: 1 },
     workers: { type: "integer", minimum: 0, maximum: 16 },

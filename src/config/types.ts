@@ -177,6 +177,11 @@ export interface MetricsConfig {
    * `producer` label. Without it each is summed over producers at scrape time; the record counts keep it.
    */
   readonly producerDetail: boolean;
+  /**
+   * How many `schemawatch_*` series a scrape may export before the per-producer series that need no
+   * attention are summed over producers (src/metrics/budget.ts).
+   */
+  readonly seriesBudget: number;
 }
 
 export interface StateConfig {

@@ -233,4 +233,11 @@ export const METRICS = {
     help: "The memory the field statistics' buckets are estimated to take (bounded by stats.maxMemoryMiB).",
     labels: [],
   },
+  // The series budget (metrics.seriesBudget, src/metrics/budget.ts); `metric` is one of the metrics above.
+  seriesFolded: {
+    name: "schemawatch_series_folded",
+    type: "gauge",
+    help: "Series the last scrape did not export per producer because it was over metrics.seriesBudget: the series of versions, pairs and fields that need no attention, summed over producers (0 when under the budget).",
+    labels: ["metric"],
+  },
 } as const satisfies Record<string, MetricDefinition>;

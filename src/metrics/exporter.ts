@@ -10,6 +10,13 @@ import type { LifecycleView } from "../lifecycle/view.js";
 import type { FieldStats } from "../stats/stats.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 import { SummedWithoutProducer } from "./without-producer.js";
+import {
+  SeriesBudget,
+  failingPairs,
+  pairKey,
+  versionsNeedingAttention,
+  type ProducerSample,
+} from "./budget.js";
 
 type Sample = { readonly labels: object; readonly value: number };
 
@@ -23,22 +30,28 @@ class CollectedMetric {
   readonly type: MetricDefinition["type"];
   readonly aggregator = "sum";
   readonly #read: () => Iterable<Sample>;
+  readonly #counted: ((n: number) => void) | undefined;
 
-  constructor(definition: MetricDefinition, read: () => Iterable<Sample>) {
+  constructor(definition: MetricDefinition, read: () => Iterable<Sample>, counted?: (n: number) => void) {
     this.name = definition.name;
     this.help = definition.help;
     this.type = definition.type;
     this.#read = read;
+    this.#counted = counted;
   }
 
-  async get() {
-    return {
+  // Not async: prom-client calls every metric's get() in registration order before awaiting any, and
+  // the series budget relies on the metrics before the foldable ones having counted their series.
+  get() {
+    const values = [...this.#read()];
+    this.#counted?.(values.length);
+    return Promise.resolve({
       name: this.name,
       help: this.help,
       type: this.type,
       aggregator: this.aggregator,
-      values: [...this.#read()],
-    };
+      values,
+    });
   }
 
   reset(): void {}
@@ -58,6 +71,11 @@ export interface MetricSources {
    * given); without it they are summed over producers. The record counts keep it either way.
    */
   readonly producerDetail?: boolean;
+  /**
+   * Config `metrics.seriesBudget`: above it, the per-producer series that need no attention are summed
+   * over producers (src/metrics/budget.ts). None: no budget.
+   */
+  readonly seriesBudget?: SeriesBudget;
   /** Field presence in every record; absent in tools that do not check fields. */
   readonly fields?: FieldTallies;
   /** Field statistics and their findings; absent with `stats.enabled: false` and in tools. */
@@ -67,21 +85,15 @@ export interface MetricSources {
 /** Builds the process's registry. It is never the global one, so tests can build as many as they like. */
 export function createRegistry(sources: MetricSources): Registry {
   const registry = new Registry();
+  const budget = sources.seriesBudget ?? new SeriesBudget(Number.POSITIVE_INFINITY);
   const add = (definition: MetricDefinition, read: () => Iterable<Sample>) =>
-    registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric);
+    registry.registerMetric(
+      new CollectedMetric(definition, read, (n) => budget.counted(n)) as unknown as Metric,
+    );
   const { pipeline, health } = sources;
   const tallies = pipeline.tallies;
 
   add(METRICS.records, () => tallies.records);
-  if (sources.producerDetail ?? true) {
-    add(METRICS.validations, () => tallies.validations);
-    add(METRICS.validationFailures, () => tallies.failures);
-  } else {
-    const validations = new SummedWithoutProducer(tallies.validations);
-    const failures = new SummedWithoutProducer(tallies.failures);
-    add(METRICS.validations, () => validations.samples());
-    add(METRICS.validationFailures, () => failures.samples());
-  }
   // Every reason on every configured topic starts at zero.
   for (const subject of pipeline.subjects.values()) {
     for (const topic of subject.subject.topics)
@@ -205,10 +217,6 @@ export function createRegistry(sources: MetricSources): Registry {
   });
   const fields = sources.fields;
   if (fields) {
-    // Summed over producers as the validation series are, when the config turns their detail off.
-    add(METRICS.fieldRecords, () =>
-      (sources.producerDetail ?? true) ? fields.samples() : fields.summedOverProducers(),
-    );
     add(METRICS.fieldInfo, function* () {
       for (const subject of fields.subjects()) {
         for (const field of subject.fields) {
@@ -238,6 +246,8 @@ export function createRegistry(sources: MetricSources): Registry {
   }
   // Declared whether or not the statistics are on (a scrape shows every metric's TYPE); empty when off.
   addStatsMetrics(add, sources.stats);
+  // Last of schemawatch's own: the series budget decides once every other metric has counted.
+  addFoldable(registry, sources, budget);
   collectDefaultMetrics({ register: registry });
   return registry;
 }
@@ -251,4 +261,76 @@ function addStatsMetrics(
   add(METRICS.fieldFindings, () => stats?.findingCounts() ?? []);
   add(METRICS.fieldStatsDropped, () => (stats ? [{ labels: {}, value: stats.store.dropped }] : []));
   add(METRICS.fieldStatsBytes, () => (stats ? [{ labels: {}, value: stats.store.bytes }] : []));
+}
+
+/**
+ * The metrics with a `producer` label that can be summed over it: summed always with
+ * `metrics.producerDetail: false`, else where the series budget folds (src/metrics/budget.ts).
+ */
+function addFoldable(registry: Registry, sources: MetricSources, budget: SeriesBudget): void {
+  const add = (definition: MetricDefinition, read: () => Iterable<Sample>) =>
+    registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric);
+  const tallies = sources.pipeline.tallies;
+  const fields = sources.fields;
+  if (!(sources.producerDetail ?? true)) {
+    const validations = new SummedWithoutProducer(tallies.validations);
+    const failures = new SummedWithoutProducer(tallies.failures);
+    add(METRICS.validations, () => validations.samples());
+    add(METRICS.validationFailures, () => failures.samples());
+    if (fields) add(METRICS.fieldRecords, () => fields.summedOverProducers());
+    // Summed by choice, not by the budget: nothing is folded beyond what the config asked.
+    for (const metric of [
+      METRICS.validations,
+      METRICS.validationFailures,
+      ...(fields ? [METRICS.fieldRecords] : []),
+    ])
+      budget.folded.set(metric.name, 0);
+  } else addBudgeted(add, sources, budget);
+  add(METRICS.seriesFolded, function* () {
+    for (const [metric, value] of budget.folded) yield { labels: { metric }, value };
+  });
+}
+
+/** The foldable metrics with producer detail: folded where the series budget says so. */
+function addBudgeted(
+  add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
+  sources: MetricSources,
+  budget: SeriesBudget,
+): void {
+  const tallies = sources.pipeline.tallies;
+  const fields = sources.fields;
+  // What one scrape decided, read by the metrics after the first.
+  let versions = new Set<string>();
+  let failing = new Set<string>();
+  let fieldSamples: ProducerSample[] = [];
+  const writerNeeds = (l: Readonly<Record<string, unknown>>) =>
+    versions.has(`${String(l["subject"])}\u0000${String(l["writer_version"])}`);
+  const pairNeeds = (l: Readonly<Record<string, unknown>>) => writerNeeds(l) || failing.has(pairKey(l));
+  add(METRICS.validations, () => {
+    fieldSamples = fields ? [...fields.samples()] : [];
+    if (budget.decide(tallies.validations.length + tallies.failures.length + fieldSamples.length)) {
+      versions = versionsNeedingAttention(sources.catalog());
+      failing = failingPairs(tallies.validations);
+    }
+    return budget.apply(METRICS.validations.name, tallies.validations, pairNeeds);
+  });
+  add(METRICS.validationFailures, () =>
+    budget.apply(METRICS.validationFailures.name, tallies.failures, pairNeeds),
+  );
+  if (fields) {
+    add(METRICS.fieldRecords, () => {
+      const deprecated = new Set<string>();
+      if (budget.folding)
+        for (const subject of fields.subjects())
+          for (const field of subject.fields)
+            if (field.deprecatedIn.length > 0) deprecated.add(`${subject.subject}\u0000${field.pointer}`);
+      const samples = fieldSamples;
+      fieldSamples = [];
+      return budget.apply(
+        METRICS.fieldRecords.name,
+        samples,
+        (l) => writerNeeds(l) || deprecated.has(`${String(l["subject"])}\u0000${String(l["field"])}`),
+      );
+    });
+  }
 }

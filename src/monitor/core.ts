@@ -12,6 +12,7 @@ import { FieldTallies } from "../fields/tallies.js";
 import { TrafficHistory } from "../history/history.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
+import { SeriesBudget } from "../metrics/budget.js";
 import { ObservationClock } from "../pipeline/clock.js";
 import { Pipeline } from "../pipeline/pipeline.js";
 import { InThreadValidation } from "../pipeline/workers/in-thread.js";
@@ -178,6 +179,7 @@ export function buildCore(inputs: CoreInputs): Core {
   });
   sources.follow(updates);
   const catalog = () => updates.current.catalog;
+  const seriesBudget = new SeriesBudget(config.metrics.seriesBudget);
   const metrics = createRegistry({
     pipeline,
     health,
@@ -186,10 +188,14 @@ export function buildCore(inputs: CoreInputs): Core {
     version: inputs.version,
     lifecycle: runtime,
     producerDetail: config.metrics.producerDetail,
+    seriesBudget,
     fields,
     ...(stats ? { stats } : {}),
   });
-  const status = () => buildStatus(catalog(), pipeline, health, follower);
+  const status = (): MonitorStatus => ({
+    ...buildStatus(catalog(), pipeline, health, follower),
+    seriesBudget: { limit: seriesBudget.limit, folded: seriesBudget.totalFolded() },
+  });
   const drainWindows = new Map(config.subjects.map((s) => [s.name, s.drainWindow]));
   // On the lifecycle's clock, as the field verdicts: a replayed capture's "now" is the capture's.
   // Merged with the previous runs' counts and the other replicas' (nothing of them without a state).

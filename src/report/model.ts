@@ -49,6 +49,8 @@ export interface Report {
   decodeErrors: Record<string, Record<string, number>>;
   /** Records whose label value was replaced by `other`, per label. */
   labelOverflow: Record<string, number>;
+  /** The series budget and what the last scrape folded to keep to it (the live monitor only). */
+  seriesBudget?: MonitorStatus["seriesBudget"];
 }
 
 export interface ReportSubject {
@@ -288,6 +290,7 @@ export function buildReport(
     })),
     decodeErrors: status.decodeErrors,
     labelOverflow: status.labelOverflow,
+    ...(status.seriesBudget ? { seriesBudget: status.seriesBudget } : {}),
   };
   // generatedAt first, then what needs attention, then the rest: the order a reader of the JSON wants.
   const { generatedAt, ...rest } = report;

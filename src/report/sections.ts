@@ -1,4 +1,4 @@
-import type { Block, ReportDocument, Section, Span } from "./document.js";
+import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { fieldsSection } from "./fields-section.js";
@@ -82,10 +82,23 @@ export function monitorSection(report: Report): Section {
             "label overflow",
             overflow > 0 ? { text: `${overflow} records counted as producer 'other'`, tone: "warn" } : "none",
           ],
+          ...(report.seriesBudget ? [["series budget", seriesBudgetFact(report.seriesBudget)] as const] : []),
           ["subjects", String(report.subjects.length)],
         ],
       },
     ],
+  };
+}
+
+/** What the last scrape folded to keep to `metrics.seriesBudget` (docs/metrics.md, "The budget"). */
+function seriesBudgetFact(budget: NonNullable<Report["seriesBudget"]>): Cell {
+  if (budget.folded === 0) return `under ${budget.limit.toLocaleString("en-US")} series: every producer's`;
+  return {
+    text:
+      `${budget.folded.toLocaleString("en-US")} series summed over producers to keep to ` +
+      `${budget.limit.toLocaleString("en-US")}; producers stay named for deprecated and retired versions, ` +
+      "pairs that would fail and deprecated fields (schemawatch_series_folded)",
+    tone: "warn",
   };
 }
 

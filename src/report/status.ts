@@ -93,6 +93,11 @@ export interface SubjectStatus {
   registry: SubjectRegistryEntry | null;
 }
 
+export interface SeriesBudgetStatus {
+  limit: number;
+  folded: number;
+}
+
 export interface MonitorStatus {
   ready: boolean;
   notReadyReason: string | null;
@@ -103,6 +108,8 @@ export interface MonitorStatus {
   registries: RegistryStatusEntry[];
   decodeErrors: Record<string, Record<string, number>>;
   labelOverflow: Record<string, number>;
+  /** Config `metrics.seriesBudget` and how many series the last scrape summed over producers to keep to it. */
+  seriesBudget?: SeriesBudgetStatus;
   /**
    * Partitions whose log end was past their last stable offset at the last lag measurement: a
    * transaction is open there, and its records are not readable yet.

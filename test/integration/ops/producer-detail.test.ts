@@ -20,6 +20,10 @@ import { startPrometheus, type RunningPrometheus, type Sample } from "../../help
 // out of the `by (...)` lists of the queries that read validation series (in the rules, of the recording
 // rules that do; the alerts read those recorded series, so their text is the project's on both sides).
 //
+// The series budget's folded form (metrics.seriesBudget: 0, every producer kept only where it needs
+// attention) is a third monitor and a third Prometheus, asked as the summed one is; its failing series
+// must also name the same producers as the detailed monitor's.
+//
 // Counts must move for rate() to say anything, and the two Prometheus servers scrape at their own
 // moments: so each counter is served as its replayed value times a function of the time that grows
 // linearly, with that time as the sample's timestamp. rate() of a linear counter is exact wherever the
@@ -66,7 +70,12 @@ const servers: Server[] = [];
 const proms: RunningPrometheus[] = [];
 let detailed: RunningPrometheus | undefined;
 let summed: RunningPrometheus | undefined;
-const expositions: Record<"detailed" | "summed", string> = { detailed: "", summed: "" };
+let budgeted: RunningPrometheus | undefined;
+const expositions: Record<"detailed" | "summed" | "budgeted", string> = {
+  detailed: "",
+  summed: "",
+  budgeted: "",
+};
 
 /** `producer` taken out of every `by (...)` list: what a query means over series that have no producer. */
 function withoutProducer(expr: string): string {
@@ -79,13 +88,13 @@ function withoutProducer(expr: string): string {
   });
 }
 
-async function replayed(producerDetail: boolean): Promise<string> {
+async function replayed(name: string, metrics: string): Promise<string> {
   const example = await readFile("examples/config.yaml", "utf8");
-  const config = join(scratch, `config-${producerDetail}.yaml`);
+  const config = join(scratch, `config-${name}.yaml`);
   await writeFile(
     config,
     example.replace("schemas: catalog/event", `schemas: ${resolve("examples/catalog/event")}`) +
-      `metrics:\n  producerDetail: ${producerDetail}\n`,
+      `metrics:\n  ${metrics}\n`,
   );
   const monitor = await startMonitor({
     configPath: config,
@@ -174,11 +183,13 @@ async function rulesCopy(name: string, stripProducer: boolean): Promise<string> 
 
 beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "schemawatch-producer-detail-"));
-  expositions.detailed = await replayed(true);
-  expositions.summed = await replayed(false);
-  const [detailedTarget, summedTarget] = [
+  expositions.detailed = await replayed("detailed", "producerDetail: true");
+  expositions.summed = await replayed("summed", "producerDetail: false");
+  expositions.budgeted = await replayed("budgeted", "seriesBudget: 0");
+  const [detailedTarget, summedTarget, budgetedTarget] = [
     await serveGrowing(expositions.detailed),
     await serveGrowing(summedExposition(expositions.detailed, expositions.summed)),
+    await serveGrowing(summedExposition(expositions.detailed, expositions.budgeted)),
   ];
   detailed = await startPrometheus({
     targets: [detailedTarget],
@@ -190,7 +201,12 @@ beforeAll(async () => {
     ruleFiles: [await rulesCopy("summed.rules.yaml", false)],
   });
   proms.push(summed);
-}, 120_000);
+  budgeted = await startPrometheus({
+    targets: [budgetedTarget],
+    ruleFiles: [await rulesCopy("budgeted.rules.yaml", true)],
+  });
+  proms.push(budgeted);
+}, 180_000);
 
 afterAll(async () => {
   await Promise.all(proms.map((p) => p.stop()));
@@ -201,6 +217,57 @@ afterAll(async () => {
 function both(): [RunningPrometheus, RunningPrometheus] {
   if (detailed === undefined || summed === undefined) throw new Error("the Prometheus servers did not start");
   return [detailed, summed];
+}
+
+function folded(): [RunningPrometheus, RunningPrometheus] {
+  if (detailed === undefined || budgeted === undefined)
+    throw new Error("the Prometheus servers did not start");
+  return [detailed, budgeted];
+}
+
+/** Waits until `other` answers every comparison as the detailed side does; returns what both left empty. */
+async function sameAnswers(other: RunningPrometheus, ask: (c: Comparison) => string): Promise<string[]> {
+  const detailedProm = both()[0];
+  const asked = comparisons();
+  // both sides scraped for longer than the windows, and the rules evaluated on that
+  for (const prom of [detailedProm, other])
+    await prom.waitFor(
+      "the windows to be covered and the ratios recorded",
+      async () => {
+        const scrapes = await prom.query(`count_over_time(up[${WINDOW}])`);
+        const ratios = await prom.query("schemawatch:validations_fail:ratio_rate5m");
+        return (scrapes[0]?.value ?? 0) >= 15 && ratios.length > 0 ? true : undefined;
+      },
+      90_000,
+    );
+  let last: string[] = [];
+  const empty = new Set<string>();
+  await detailedProm
+    .waitFor(
+      "both sides to give the same answers",
+      async () => {
+        // an instant both have scraped past, with every window covered
+        const at = Date.now() / 1000 - 3;
+        const differences: string[] = [];
+        for (const c of asked) {
+          const [a, b] = [
+            canonical(await detailedProm.query(c.detailed, at)),
+            canonical(await other.query(ask(c), at)),
+          ];
+          if (b.length === 0) empty.add(c.where);
+          if (JSON.stringify(a) !== JSON.stringify(b))
+            differences.push(`${c.where}:\n  detailed ${JSON.stringify(a)}\n  other    ${JSON.stringify(b)}`);
+        }
+        last = differences;
+        if (differences.length > 0) empty.clear();
+        return differences.length === 0 ? true : undefined;
+      },
+      90_000,
+    )
+    .catch((error: unknown) => {
+      throw new Error(`${String(error)}\n${last.join("\n")}`);
+    });
+  return [...empty].sort();
 }
 
 /** Samples as `{labels} value` lines, sorted; values to 9 significant digits, NaN as NaN. */
@@ -263,50 +330,8 @@ describe("metrics.producerDetail: false against a real Prometheus", () => {
   });
 
   it("gives every recording rule, alert expression and dashboard query the detailed monitor's answer, producer apart", async () => {
-    const [detailedProm, summedProm] = both();
-    const asked = comparisons();
-    // both sides scraped for longer than the windows, and the rules evaluated on that
-    for (const prom of both())
-      await prom.waitFor(
-        "the windows to be covered and the ratios recorded",
-        async () => {
-          const scrapes = await prom.query(`count_over_time(up[${WINDOW}])`);
-          const ratios = await prom.query("schemawatch:validations_fail:ratio_rate5m");
-          return (scrapes[0]?.value ?? 0) >= 15 && ratios.length > 0 ? true : undefined;
-        },
-        90_000,
-      );
-    let last: string[] = [];
-    const empty = new Set<string>();
-    await detailedProm
-      .waitFor(
-        "both sides to give the same answers",
-        async () => {
-          // an instant both have scraped past, with every window covered
-          const at = Date.now() / 1000 - 3;
-          const differences: string[] = [];
-          for (const c of asked) {
-            const [a, b] = [
-              canonical(await detailedProm.query(c.detailed, at)),
-              canonical(await summedProm.query(c.summed, at)),
-            ];
-            if (b.length === 0) empty.add(c.where);
-            if (JSON.stringify(a) !== JSON.stringify(b))
-              differences.push(
-                `${c.where}:\n  detailed ${JSON.stringify(a)}\n  summed   ${JSON.stringify(b)}`,
-              );
-          }
-          last = differences;
-          if (differences.length > 0) empty.clear();
-          return differences.length === 0 ? true : undefined;
-        },
-        90_000,
-      )
-      .catch((error: unknown) => {
-        throw new Error(`${String(error)}\n${last.join("\n")}`);
-      });
     // what has nothing to compare: series a capture has none of, and alerts that do not fire on it
-    expect([...empty].sort()).toEqual([...NOTHING_TO_COMPARE].sort());
+    expect(await sameAnswers(both()[1], (c) => c.summed)).toEqual([...NOTHING_TO_COMPARE].sort());
   });
 
   it("is a comparison of something: the forward would-fail ratio and a per-producer panel have values", async () => {
@@ -318,5 +343,42 @@ describe("metrics.producerDetail: false against a real Prometheus", () => {
     const perProducer = await summedProm.query("schemawatch_producer:validations_fail:ratio_rate5m");
     expect(perProducer.length).toBeGreaterThan(0);
     expect(perProducer.every((s) => s.metric["producer"] === undefined)).toBe(true);
+  });
+});
+
+describe("the series budget's folded form (metrics.seriesBudget: 0) against a real Prometheus", () => {
+  const validationSamples = (text: string) =>
+    text.split("\n").filter((l) => l.startsWith("schemawatch_validations_total{"));
+
+  it("folds the series that need no attention, and says how many", () => {
+    const [all, kept] = [validationSamples(expositions.detailed), validationSamples(expositions.budgeted)];
+    const summedOnes = kept.filter((l) => !l.includes('producer="'));
+    expect(summedOnes.length).toBeGreaterThan(0);
+    // the deprecated 1.0.0 keeps its producers; the forward pair 1.1.0 > 1.0.0 fails and keeps them
+    expect(summedOnes.some((l) => l.includes('writer_version="1.0.0"'))).toBe(false);
+    expect(summedOnes.some((l) => l.includes('writer_version="1.1.0",reader_version="1.0.0"'))).toBe(false);
+    expect(expositions.budgeted).toContain(
+      `schemawatch_series_folded{metric="schemawatch_validations_total"} ${all.length - kept.length}`,
+    );
+    expect(expositions.detailed).toContain(
+      'schemawatch_series_folded{metric="schemawatch_validations_total"} 0',
+    );
+  });
+
+  it("gives every recording rule, alert expression and dashboard query the detailed monitor's answer, producer apart", async () => {
+    expect(await sameAnswers(folded()[1], (c) => c.detailed)).toEqual([...NOTHING_TO_COMPARE].sort());
+  });
+
+  it("names the same producers as the detailed monitor wherever a pair would fail", async () => {
+    const [detailedProm, budgetedProm] = folded();
+    const failing = `sum by (producer, writer_version, reader_version, direction) (rate(schemawatch_validations_total{result="fail"}[${WINDOW}])) > 0`;
+    const at = Date.now() / 1000 - 3;
+    const [a, b] = [
+      canonical(await detailedProm.query(failing, at)),
+      canonical(await budgetedProm.query(failing, at)),
+    ];
+    expect(a.length).toBeGreaterThan(0);
+    expect(a.every((l) => l.includes('producer="'))).toBe(true);
+    expect(b).toEqual(a);
   });
 });

@@ -1,0 +1,146 @@
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../src/catalog/load.js";
+import { parseConfig } from "../../../src/config/load.js";
+import { SeriesBudget, foldProducers } from "../../../src/metrics/budget.js";
+import { createRegistry } from "../../../src/metrics/exporter.js";
+import { Health } from "../../../src/health/health.js";
+import { Pipeline } from "../../../src/pipeline/pipeline.js";
+import { writeTree } from "../../helpers/files.js";
+import { record } from "../../helpers/monitor.js";
+
+// The series budget (metrics.seriesBudget): over it, per-producer series that need no attention are
+// summed over producers; a deprecated writer version and a (writer, reader) pair that would fail keep
+// every producer. Counted on what a real registry exports.
+
+type Json = { name: string; values: { labels: Record<string, string | number>; value: number }[] };
+
+/** Subject pay: 1.0.0 deprecated and closed, 1.1.0 and 1.2.0 active with `amount`. */
+async function monitor(seriesBudget?: number) {
+  const closed = { type: "object", properties: { id: { type: "integer" } }, additionalProperties: false };
+  const open = { type: "object", properties: { id: { type: "integer" }, amount: { type: "number" } } };
+  const dir = await writeTree({
+    "catalog/pay/1.0.json": closed,
+    "catalog/pay/1.1.json": open,
+    "catalog/pay/1.2.json": open,
+  });
+  const config = parseConfig(
+    [
+      "subjects:",
+      "  - name: pay",
+      "    topics: [t-pay]",
+      "    schemas: catalog/pay",
+      "    versions:",
+      '      "1.0.0": { status: deprecated }',
+      '      "1.1.0": { status: active }',
+      '      "1.2.0": { status: active }',
+    ].join("\n"),
+    join(dir, "config.yaml"),
+  );
+  const catalog = await loadCatalog(config);
+  const pipeline = new Pipeline(catalog, config);
+  const registry = createRegistry({
+    pipeline,
+    health: new Health(),
+    catalog: () => catalog,
+    version: "0",
+    ...(seriesBudget === undefined ? {} : { seriesBudget: new SeriesBudget(seriesBudget) }),
+  });
+  const send = (producer: string, version: string, document: object) =>
+    pipeline.process(record(document, { producer, "schema-version": version }, { topic: "t-pay" }));
+  // web twice and mobile once send 1.1.0 with `amount`, which the closed 1.0.0 rejects; legacy sends 1.0.0.
+  send("web", "1.1", { id: 1, amount: 5 });
+  send("web", "1.1", { id: 2, amount: 6 });
+  send("mobile", "1.1", { id: 3, amount: 7 });
+  send("legacy", "1.0", { id: 4 });
+  return registry;
+}
+
+async function scrape(seriesBudget?: number): Promise<Map<string, Json["values"]>> {
+  const json = (await (await monitor(seriesBudget)).getMetricsAsJSON()) as unknown as Json[];
+  return new Map(json.map((m) => [m.name, m.values]));
+}
+
+const line = (v: Json["values"][number]) =>
+  `${v.labels["producer"] ?? "-"} ${v.labels["writer_version"]}>${v.labels["reader_version"]} ${v.labels["result"]} ${v.value}`;
+const lines = (values: Json["values"] | undefined) => (values ?? []).map(line).sort();
+
+describe("the series budget", () => {
+  it("folds nothing under the budget: every producer's series, and 0 folded", async () => {
+    const metrics = await scrape(10_000);
+    // unknown (at zero) for 1.0.0, 1.1.0, 1.2.0 and none, + web, mobile and legacy: 7 × 3 readers × 2
+    expect(metrics.get("schemawatch_validations_total")).toHaveLength(42);
+    expect(metrics.get("schemawatch_series_folded")).toEqual([
+      { labels: { metric: "schemawatch_validations_total" }, value: 0 },
+      { labels: { metric: "schemawatch_validation_failures_total" }, value: 0 },
+    ]);
+  });
+
+  it("over it, keeps the producers of the deprecated version and of the failing pair, and sums the rest", async () => {
+    const metrics = await scrape(1);
+    expect(lines(metrics.get("schemawatch_validations_total"))).toEqual(
+      [
+        // 1.0.0 is deprecated: every producer, every reader
+        ...["unknown", "legacy"].flatMap((p) =>
+          ["1.0.0", "1.1.0", "1.2.0"].flatMap((r) => [
+            `${p} 1.0.0>${r} fail 0`,
+            `${p} 1.0.0>${r} pass ${p === "legacy" ? 1 : 0}`,
+          ]),
+        ),
+        // 1.1.0 read as 1.0.0 fails: who sends it stays named
+        "unknown 1.1.0>1.0.0 fail 0",
+        "unknown 1.1.0>1.0.0 pass 0",
+        "web 1.1.0>1.0.0 fail 2",
+        "web 1.1.0>1.0.0 pass 0",
+        "mobile 1.1.0>1.0.0 fail 1",
+        "mobile 1.1.0>1.0.0 pass 0",
+        // the rest, summed over producers (unknown's zeros, web's and mobile's counts)
+        "- 1.1.0>1.1.0 fail 0",
+        "- 1.1.0>1.1.0 pass 3",
+        "- 1.1.0>1.2.0 fail 0",
+        "- 1.1.0>1.2.0 pass 3",
+        ...["1.2.0", "none"].flatMap((w) =>
+          ["1.0.0", "1.1.0", "1.2.0"].flatMap((r) => [`- ${w}>${r} fail 0`, `- ${w}>${r} pass 0`]),
+        ),
+      ].sort(),
+    );
+    // the failures of the failing pair keep their producers
+    expect(lines(metrics.get("schemawatch_validation_failures_total"))).toEqual([
+      "mobile 1.1.0>1.0.0 undefined 1",
+      "web 1.1.0>1.0.0 undefined 2",
+    ]);
+    // 42 series before, 12 + 6 kept and 16 sums after
+    expect(metrics.get("schemawatch_series_folded")).toEqual([
+      { labels: { metric: "schemawatch_validations_total" }, value: 42 - 34 },
+      { labels: { metric: "schemawatch_validation_failures_total" }, value: 0 },
+    ]);
+  });
+
+  it("counts every schemawatch series of the scrape: at the unfolded count it folds nothing, one below it folds", async () => {
+    const unfolded = await scrape();
+    const own = [...unfolded]
+      .filter(([name]) => name.startsWith("schemawatch_") && name !== "schemawatch_series_folded")
+      .reduce((n, [, values]) => n + values.length, 0);
+    const folded = async (budget: number) =>
+      (await scrape(budget)).get("schemawatch_series_folded")!.reduce((n, v) => n + v.value, 0);
+    expect(await folded(own)).toBe(0);
+    expect(await folded(own - 1)).toBe(8);
+  });
+});
+
+describe("foldProducers", () => {
+  it("sums what it does not keep over producer, by the other labels, in first-seen order", () => {
+    const samples = [
+      { labels: { producer: "a", v: "1", r: "x" }, value: 1 },
+      { labels: { producer: "b", v: "1", r: "x" }, value: 2 },
+      { labels: { producer: "a", v: "2", r: "x" }, value: 4 },
+      { labels: { producer: "c", v: "1", r: "x" }, value: 8 },
+      { labels: { producer: "b", v: "2", r: "x" }, value: 16 },
+    ];
+    expect(foldProducers(samples, (l) => l["v"] === "2")).toEqual([
+      { labels: { v: "1", r: "x" }, value: 11 },
+      { labels: { producer: "a", v: "2", r: "x" }, value: 4 },
+      { labels: { producer: "b", v: "2", r: "x" }, value: 16 },
+    ]);
+  });
+});
