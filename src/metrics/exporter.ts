@@ -9,14 +9,8 @@ import { retiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
 import type { FieldStats } from "../stats/stats.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
-import { SummedWithoutProducer } from "./without-producer.js";
-import {
-  SeriesBudget,
-  failingPairs,
-  pairKey,
-  versionsNeedingAttention,
-  type ProducerSample,
-} from "./budget.js";
+import { SeriesBudget } from "./budget.js";
+import { addFoldable } from "./foldable.js";
 
 type Sample = { readonly labels: object; readonly value: number };
 
@@ -247,7 +241,11 @@ export function createRegistry(sources: MetricSources): Registry {
   // Declared whether or not the statistics are on (a scrape shows every metric's TYPE); empty when off.
   addStatsMetrics(add, sources.stats);
   // Last of schemawatch's own: the series budget decides once every other metric has counted.
-  addFoldable(registry, sources, budget);
+  addFoldable(
+    (definition, read) => registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric),
+    sources,
+    budget,
+  );
   collectDefaultMetrics({ register: registry });
   return registry;
 }
@@ -261,76 +259,4 @@ function addStatsMetrics(
   add(METRICS.fieldFindings, () => stats?.findingCounts() ?? []);
   add(METRICS.fieldStatsDropped, () => (stats ? [{ labels: {}, value: stats.store.dropped }] : []));
   add(METRICS.fieldStatsBytes, () => (stats ? [{ labels: {}, value: stats.store.bytes }] : []));
-}
-
-/**
- * The metrics with a `producer` label that can be summed over it: summed always with
- * `metrics.producerDetail: false`, else where the series budget folds (src/metrics/budget.ts).
- */
-function addFoldable(registry: Registry, sources: MetricSources, budget: SeriesBudget): void {
-  const add = (definition: MetricDefinition, read: () => Iterable<Sample>) =>
-    registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric);
-  const tallies = sources.pipeline.tallies;
-  const fields = sources.fields;
-  if (!(sources.producerDetail ?? true)) {
-    const validations = new SummedWithoutProducer(tallies.validations);
-    const failures = new SummedWithoutProducer(tallies.failures);
-    add(METRICS.validations, () => validations.samples());
-    add(METRICS.validationFailures, () => failures.samples());
-    if (fields) add(METRICS.fieldRecords, () => fields.summedOverProducers());
-    // Summed by choice, not by the budget: nothing is folded beyond what the config asked.
-    for (const metric of [
-      METRICS.validations,
-      METRICS.validationFailures,
-      ...(fields ? [METRICS.fieldRecords] : []),
-    ])
-      budget.folded.set(metric.name, 0);
-  } else addBudgeted(add, sources, budget);
-  add(METRICS.seriesFolded, function* () {
-    for (const [metric, value] of budget.folded) yield { labels: { metric }, value };
-  });
-}
-
-/** The foldable metrics with producer detail: folded where the series budget says so. */
-function addBudgeted(
-  add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
-  sources: MetricSources,
-  budget: SeriesBudget,
-): void {
-  const tallies = sources.pipeline.tallies;
-  const fields = sources.fields;
-  // What one scrape decided, read by the metrics after the first.
-  let versions = new Set<string>();
-  let failing = new Set<string>();
-  let fieldSamples: ProducerSample[] = [];
-  const writerNeeds = (l: Readonly<Record<string, unknown>>) =>
-    versions.has(`${String(l["subject"])}\u0000${String(l["writer_version"])}`);
-  const pairNeeds = (l: Readonly<Record<string, unknown>>) => writerNeeds(l) || failing.has(pairKey(l));
-  add(METRICS.validations, () => {
-    fieldSamples = fields ? [...fields.samples()] : [];
-    if (budget.decide(tallies.validations.length + tallies.failures.length + fieldSamples.length)) {
-      versions = versionsNeedingAttention(sources.catalog());
-      failing = failingPairs(tallies.validations);
-    }
-    return budget.apply(METRICS.validations.name, tallies.validations, pairNeeds);
-  });
-  add(METRICS.validationFailures, () =>
-    budget.apply(METRICS.validationFailures.name, tallies.failures, pairNeeds),
-  );
-  if (fields) {
-    add(METRICS.fieldRecords, () => {
-      const deprecated = new Set<string>();
-      if (budget.folding)
-        for (const subject of fields.subjects())
-          for (const field of subject.fields)
-            if (field.deprecatedIn.length > 0) deprecated.add(`${subject.subject}\u0000${field.pointer}`);
-      const samples = fieldSamples;
-      fieldSamples = [];
-      return budget.apply(
-        METRICS.fieldRecords.name,
-        samples,
-        (l) => writerNeeds(l) || deprecated.has(`${String(l["subject"])}\u0000${String(l["field"])}`),
-      );
-    });
-  }
 }
