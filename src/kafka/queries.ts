@@ -71,7 +71,8 @@ export class SourceQueries {
    */
   async measureLag(session: Session | undefined): Promise<PartitionCounts> {
     const shared = session !== undefined && !session.closing;
-    const client = shared ? undefined : await this.client(undefined);
+    // A closing session's client still makes short-lived admins, as before the split.
+    const client = shared ? undefined : await this.client(session);
     const admin = shared ? await session.admin.get() : await connectAdmin(client!);
     let logEnd: Admin | undefined;
     try {
