@@ -68,7 +68,10 @@ function resolveId(id: string, fileUrl: string, path: string): string {
   }
 }
 
-/** The file as the compiler takes it. */
+/**
+ * The file as the compiler takes it: retrieved at its URL, which the compiler keeps as an alias of
+ * its base (`baseId`, from its `$id`), so a `$ref` may name either.
+ */
 export function documentOf(file: SchemaFile): SchemaDocument {
-  return { uri: file.baseId, json: file.json, name: file.path };
+  return { uri: pathToFileURL(file.path).href, json: file.json, name: file.path };
 }
