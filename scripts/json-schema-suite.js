@@ -13,8 +13,8 @@
 // A group is "refused" when its schema does not compile. It is "remote" when it needs one of the
 // suite's remote documents (http://localhost:1234/...), which schemawatch never fetches: it compiles
 // once the suite's remotes/ are given as the documents a `$ref` may reach (as a catalog's shared files
-// are), or its `$schema` is a custom meta-schema. Remote groups are then run with the remotes given,
-// and their answers counted apart. A test is "wrong" when the answer differs from the suite's, "threw"
+// are; a custom meta-schema as `$schema` is one of them). Remote groups are then run with the remotes
+// given, and their answers counted apart. A test is "wrong" when the answer differs from the suite's, "threw"
 // when validating threw.
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
@@ -57,27 +57,26 @@ for (const [folder, dialect] of DRAFTS) {
     for (const [index, group] of groups.entries()) {
       const where = `${folder}/${file}: ${group.description}`;
       const uri = pathToFileURL(join(dir, file.replace(/\.json$/, ""), `${index}.json`)).href;
-      const input = { uri, json: group.schema, name: where, dialect };
       const declared = typeof group.schema === "object" ? group.schema.$schema : undefined;
+      // A custom meta-schema's dialect is the one it declares, read once it is among the remotes given.
+      const custom = typeof declared === "string" && !DIALECT_URIS.test(declared);
+      const input = { uri, json: group.schema, name: where, ...(custom ? {} : { dialect }) };
       let validate;
-      let remote = typeof declared === "string" && !DIALECT_URIS.test(declared);
-      if (!remote) {
+      let remote = false;
+      try {
+        validate = compiler.compileVersion(input);
+      } catch (error) {
         try {
-          validate = compiler.compileVersion(input);
-        } catch (error) {
-          try {
-            if (!JSON.stringify(group.schema).includes(REMOTE)) throw error;
-            validate = compiler.compileVersion({ ...input, refs: remotes });
-            remote = true;
-          } catch {
-            tally.refused++;
-            if (verbose) console.log(`REFUSED ${where}: ${error.message}`);
-            continue;
-          }
+          if (!JSON.stringify(group.schema).includes(REMOTE)) throw error;
+          validate = compiler.compileVersion({ ...input, refs: remotes });
+          remote = true;
+        } catch {
+          tally.refused++;
+          if (verbose) console.log(`REFUSED ${where}: ${error.message}`);
+          continue;
         }
       }
       if (remote) tally.remote++;
-      if (!validate) continue;
       for (const test of group.tests) {
         let answer;
         try {

@@ -1,7 +1,6 @@
 import type { AnySchema, ErrorObject } from "ajv";
 import { SchemawatchError, messageOf } from "../errors.js";
 import {
-  declaredDialect,
   DEFAULT_DIALECT,
   dialectOf,
   engineOf,
@@ -10,6 +9,7 @@ import {
   type Engine,
 } from "./dialect.js";
 import { located, type Located } from "./base-uri.js";
+import { heldDialect, readByVocabularies } from "./vocabulary.js";
 import { compileAnnotated, usesAnnotations } from "./annotations.js";
 import { deferredValidator } from "./deferred.js";
 import { createAjv, namesPrototype, type AjvInstance } from "./engine.js";
@@ -88,9 +88,9 @@ export class SchemaCompiler {
    * (a meta-schema rule, an unresolvable `$ref`, a pattern that is no regular expression).
    */
   compileVersion(input: VersionInput): Validator {
-    const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
+    const dialect = input.dialect ?? heldDialect(input.json, input.name, input.refs, this.defaultDialect);
     this.#checkMeta(input, dialect);
-    const root = { ...located(input, dialect), dialect };
+    const root = { ...located(read(input, input.refs), dialect), dialect };
     return this.#compile(root, dialect, this.#refs(root, input.refs, dialect));
   }
 
@@ -101,9 +101,9 @@ export class SchemaCompiler {
    * proof does not cover is compiled now. Code generation is most of a version's load time.
    */
   compileOnFirstUse(input: VersionInput): Validator {
-    const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
+    const dialect = input.dialect ?? heldDialect(input.json, input.name, input.refs, this.defaultDialect);
     this.#checkMeta(input, dialect);
-    const root = { ...located(input, dialect), dialect };
+    const root = { ...located(read(input, input.refs), dialect), dialect };
     const refs = this.#refs(root, input.refs, dialect);
     const engine = engineOf(dialect);
     const rules = this.#rulesOf(engine, this.assertsFormats(dialect));
@@ -193,10 +193,9 @@ export class SchemaCompiler {
     const seen = new Set([root.uri, ...(root.alias === undefined ? [] : [root.alias])]);
     const out: Resource[] = [];
     for (const ref of given ?? []) {
-      const declared = declaredDialect(ref.json, ref.name);
       // A referenced document without $schema is compiled by the referring version's engine.
-      const own = declared ?? dialect;
-      const at = located(ref, own);
+      const own = heldDialect(ref.json, ref.name, given, dialect);
+      const at = located(read(ref, given), own);
       if (seen.has(at.uri)) continue;
       if (engineOf(own) !== engineOf(dialect)) {
         throw new SchemawatchError(
@@ -216,6 +215,12 @@ export class SchemaCompiler {
       return { ...ref, alias };
     });
   }
+}
+
+/** The document as its meta-schema's vocabularies read it (src/catalog/vocabulary.ts). */
+function read<D extends SchemaDocument>(document: D, held: VersionInput["refs"]): D {
+  const json = readByVocabularies(document.json, document.name, held);
+  return json === document.json ? document : { ...document, json };
 }
 
 /** A document the engines receive: known by its base URI and its retrieval URI, in its dialect. */
