@@ -1,4 +1,3 @@
-import { SchemawatchError } from "../errors.js";
 import { idKeyword, type Dialect } from "./dialect.js";
 
 /**
@@ -14,27 +13,25 @@ export interface Located {
  * The base URI of a document retrieved at `retrieval` (a file's URL, a registry version's URI): its
  * root `$id` (draft-04: `id`) resolved against `retrieval`, else `retrieval` itself, as the
  * specification says (2020-12 core, "Initial Base URI"), without a fragment. A root `$id` that is no
- * URI reference is the schema's error, named with `name`.
+ * URI reference leaves the retrieval URI the base, as the registry and `diff` always took it (a
+ * catalog file with one is refused when read, src/catalog/schema-file.ts).
  */
-export function baseUriOf(json: unknown, retrieval: string, dialect: Dialect, name: string): string {
+export function baseUriOf(json: unknown, retrieval: string, dialect: Dialect): string {
   if (typeof json !== "object" || json === null || Array.isArray(json)) return retrieval;
-  const keyword = idKeyword(dialect);
-  const id = (json as Record<string, unknown>)[keyword];
+  const id = (json as Record<string, unknown>)[idKeyword(dialect)];
   if (typeof id !== "string" || id === "") return retrieval;
   try {
     return new URL(id, retrieval).href.replace(/#.*$/, "");
-  } catch (error) {
-    throw new SchemawatchError("SCHEMA_INVALID", `${name}: #/${keyword}: '${id}' is not a URI reference`, {
-      cause: error,
-    });
+  } catch {
+    return retrieval;
   }
 }
 
 /** The document known by its base URI, and by its retrieval URI as an alias when the two differ. */
-export function located<D extends { readonly uri: string; readonly json: unknown; readonly name: string }>(
+export function located<D extends { readonly uri: string; readonly json: unknown }>(
   document: D,
   dialect: Dialect,
 ): Omit<D, "uri"> & Located {
-  const base = baseUriOf(document.json, document.uri, dialect, document.name);
+  const base = baseUriOf(document.json, document.uri, dialect);
   return base === document.uri ? document : { ...document, uri: base, alias: document.uri };
 }

@@ -99,7 +99,7 @@ function heldMeta(uri: string, held: readonly SchemaDocument[], name: string): S
   for (const document of held) {
     if (document.uri === wanted) return document;
     const dialect = declaredDialect(document.json, document.name);
-    if (dialect && baseUriOf(document.json, document.uri, dialect, document.name) === wanted) return document;
+    if (dialect && baseUriOf(document.json, document.uri, dialect) === wanted) return document;
   }
   throw new SchemawatchError(
     "SCHEMA_INVALID",
