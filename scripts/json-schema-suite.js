@@ -4,17 +4,21 @@
 // draft. Only the required tests (`tests/<draft>/*.json`, not `optional/`). Not part of `npm test`:
 // CI has no network to fetch the suite; the project's own cases of each class are unit tests.
 //
+//   npm run test:suite [-- --verbose]              # the copy in test/fixtures/json-schema-test-suite
 //   JSON_SCHEMA_TEST_SUITE=/path/to/JSON-Schema-Test-Suite npm run test:suite [-- --verbose]
+//
+// Each group's schema is retrieved at a file URI of its own (as a catalog file or a registry version
+// is), never the one its `$id` names: the compiler takes the `$id` as the base.
 //
 // A group is "refused" when its schema does not compile. It is "remote" when it needs one of the
 // suite's remote documents (http://localhost:1234/...), which schemawatch never fetches: it compiles
 // once the suite's remotes/ are given as the documents a `$ref` may reach (as a catalog's shared files
-// are), or its `$schema` is a custom meta-schema. Remote groups are then run with the remotes given,
-// and their answers counted apart. A test is "wrong" when the answer differs from the suite's, "threw"
+// are; a custom meta-schema as `$schema` is one of them). Remote groups are then run with the remotes
+// given, and their answers counted apart. A test is "wrong" when the answer differs from the suite's, "threw"
 // when validating threw.
 import { readdir, readFile } from "node:fs/promises";
 import { join, relative } from "node:path";
-import { URL, pathToFileURL } from "node:url";
+import { URL, fileURLToPath, pathToFileURL } from "node:url";
 import { SchemaCompiler } from "../dist/catalog/compiler.js";
 
 const DRAFTS = [
@@ -27,15 +31,10 @@ const DRAFTS = [
 const REMOTE = "http://localhost:1234/";
 const DIALECT_URIS = /^https?:\/\/json-schema\.org\/(draft-0[467]\/schema|draft\/20(19-09|20-12)\/schema)#?$/;
 
-const root = process.env.JSON_SCHEMA_TEST_SUITE;
+const root =
+  process.env.JSON_SCHEMA_TEST_SUITE ||
+  fileURLToPath(new URL("../test/fixtures/json-schema-test-suite/", import.meta.url));
 const verbose = process.argv.includes("--verbose");
-if (!root) {
-  console.error(
-    "JSON_SCHEMA_TEST_SUITE is not set: point it at a checkout of json-schema-org/JSON-Schema-Test-Suite " +
-      "(git clone https://github.com/json-schema-org/JSON-Schema-Test-Suite)",
-  );
-  process.exit(2);
-}
 
 const KEYS = ["passed", "wrong", "threw", "refused", "remote", "remotePassed", "remoteWrong"];
 const totals = Object.fromEntries(KEYS.map((k) => [k, 0]));
@@ -55,29 +54,29 @@ for (const [folder, dialect] of DRAFTS) {
   for (const file of files) {
     const path = join(dir, file);
     const groups = JSON.parse(await readFile(path, "utf8"));
-    for (const group of groups) {
+    for (const [index, group] of groups.entries()) {
       const where = `${folder}/${file}: ${group.description}`;
-      const input = { uri: uriOf(group.schema, path, dialect), json: group.schema, name: where, dialect };
+      const uri = pathToFileURL(join(dir, file.replace(/\.json$/, ""), `${index}.json`)).href;
       const declared = typeof group.schema === "object" ? group.schema.$schema : undefined;
+      // A custom meta-schema's dialect is the one it declares, read once it is among the remotes given.
+      const custom = typeof declared === "string" && !DIALECT_URIS.test(declared);
+      const input = { uri, json: group.schema, name: where, ...(custom ? {} : { dialect }) };
       let validate;
-      let remote = typeof declared === "string" && !DIALECT_URIS.test(declared);
-      if (!remote) {
+      let remote = false;
+      try {
+        validate = compiler.compileVersion(input);
+      } catch (error) {
         try {
-          validate = compiler.compileVersion(input);
-        } catch (error) {
-          try {
-            if (!JSON.stringify(group.schema).includes(REMOTE)) throw error;
-            validate = compiler.compileVersion({ ...input, refs: remotes });
-            remote = true;
-          } catch {
-            tally.refused++;
-            if (verbose) console.log(`REFUSED ${where}: ${error.message}`);
-            continue;
-          }
+          if (!JSON.stringify(group.schema).includes(REMOTE)) throw error;
+          validate = compiler.compileVersion({ ...input, refs: remotes });
+          remote = true;
+        } catch {
+          tally.refused++;
+          if (verbose) console.log(`REFUSED ${where}: ${error.message}`);
+          continue;
         }
       }
       if (remote) tally.remote++;
-      if (!validate) continue;
       for (const test of group.tests) {
         let answer;
         try {
@@ -113,19 +112,6 @@ for (const [name, t] of rows) {
   );
 }
 process.exitCode = totals.wrong + totals.threw + totals.refused === 0 ? 0 : 1;
-
-/** The URI a catalog would know the schema by: its `$id` resolved against its file, else the file. */
-function uriOf(schema, path, dialect) {
-  const file = pathToFileURL(path).href;
-  const id =
-    typeof schema === "object" && schema !== null ? schema[dialect === "draft-04" ? "id" : "$id"] : undefined;
-  if (typeof id !== "string" || id === "") return file;
-  try {
-    return new URL(id, file).href.replace(/#.*$/, "");
-  } catch {
-    return file;
-  }
-}
 
 /**
  * The suite's remote documents as the documents a `$ref` may reach: those of the draft's own folder

@@ -1,19 +1,19 @@
 import type { AnySchema, ErrorObject } from "ajv";
 import { SchemawatchError, messageOf } from "../errors.js";
 import {
-  declaredDialect,
   DEFAULT_DIALECT,
   dialectOf,
   engineOf,
-  idKeyword,
   mayAssertFormats,
   type Dialect,
   type Engine,
 } from "./dialect.js";
-import { idIgnored, refSiblingsIgnored } from "./reading.js";
+import { located, type Located } from "./base-uri.js";
+import { heldDialect, readByVocabularies } from "./vocabulary.js";
 import { compileAnnotated, usesAnnotations } from "./annotations.js";
 import { deferredValidator } from "./deferred.js";
-import { createAjv, EMPTY_ENUM, namesPrototype, type AjvInstance } from "./engine.js";
+import { createAjv, namesPrototype, type AjvInstance } from "./engine.js";
+import { prepare } from "./prepare.js";
 import { mayReachMeta, metaDocuments } from "./meta-documents.js";
 import { MetaSchemas } from "./meta.js";
 import { PatternError } from "./regexp.js";
@@ -26,8 +26,12 @@ export interface Validator {
   errors?: ErrorObject[] | null;
 }
 
-/** A schema document and the absolute URI it is known by (its `$id`, resolved where it came from). */
+/** A schema document and the absolute URI it was retrieved at. */
 export interface SchemaDocument {
+  /**
+   * Where the document comes from: a file's URL, a registry version's URI, a shared file's. Its root
+   * `$id`, resolved against it, is its base URI (src/catalog/base-uri.ts); this one stays an alias.
+   */
   readonly uri: string;
   readonly json: unknown;
   /** What messages call it: a file path, or a registry subject and version. */
@@ -84,9 +88,10 @@ export class SchemaCompiler {
    * (a meta-schema rule, an unresolvable `$ref`, a pattern that is no regular expression).
    */
   compileVersion(input: VersionInput): Validator {
-    const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
+    const dialect = input.dialect ?? heldDialect(input.json, input.name, input.refs, this.defaultDialect);
     this.#checkMeta(input, dialect);
-    return this.#compile(input, dialect, this.#refs(input, dialect));
+    const root = { ...located(read(input, input.refs), dialect), dialect };
+    return this.#compile(root, dialect, this.#refs(root, input.refs, dialect));
   }
 
   /**
@@ -96,29 +101,26 @@ export class SchemaCompiler {
    * proof does not cover is compiled now. Code generation is most of a version's load time.
    */
   compileOnFirstUse(input: VersionInput): Validator {
-    const dialect = input.dialect ?? this.dialectOf(input.json, input.name);
+    const dialect = input.dialect ?? heldDialect(input.json, input.name, input.refs, this.defaultDialect);
     this.#checkMeta(input, dialect);
-    const refs = this.#refs(input, dialect);
+    const root = { ...located(read(input, input.refs), dialect), dialect };
+    const refs = this.#refs(root, input.refs, dialect);
     const engine = engineOf(dialect);
     const rules = this.#rulesOf(engine, this.assertsFormats(dialect));
     // The proof is ajv's: a version of the annotation engine (schemasafe) is compiled at once.
     if (
-      usesAnnotations([input, ...refs], dialect) ||
-      !compilesSurely(input, refs, engine, rules.keywords, rules.walked)
+      usesAnnotations([root, ...refs], dialect) ||
+      !compilesSurely(root, refs, engine, rules.keywords, rules.walked)
     )
-      return this.#compile(input, dialect, refs);
-    return deferredValidator(() => this.#compile(input, dialect, refs));
+      return this.#compile(root, dialect, refs);
+    return deferredValidator(() => this.#compile(root, dialect, refs));
   }
 
-  #compile(
-    input: VersionInput,
-    dialect: Dialect,
-    refs: ReadonlyArray<SchemaDocument & { dialect: Dialect }>,
-  ): Validator {
+  #compile(input: Resource, dialect: Dialect, refs: readonly Resource[]): Validator {
     const engine = engineOf(dialect);
     const documents = [input, ...refs];
     // The dialect's own meta-schemas are documents a $ref may reach; held, never fetched.
-    const all = mayReachMeta(documents)
+    const all: readonly Resource[] = mayReachMeta(documents)
       ? [
           ...refs,
           ...metaDocuments(dialect)
@@ -128,11 +130,12 @@ export class SchemaCompiler {
       : refs;
     if (usesAnnotations(documents, dialect)) {
       try {
-        const prepared = (d: SchemaDocument & { dialect: Dialect }) => ({
-          ...d,
-          json: prepare(d.json, d.uri, d.dialect, false),
-        });
-        return compileAnnotated(prepared({ ...input, dialect }), all.map(prepared), dialect);
+        const prepared = (d: Resource) => ({ ...d, json: prepare(d.json, d.uri, d.dialect, false) });
+        const root = prepared({ ...input, dialect });
+        // Each document is also known by its retrieval URI, the one object under both.
+        const known = [root, ...all.map(prepared)];
+        const aliases = known.flatMap((d) => (d.alias === undefined ? [] : [{ ...d, uri: d.alias }]));
+        return compileAnnotated(root, [...known.slice(1), ...aliases], dialect);
       } catch (error) {
         throw compileError(error, input, refs);
       }
@@ -143,8 +146,12 @@ export class SchemaCompiler {
         const prepared = prepare(ref.json, ref.uri, ref.dialect) as AnySchema;
         // A boolean schema has no $id to be registered by.
         ajv.addSchema(prepared, typeof prepared === "boolean" ? ref.uri : undefined);
+        // The same compiled document under its retrieval URI (ajv keeps one per schema object).
+        if (ref.alias !== undefined) ajv.addSchema(prepared, ref.alias);
       }
-      return ajv.compile(prepare(input.json, input.uri, dialect) as AnySchema) as Validator;
+      const root = prepare(input.json, input.uri, dialect) as AnySchema;
+      if (input.alias !== undefined) ajv.addSchema(root, input.alias);
+      return ajv.compile(root) as Validator;
     } catch (error) {
       throw compileError(error, input, refs);
     }
@@ -178,101 +185,53 @@ export class SchemaCompiler {
     );
   }
 
-  /** The referable documents, each checked, without the version's own URI and without repeats. */
-  #refs(input: VersionInput, dialect: Dialect): Array<SchemaDocument & { dialect: Dialect }> {
-    const seen = new Set([input.uri]);
-    const out: Array<SchemaDocument & { dialect: Dialect }> = [];
-    for (const ref of input.refs ?? []) {
-      if (seen.has(ref.uri)) continue;
-      seen.add(ref.uri);
-      const declared = declaredDialect(ref.json, ref.name);
+  /**
+   * The referable documents, each checked and known by its base URI: without the version's own URI
+   * and without repeats. A retrieval URI another document is already known by is no alias.
+   */
+  #refs(root: Resource, given: VersionInput["refs"], dialect: Dialect): Resource[] {
+    const seen = new Set([root.uri, ...(root.alias === undefined ? [] : [root.alias])]);
+    const out: Resource[] = [];
+    for (const ref of given ?? []) {
       // A referenced document without $schema is compiled by the referring version's engine.
-      const own = declared ?? dialect;
+      const own = heldDialect(ref.json, ref.name, given, dialect);
+      const at = located(read(ref, given), own);
+      if (seen.has(at.uri)) continue;
       if (engineOf(own) !== engineOf(dialect)) {
         throw new SchemawatchError(
           "SCHEMA_INVALID",
-          `${input.name}: does not compile: it is ${dialect} and may $ref ${ref.name}, which is ${own}; ` +
+          `${root.name}: does not compile: it is ${dialect} and may $ref ${ref.name}, which is ${own}; ` +
             "a schema and what it references are compiled in one dialect (draft-06 and draft-07 mix)",
         );
       }
       this.#checkMeta(ref, own);
-      out.push({ ...ref, dialect: own });
+      seen.add(at.uri);
+      out.push({ ...at, dialect: own });
     }
-    return out;
+    // A retrieval URI is an alias only where no document has it as its base or an earlier alias.
+    return out.map(({ alias, ...ref }) => {
+      if (alias === undefined || seen.has(alias)) return ref;
+      seen.add(alias);
+      return { ...ref, alias };
+    });
   }
 }
+
+/** The document as its meta-schema's vocabularies read it (src/catalog/vocabulary.ts). */
+function read<D extends SchemaDocument>(document: D, held: VersionInput["refs"]): D {
+  const json = readByVocabularies(document.json, document.name, held);
+  return json === document.json ? document : { ...document, json };
+}
+
+/** A document the engines receive: known by its base URI and its retrieval URI, in its dialect. */
+type Resource = SchemaDocument & Located & { readonly dialect: Dialect };
 
 /** Compiles one version with a compiler of its own (for a single schema; a catalog shares one). */
 export function compileVersion(input: VersionInput, options: CompilerOptions = {}): Validator {
   return new SchemaCompiler(options).compileVersion(input);
 }
 
-/**
- * The document as the engine receives it: its root `$id` set to the absolute URI (so a relative `$id`
- * such as `schemas/a.json` is registered where refs look for it), an `$id` beside `$ref` dropped where
- * the dialect ignores it (src/catalog/reading.ts), and, for ajv, `enum: []` made compilable.
- */
-function prepare(json: unknown, uri: string, dialect: Dialect, forAjv = true): unknown {
-  if (typeof json !== "object" || json === null) return json;
-  const copy = structuredClone(json) as Record<string, unknown>;
-  const id = idKeyword(dialect);
-  walkSchemas(copy, (node) => {
-    if (node !== copy && idIgnored(node, dialect, false)) Reflect.deleteProperty(node, id);
-    if (!forAjv) return;
-    // ajv's ignoreKeywordsWithRef skips every keyword beside `$ref` but `type`, checked before them.
-    if (refSiblingsIgnored(dialect) && typeof node["$ref"] === "string") delete node["type"];
-    if (!refSiblingsIgnored(dialect) && (node === copy || node[id] !== undefined)) refBesideId(node);
-    if (dialect !== "draft-04" && Array.isArray(node["enum"]) && node["enum"].length === 0) {
-      delete node["enum"];
-      node[EMPTY_ENUM] = true;
-    }
-    protoAsPattern(node);
-  });
-  copy[id] = uri;
-  return copy;
-}
-
-/**
- * ajv 8 runs out of stack compiling a `$ref` that sits beside an `$id` (2019-09 on, where `$ref` resolves
- * against that `$id`) when the target's own `$ref` is a pointer: `{"$id": "b.json", "$defs": {...},
- * "$ref": "#/$defs/inner"}` reached from another resource. The same `$ref` inside `allOf` means the same
- * (from 2019-09 on `$ref` is an applicator like `allOf`, annotations included) and ajv compiles it.
- */
-function refBesideId(node: Record<string, unknown>): void {
-  const ref = node["$ref"];
-  if (typeof ref !== "string") return;
-  const allOf = Array.isArray(node["allOf"]) ? node["allOf"] : [];
-  delete node["$ref"];
-  node["allOf"] = [...allOf, { $ref: ref }];
-}
-
-const PROTO = "__proto__";
-const PROTO_PATTERN = "^__proto__$";
-
-/**
- * ajv skips a property named `__proto__` in `properties` (a guard against prototype pollution), so a
- * record's own `__proto__` would go unchecked; the same schema as a pattern of exactly that name is
- * checked, and `additionalProperties` and `unevaluatedProperties` read a pattern's match alike.
- */
-function protoAsPattern(node: Record<string, unknown>): void {
-  const properties = node["properties"];
-  if (!isRecord(properties) || !Object.hasOwn(properties, PROTO)) return;
-  const patterns = isRecord(node["patternProperties"]) ? node["patternProperties"] : {};
-  if (Object.hasOwn(patterns, PROTO_PATTERN)) return;
-  Object.defineProperty(patterns, PROTO_PATTERN, {
-    value: properties[PROTO],
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
-  node["patternProperties"] = patterns;
-}
-
-function compileError(
-  error: unknown,
-  input: VersionInput,
-  refs: readonly SchemaDocument[],
-): SchemawatchError {
+function compileError(error: unknown, input: Resource, refs: readonly Resource[]): SchemawatchError {
   const documents = [input, ...refs];
   let message: string;
   if (error instanceof PatternError) {

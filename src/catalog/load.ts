@@ -102,7 +102,7 @@ export async function loadCatalog(
 
   const pending: Array<{ subject: SubjectConfig; files: Array<{ file: SchemaFile; version: Version }> }> = [];
   for (const subject of config.subjects) {
-    pending.push({ subject, files: await versionFiles(subject, compiler.defaultDialect) });
+    pending.push({ subject, files: await versionFiles(subject, compiler.defaultDialect, shared) });
   }
 
   const subjects = new Map<string, CatalogSubject>();
@@ -196,6 +196,7 @@ function configFor(subject: SubjectConfig, version: Version) {
 async function versionFiles(
   subject: SubjectConfig,
   defaultDialect: Dialect,
+  shared: readonly SchemaDocument[],
 ): Promise<Array<{ file: SchemaFile; version: Version }>> {
   // A registry subject may have no folder; the config refuses versions entries without one.
   const folder = subject.schemas;
@@ -218,7 +219,7 @@ async function versionFiles(
   const claimed = new Map<string, string>();
   const result: Array<{ file: SchemaFile; version: Version }> = [];
   for (const path of paths) {
-    const file = await readSchemaFile(path, defaultDialect);
+    const file = await readSchemaFile(path, defaultDialect, shared);
     const version =
       explicit.get(path) ??
       (file.declaredId ? versionFromId(file.declaredId) : undefined) ??

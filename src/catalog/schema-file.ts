@@ -3,7 +3,8 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { SchemaDocument } from "./compiler.js";
-import { DEFAULT_DIALECT, dialectOf, idKeyword, type Dialect } from "./dialect.js";
+import { DEFAULT_DIALECT, idKeyword, type Dialect } from "./dialect.js";
+import { heldDialect } from "./vocabulary.js";
 
 /** A schema file as read from disk, before it is compiled. */
 export interface SchemaFile {
@@ -35,12 +36,14 @@ export async function readJsonFile(path: string): Promise<unknown> {
 }
 
 /**
- * Reads a schema file. Its dialect is its `$schema`, else `defaultDialect`; its base URI is its `$id`
+ * Reads a schema file. Its dialect is its `$schema`'s, or that of the meta-schema its `$schema` names
+ * among `held` (the catalog's shared schemas), else `defaultDialect`; its base URI is its `$id`
  * resolved against the file's URL (so a relative `$id` works), else the file's URL.
  */
 export async function readSchemaFile(
   path: string,
   defaultDialect: Dialect = DEFAULT_DIALECT,
+  held: readonly SchemaDocument[] = [],
 ): Promise<SchemaFile> {
   const parsed = await readJsonFile(path);
   if (
@@ -50,7 +53,7 @@ export async function readSchemaFile(
     throw new SchemawatchError("SCHEMA_INVALID", `${path}: a schema must be a JSON object or a boolean`);
   }
   const json = parsed as Record<string, unknown> | boolean;
-  const dialect = dialectOf(json, path, defaultDialect);
+  const dialect = heldDialect(json, path, held, defaultDialect);
   const rawId = typeof json === "object" ? json[idKeyword(dialect)] : undefined;
   const declaredId = typeof rawId === "string" && rawId !== "" ? rawId : undefined;
   const fileUrl = pathToFileURL(path).href;
@@ -68,7 +71,10 @@ function resolveId(id: string, fileUrl: string, path: string): string {
   }
 }
 
-/** The file as the compiler takes it. */
+/**
+ * The file as the compiler takes it: retrieved at its URL, which the compiler keeps as an alias of
+ * its base (`baseId`, from its `$id`), so a `$ref` may name either.
+ */
 export function documentOf(file: SchemaFile): SchemaDocument {
-  return { uri: file.baseId, json: file.json, name: file.path };
+  return { uri: pathToFileURL(file.path).href, json: file.json, name: file.path };
 }

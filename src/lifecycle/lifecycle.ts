@@ -332,16 +332,16 @@ export class Lifecycle {
   }
 
   /**
-   * Judges every tracked field now (keyed `subject \0 pointer`): a deprecated one drained, an
+   * Judges every tracked field at `now` (keyed `subject \0 pointer`): a deprecated one drained, an
    * optional one ready to require. Logs each change once, as for versions.
    */
-  judgeFields(world: World = {}): Map<string, FieldVerdict> {
+  judgeFields(world: World = {}, now = this.#now()): Map<string, FieldVerdict> {
     const observed: Observation = { coverage: this.coverage, knownPartitions: this.knownPartitions, world };
     const verdicts = judgeFields(
       this.#subjects.values(),
       this.fields,
       observed,
-      this.#now(),
+      now,
       this.#fieldsSince ?? this.startedAt,
     );
     for (const [id, verdict] of verdicts) {

@@ -71,7 +71,7 @@ export interface Core {
   charts(subject: string): SubjectCharts;
   status(): MonitorStatus;
   report(): Report;
-  /** Each rename's progress per producer (config `fields.replaces`), by subject. */
+  /** Each rename's progress per producer (config `fields.replaces`), by subject, of the last judgement. */
   renames(): ReadonlyMap<string, RenameProgress[]>;
 }
 
@@ -159,6 +159,7 @@ export function buildCore(inputs: CoreInputs): Core {
               : {}),
           }
         : state;
+  const drainWindows = new Map(config.subjects.map((s) => [s.name, s.drainWindow]));
   const runtime = new LifecycleRuntime({
     lifecycle,
     pipeline,
@@ -167,6 +168,10 @@ export function buildCore(inputs: CoreInputs): Core {
     persistence,
     observationClock,
     fieldFacts: () => fields.subjects(),
+    // At each judgement's time, beside its field verdicts (a replayed capture's "now" is the
+    // capture's), merged with the previous runs' counts and the other replicas' (nothing of them
+    // without a state).
+    renames: (now) => renames.progress(now, (s) => drainWindows.get(s) ?? 0),
     ...(follower ? { world: { registryDown: (subject: string) => follower.down(subject) } } : {}),
   });
   const updates = new CatalogUpdates({
@@ -196,10 +201,8 @@ export function buildCore(inputs: CoreInputs): Core {
     ...buildStatus(catalog(), pipeline, health, follower),
     seriesBudget: { limit: seriesBudget.limit, folded: seriesBudget.totalFolded() },
   });
-  const drainWindows = new Map(config.subjects.map((s) => [s.name, s.drainWindow]));
-  // On the lifecycle's clock, as the field verdicts: a replayed capture's "now" is the capture's.
-  // Merged with the previous runs' counts and the other replicas' (nothing of them without a state).
-  const renameProgress = () => renames.progress(runtime.lifecycle.now(), (s) => drainWindows.get(s) ?? 0);
+  // The last judgement's, which the report's own judgement renews before it reads them.
+  const renameProgress = () => runtime.renames();
   return {
     pipeline,
     pool: pool instanceof ValidationPool ? pool : undefined,
@@ -219,7 +222,7 @@ export function buildCore(inputs: CoreInputs): Core {
     }),
     status,
     renames: renameProgress,
-    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renameProgress()),
+    report: () => buildReport(status(), pipeline.tallies, runtime, stats?.findings(), renameProgress),
   };
 }
 

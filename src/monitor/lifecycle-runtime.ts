@@ -1,6 +1,7 @@
 // Over 350 lines, kept whole: the lifecycle's tick folds every source event, the clock, the judging and the save in one order that must hold; src/monitor/lifecycle-setup.ts already holds how it is built.
 import type { Logger } from "pino";
 import type { RenameLedger } from "../fields/rename-ledger.js";
+import type { RenameProgress } from "../fields/rename-progress.js";
 import type { PartitionEnds } from "../health/health.js";
 import type { UndecodableBatch } from "../kafka/patches/index.js";
 import type { KafkaSourceOptions } from "../kafka/options.js";
@@ -63,7 +64,15 @@ export interface LifecycleRuntimeOptions {
   readonly world?: Pick<World, "registryDown" | "waitingForLookups">;
   /** The field tallies (`FieldTallies.subjects`), folded into the field evidence at each judgement. */
   readonly fieldFacts?: () => Iterable<FieldFacts>;
+  /**
+   * The renames' progress at a judgement: at its time, beside its field verdicts, so that the report
+   * reads a rename's steps and its field's verdict from one snapshot.
+   */
+  readonly renames?: (now: number) => RenamesBySubject;
 }
+
+/** Each subject's renames (src/fields/rename-progress.ts), by subject name. */
+export type RenamesBySubject = ReadonlyMap<string, RenameProgress[]>;
 
 /**
  * Runs the lifecycle in a live monitor or a replay: the source's events (assignments, batches, lag
@@ -91,6 +100,8 @@ export class LifecycleRuntime implements LifecycleView {
   #verdicts = new Map<string, Verdict>();
   readonly #fieldFacts: (() => Iterable<FieldFacts>) | undefined;
   #fieldVerdicts = new Map<string, FieldVerdict>();
+  readonly #renamesAt: LifecycleRuntimeOptions["renames"];
+  #renames: RenamesBySubject = new Map();
   #fieldsFoldedAt = Number.NEGATIVE_INFINITY;
   /** A problem with the state, for the report; undefined when the state was fine. */
   stateProblem: string | undefined;
@@ -103,6 +114,7 @@ export class LifecycleRuntime implements LifecycleView {
     this.#interval = options.timing.judgeInterval ?? DEFAULT_JUDGE_INTERVAL;
     this.#observationClock = options.observationClock;
     this.#fieldFacts = options.fieldFacts;
+    this.#renamesAt = options.renames;
     this.#replay = options.timing.clock === "live" ? undefined : options.timing.clock;
     const pipeline = options.pipeline;
     const topic = options.persistence.kind === "topic" ? options.persistence.topic : undefined;
@@ -292,9 +304,16 @@ export class LifecycleRuntime implements LifecycleView {
     this.#foldDeclared();
     this.lifecycle.retired.observe(retiredRecords(this.#pipeline.tallies.allSeries));
     this.#verdicts = this.lifecycle.judge(this.#world);
-    this.#foldFields(this.lifecycle.now(), true);
-    this.#fieldVerdicts = this.lifecycle.judgeFields(this.#world);
+    const now = this.lifecycle.now();
+    this.#foldFields(now, true);
+    this.#fieldVerdicts = this.lifecycle.judgeFields(this.#world, now);
+    this.#renames = this.#renamesAt?.(now) ?? this.#renames;
     return this.#verdicts;
+  }
+
+  /** The renames' progress of the last judgement (after `verdicts()`), read with its field verdicts. */
+  renames(): RenamesBySubject {
+    return this.#renames;
   }
 
   /**

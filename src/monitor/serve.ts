@@ -34,13 +34,7 @@ export function buildHttp(config: Config, core: Core, health: Health, logger: Lo
     // The attention summary rests on the verdicts, which only the report joins to the status.
     status: () => {
       const current = core.status();
-      const report = buildReport(
-        current,
-        pipeline.tallies,
-        lifecycle,
-        core.stats?.findings(),
-        core.renames(),
-      );
+      const report = buildReport(current, pipeline.tallies, lifecycle, core.stats?.findings(), core.renames);
       // Each subject's field verdicts and renames' progress (issue 28) and statistics' findings
       // (issue 29), beside the attention items they give.
       const fields = Object.fromEntries(report.subjects.map((s) => [s.subject, s.fields ?? []]));

@@ -47,9 +47,14 @@ export function versionBaseUri(
   version: Pick<RegistryVersion, "subject" | "version" | "schema">,
   keyword: "id" | "$id",
 ): string {
-  const synthetic = `${REGISTRY_SCHEME}://${encodeURIComponent(registry)}/${encodeURIComponent(version.subject)}/versions/${version.version}`;
+  const synthetic = versionUri(registry, version);
   const id = declaredId(version.schema, keyword);
   return (id !== undefined ? resolveUri(id, synthetic) : undefined) ?? synthetic;
+}
+
+/** The URI a registered version is retrieved at, whatever its `$id`: the compiler's alias of its base. */
+function versionUri(registry: string, version: Pick<RegistryVersion, "subject" | "version">): string {
+  return `${REGISTRY_SCHEME}://${encodeURIComponent(registry)}/${encodeURIComponent(version.subject)}/versions/${version.version}`;
 }
 
 /**
@@ -113,7 +118,14 @@ export function compileRegistryVersion(
     const uri = versionBaseUri(registry, version, idKeyword(dialect));
     const refs = referenceDocuments(registry, version, uri);
     const json = version.schema as Record<string, unknown> | boolean;
-    const validate = compiler.compileOnFirstUse({ uri, json, name: path, dialect, refs });
+    // Retrieved at its registry URI; the compiler takes its `$id` as the base, as `uri` is.
+    const validate = compiler.compileOnFirstUse({
+      uri: versionUri(registry, version),
+      json,
+      name: path,
+      dialect,
+      refs,
+    });
     const file: SchemaFile = {
       path,
       name: String(version.version),

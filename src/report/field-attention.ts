@@ -12,19 +12,33 @@ const names = (list: readonly string[]) =>
  * Producers that sent the field (deprecated) or lacked it (optional), with their share over the
  * window; for a replaced field, whether they send its replacement beside it or not yet.
  */
-function holdouts(v: FieldVerdict, rename: RenameProgress | undefined): string[] {
-  return v.producers
-    .filter((p) => (v.fieldKind === "deprecated" ? p.present > 0 : p.absent > 0))
-    .map((p) => {
-      const step = rename?.producers.find((r) => r.producer === p.producer)?.step;
-      const beside =
-        step === "add"
-          ? `, without ${rename!.replacement}`
-          : step === "switch"
-            ? `, beside ${rename!.replacement}`
-            : "";
-      return `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records${beside}`;
-    });
+function holdouts(
+  v: FieldVerdict,
+  producers: FieldVerdict["producers"],
+  rename: RenameProgress | undefined,
+): string[] {
+  return producers.map((p) => {
+    const step = rename?.producers.find((r) => r.producer === p.producer)?.step;
+    const beside =
+      step === "add"
+        ? `, without ${rename!.replacement}`
+        : step === "switch"
+          ? `, beside ${rename!.replacement}`
+          : "";
+    return `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records${beside}`;
+  });
+}
+
+/**
+ * Whether a rename's step, judged with the verdict (one snapshot, src/monitor/lifecycle-runtime.ts),
+ * says the producer no longer sends the replaced field (`done`, `neither`, `quiet`). Its verdict's
+ * counts reach one time bucket past the window (src/lifecycle/field-evidence.ts `inWindow`) and may
+ * still hold its last records; its step and the verdict's reasons read each record's own time, so
+ * the item names it neither as still sending nor as still to move.
+ */
+function pastIt(rename: RenameProgress | undefined, producer: string): boolean {
+  const step = rename?.producers.find((r) => r.producer === producer)?.step;
+  return step !== undefined && step !== "add" && step !== "switch";
 }
 
 /**
@@ -60,11 +74,11 @@ export function fieldItems(s: ReportSubject): AttentionItem[] {
   const next = nextMajor(s.versions);
   const items: AttentionItem[] = [];
   for (const v of s.fields ?? []) {
+    const rename = s.renames?.find((r) => r.field === v.field);
     const producers = v.producers.filter((p) =>
-      v.fieldKind === "deprecated" ? p.present > 0 : p.absent > 0,
+      v.fieldKind === "deprecated" ? p.present > 0 && !pastIt(rename, p.producer) : p.absent > 0,
     );
     const who = producers.map((p) => p.producer);
-    const rename = s.renames?.find((r) => r.field === v.field);
     if (v.fieldKind === "deprecated" && v.yes) {
       items.push({
         level: "act",
@@ -78,7 +92,7 @@ export function fieldItems(s: ReportSubject): AttentionItem[] {
         level: "watch",
         kind: "field-in-use",
         subject: s.subject,
-        what: holdouts(v, rename).join("; "),
+        what: holdouts(v, producers, rename).join("; "),
         action: inUseAction(v, who, next, rename),
       });
     } else if (v.fieldKind === "optional" && v.yes) {

@@ -199,11 +199,15 @@ export function buildReport(
   runtime: LifecycleView | undefined,
   /** The field statistics' findings (FieldStats.findings), when the monitor keeps statistics. */
   findings?: readonly Finding[],
-  /** Each subject's renames (fields/rename-progress.ts), by subject name. */
-  renames?: ReadonlyMap<string, RenameProgress[]>,
+  /**
+   * Each subject's renames (fields/rename-progress.ts), by subject name: read after the judgement
+   * below, so that a rename's steps come from the snapshot its field's verdict comes from.
+   */
+  renamesOf?: () => ReadonlyMap<string, RenameProgress[]>,
 ): Report {
   const verdicts = runtime?.verdicts();
   const fieldVerdicts = runtime?.fieldVerdicts?.();
+  const renames = renamesOf?.();
   const lifecycle = runtime?.lifecycle;
   const retired = retiredRecords(tallies.allSeries);
   const matrices = wouldFailMatrices(

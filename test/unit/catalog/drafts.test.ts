@@ -87,7 +87,7 @@ describe("JSON Schema dialects, chosen by $schema", () => {
   it("refuses an unknown $schema, naming the file", async () => {
     const dir = await writeTree({ "s.json": { $schema: "https://example.com/my-meta" } });
     await expect(loadSchemaFiles([`${dir}/s.json`])).rejects.toThrow(
-      `${dir}/s.json: unsupported $schema 'https://example.com/my-meta'`,
+      `${dir}/s.json: its $schema 'https://example.com/my-meta' is a meta-schema schemawatch does not hold`,
     );
   });
 

@@ -206,3 +206,33 @@ describe("the source's hooks", () => {
     expect(runtime.lifecycle.coverage.gaps.at(-1)).toMatchObject({ reason: "topic-missing", partition: 0 });
   });
 });
+
+describe("the renames' progress", () => {
+  it("is taken at each judgement, at its time, and read until the next one", async () => {
+    const { catalog, config } = await eventPipeline();
+    const clock = new ObservationClock();
+    const lifecycle = newLifecycle(catalog, config, createLogger("silent"), { clock });
+    const pipeline = new Pipeline(catalog, config, { ...lifecycleListeners(lifecycle), clock });
+    const asked: number[] = [];
+    const runtime = new LifecycleRuntime({
+      lifecycle,
+      pipeline,
+      logger: createLogger("silent"),
+      timing: { clock },
+      persistence: { kind: "none" },
+      renames: (now) => {
+        asked.push(now);
+        return new Map([["event", []]]);
+      },
+    });
+    expect(runtime.renames()).toEqual(new Map());
+    clock.advance(T0 + 5_000);
+    runtime.verdicts();
+    const taken = runtime.renames();
+    clock.advance(T0 + 9_000);
+    expect(runtime.renames()).toBe(taken);
+    runtime.verdicts();
+    expect(asked).toEqual([T0 + 5_000, T0 + 9_000]);
+    expect(runtime.renames()).not.toBe(taken);
+  });
+});
