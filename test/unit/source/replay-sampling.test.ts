@@ -62,9 +62,11 @@ describe("a replay's sampling", () => {
     ]);
     // billing's every value is profiled: 1,000 on the two sides of its change together.
     const found = subject(first).findings?.map((f) =>
-      f.kind === "scale" ? [f.kind, f.producer, f.field, f.samplesBefore + f.samplesAfter] : [f.kind],
+      f.kind === "scale"
+        ? [f.kind, f.producer, f.field, f.since, f.samplesBefore + f.samplesAfter]
+        : [f.kind],
     );
-    expect(found).toEqual([["scale", "billing", "/amount", EACH]]);
+    expect(found).toEqual([["scale", "billing", "/amount", "2026-12-01T08:30:00.000Z", EACH]]);
     expect(JSON.stringify(second)).toEqual(JSON.stringify(first));
   });
 });
