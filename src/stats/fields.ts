@@ -122,8 +122,9 @@ function walk(
   if (!isNode(node) || path.length > MAX_DEPTH) return;
   const ref = node["$ref"];
   if (typeof ref === "string") {
-    // Only references within the document: one to another subject's schema is not followed.
-    const target = ref.startsWith("#") ? resolveLocal(root, ref) : undefined;
+    // Only references within the document (`#…`, or its own `$id` with such a fragment, absolute or
+    // relative to it): one to another subject's schema is not followed.
+    const target = resolveLocal(root, ref);
     if (target !== undefined && !refs.has(ref)) {
       refs.add(ref);
       walk(target, root, path, out, refs, maxValues);
@@ -162,13 +163,42 @@ function leafKind(node: Node, maxValues: number): FieldKind | "string" | undefin
   return types.includes("string") ? "string" : undefined;
 }
 
+/**
+ * The target of a `$ref` within `root`: a fragment (`#/$defs/money`), or the root's own `$id` with
+ * one, as written or relative to the `$id`; undefined for another document, an anchor, a pointer that
+ * cannot be decoded or a missing target.
+ */
 function resolveLocal(root: unknown, ref: string): unknown {
+  const hash = ref.indexOf("#");
+  const fragment = hash === -1 ? "" : ref.slice(hash + 1);
+  if (hash !== 0 && !isOwnId(root, hash === -1 ? ref : ref.slice(0, hash))) return undefined;
+  if (fragment !== "" && !fragment.startsWith("/")) return undefined;
+  let tokens: string[];
+  try {
+    tokens = parsePointer(decodeURIComponent(fragment));
+  } catch {
+    return undefined;
+  }
   let node = root;
-  for (const token of parsePointer(decodeURIComponent(ref.slice(1)))) {
-    if (!isNode(node)) return undefined;
+  for (const token of tokens) {
+    if (!isNode(node) || !Object.hasOwn(node, token)) return undefined;
     node = node[token];
   }
   return node;
+}
+
+/** Whether `base` (a `$ref` without its fragment) names the root schema's own `$id`. */
+function isOwnId(root: unknown, base: string): boolean {
+  const id = isNode(root) ? root["$id"] : undefined;
+  if (typeof id !== "string") return false;
+  const own = id.replace(/#.*$/, "");
+  if (base === own) return true;
+  try {
+    return new URL(base, own).href === new URL(own).href;
+  } catch {
+    // A `$id` that is no absolute URI (a bare name): only the same text names it.
+    return false;
+  }
 }
 
 /** Most values of one field read from one document (an array of 10,000 prices costs 100 inserts). */
