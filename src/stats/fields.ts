@@ -17,6 +17,11 @@ export interface ProfiledField {
   readonly kind: FieldKind;
   /** The pointer's tokens, unescaped. */
   readonly path: readonly string[];
+  /**
+   * An enum's values as their text: any other value a record sends is counted as `(other)`, never by
+   * name (a crafted stream of distinct values would otherwise name each).
+   */
+  readonly enum?: ReadonlySet<string>;
 }
 
 export interface FieldSelection {
@@ -51,7 +56,8 @@ export function profiledVersion(subject: CatalogSubject): CatalogVersion | undef
 export function selectFields(schema: unknown, options: FieldOptions): FieldSelection {
   // A string the config names is a short set of values; any other declared string, its length.
   const declared = new Map<string, FieldKind | "string">();
-  walk(schema, schema, [], declared, new Set(), options.maxValues);
+  const enums = new Map<string, ReadonlySet<string>>();
+  walk(schema, schema, [], { declared, enums }, new Set(), options.maxValues);
   const fields: ProfiledField[] = [];
   const seen = new Set<string>();
   let overflow = 0;
@@ -65,7 +71,8 @@ export function selectFields(schema: unknown, options: FieldOptions): FieldSelec
     if (redactions.some((r) => covers(r, path))) return void redacted++;
     if (excluded.some((e) => covers(e, path))) return;
     if (fields.length >= options.maxFields) return void overflow++;
-    fields.push({ pointer, kind, path });
+    const values = kind === "values" ? enums.get(pointer) : undefined;
+    fields.push(values ? { pointer, kind, path, enum: values } : { pointer, kind, path });
   };
   for (const pointer of options.include) {
     const kind = declared.get(pointer);
@@ -111,11 +118,17 @@ const MAX_DEPTH = 8;
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** What the walk finds: each pointer's kind, and the values of each enum. */
+interface Declared {
+  readonly declared: Map<string, FieldKind | "string">;
+  readonly enums: Map<string, ReadonlySet<string>>;
+}
+
 function walk(
   node: unknown,
   root: unknown,
   path: string[],
-  out: Map<string, FieldKind | "string">,
+  out: Declared,
   refs: Set<string>,
   maxValues: number,
 ): void {
@@ -138,7 +151,10 @@ function walk(
   const kind = leafKind(node, maxValues);
   if (kind && path.length > 0) {
     const pointer = formatPointer(path);
-    if (!out.has(pointer)) out.set(pointer, kind);
+    if (!out.declared.has(pointer)) {
+      out.declared.set(pointer, kind);
+      if (kind === "values") out.enums.set(pointer, new Set((node["enum"] as unknown[]).map(String)));
+    }
   }
   const properties = node["properties"];
   if (isNode(properties)) {
