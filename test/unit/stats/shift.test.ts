@@ -134,6 +134,10 @@ describe("detectScaleShift on a crafted or long stream (issue 42)", () => {
     // A change at a quarter past the hour: its hour holds a quarter of old values, and is the date.
     const late = run(24, 100, (h, i) => (h < 6 || (h === 6 && i < 25) ? cents(i) : cents(i) / 100));
     expect(detectScaleShift(key, late, shift)?.since).toBe(START + 6 * HOUR);
+    // An hour of tenths just before an ordinary hour: that hour steps from the one before, but is
+    // not apart from the past; the change is the hour after it.
+    const dip = run(24, 100, (h, i) => (h === 5 ? cents(i) / 10 : h < 7 ? cents(i) : cents(i) * 100));
+    expect(detectScaleShift(key, dip, shift)?.since).toBe(START + 7 * HOUR);
     // At three quarters past: its hour is mostly old values, the next one is the date.
     const later = run(24, 100, (h, i) => (h < 6 || (h === 6 && i < 75) ? cents(i) : cents(i) / 100));
     expect(detectScaleShift(key, later, shift)?.since).toBe(START + 7 * HOUR);
@@ -168,6 +172,14 @@ describe("detectScaleShift on a crafted or long stream (issue 42)", () => {
       detectScaleShift(
         key,
         run(48, 100, (h, i) => 1000 * 1.1 ** h + i),
+        shift,
+      ),
+    ).toBeUndefined();
+    // Four times larger every hour: each bucket far above the whole past, never 10 times the one before.
+    expect(
+      detectScaleShift(
+        key,
+        run(12, 100, (h, i) => cents(i) * 4 ** h),
         shift,
       ),
     ).toBeUndefined();
