@@ -227,6 +227,18 @@ export const METRICS = {
     help: "Values not profiled because the field statistics were at a bound (stats.maxSeries series, or stats.maxMemoryMiB of buckets).",
     labels: [],
   },
+  fieldStatsFolded: {
+    name: "schemawatch_field_stats_folded_total",
+    type: "counter",
+    help: "Values of enum and named string fields counted but not by their own name, by reason: outside_enum (a value the field's enum does not list, counted as (other)), past_max_values (the bucket already names stats.maxValues, counted as (other)), memory (naming it would pass stats.maxMemoryMiB, counted as (other)), cut (longer than 64 characters: named by its first 40 and a hash).",
+    labels: ["reason"],
+  },
+  fieldStatsUnshared: {
+    name: "schemawatch_field_stats_unshared_total",
+    type: "counter",
+    help: "Buckets of field statistics not published to the state topic because their JSON passed 900 KB: the other replicas go without them.",
+    labels: [],
+  },
   fieldStatsBytes: {
     name: "schemawatch_field_stats_bytes",
     type: "gauge",

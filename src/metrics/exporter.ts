@@ -8,6 +8,7 @@ import { NO_VERSION } from "../pipeline/tallies.js";
 import { retiredRecords } from "../lifecycle/retired.js";
 import type { LifecycleView } from "../lifecycle/view.js";
 import type { FieldStats } from "../stats/stats.js";
+import { FOLD_REASONS } from "../stats/store.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 import { SeriesBudget } from "./budget.js";
 import { addFoldable } from "./foldable.js";
@@ -258,5 +259,9 @@ function addStatsMetrics(
   add(METRICS.fieldQuantile, () => stats?.quantiles() ?? []);
   add(METRICS.fieldFindings, () => stats?.findingCounts() ?? []);
   add(METRICS.fieldStatsDropped, () => (stats ? [{ labels: {}, value: stats.store.dropped }] : []));
+  add(METRICS.fieldStatsFolded, () =>
+    stats ? FOLD_REASONS.map((reason) => ({ labels: { reason }, value: stats.store.folded[reason] })) : [],
+  );
+  add(METRICS.fieldStatsUnshared, () => (stats ? [{ labels: {}, value: stats.share.tooLarge }] : []));
   add(METRICS.fieldStatsBytes, () => (stats ? [{ labels: {}, value: stats.store.bytes }] : []));
 }

@@ -82,6 +82,9 @@ export class Pipeline implements RecordSink {
 
   constructor(catalog: Catalog, config: Config, hooks: PipelineHooks = {}) {
     const now = hooks.now ?? Date.now;
+    // Records are sampled on the clock that observes them: a replay's is the capture's (issue 42).
+    const clock = hooks.clock;
+    const sampleNow = clock ? () => clock.now ?? now() : now;
     this.#onValidated = inOrder(hooks.validated ?? []);
     this.#onUnreadable = inOrder(hooks.unreadable ?? []);
     this.#onCounted = inOrder(hooks.counted ?? []);
@@ -107,7 +110,7 @@ export class Pipeline implements RecordSink {
       const pipeline = new SubjectPipeline(
         subject,
         subjectConfig,
-        now,
+        sampleNow,
         reservoirSize(this.#subjectCount),
         hooks.lookups?.(subjectConfig),
       );

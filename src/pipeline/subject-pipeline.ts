@@ -34,6 +34,14 @@ const RESERVOIR_MIN = 50;
  * record that is not kept costs no entry (with validation workers, no copy of its payload either).
  */
 const RESERVOIR_SPAN_MS = 10_000;
+/**
+ * What a reservoir may hold, per entry of its size on average (a text counted at two bytes a
+ * character): 4 MB for 500. A record that would take it past that is not kept, so that records of
+ * hundreds of kilobytes (500 of 120 KB held 60 MB, most of the image's 96 MB heap) keep a few.
+ */
+const RESERVOIR_ENTRY_BYTES = 8 * 1024;
+const entryBytes = (entry: ReservoirEntry): number =>
+  entry.bytes?.byteLength ?? 2 * (entry.text?.length ?? 0);
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** How many recent samples each of `subjects` subjects keeps: their share of the budget, within bounds. */
@@ -66,6 +74,8 @@ export class SubjectPipeline {
   readonly #spacingMs: number;
   #next = 0;
   #lastKept = Number.NEGATIVE_INFINITY;
+  /** What the reservoir's entries take (entryBytes). */
+  #bytes = 0;
   readonly #lookups: IdLookups | undefined;
   #deprecatedOf: CatalogSubject | undefined;
   #hasDeprecated = false;
@@ -115,7 +125,12 @@ export class SubjectPipeline {
   }
 
   keep(entry: ReservoirEntry): void {
-    if (this.reservoir.length < this.reservoirSize) this.reservoir.push(entry);
+    const full = this.reservoir.length >= this.reservoirSize;
+    const bytes = entryBytes(entry);
+    const replaced = full ? entryBytes(this.reservoir[this.#next]!) : 0;
+    if (this.#bytes - replaced + bytes > this.reservoirSize * RESERVOIR_ENTRY_BYTES) return;
+    this.#bytes += bytes - replaced;
+    if (!full) this.reservoir.push(entry);
     else this.reservoir[this.#next] = entry;
     this.#next = (this.#next + 1) % this.reservoirSize;
     this.#lastKept = entry.observedAt;

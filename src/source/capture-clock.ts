@@ -46,7 +46,9 @@ interface Entry<T> {
  *   stamped 2100 among today's, or the last record of the capture) its record is observed at the
  *   clock;
  * - the clock starts at the first timestamp that the next record's is within 5 minutes of, either way
- *   (nothing before it vouches for a gap after it); records before are observed when it starts. If it
+ *   (nothing before it vouches for a gap after it); records before are observed when it starts. A
+ *   record stamped exactly as the one it would confirm says nothing of it (one reading read twice):
+ *   a run of records with the same false timestamp neither starts the clock nor moves it. If it
  *   has not started after 1000 records, or by the end, it starts at the time of the replay: nothing in
  *   the capture says when its records were read, and no window passes within it.
  *
@@ -113,7 +115,9 @@ export class CaptureClock<T> {
    * otherwise stretch the capture over 400 days).
    */
   #says(next: number | undefined, held: number): boolean | undefined {
-    if (next === undefined) return undefined;
+    // The same reading again is no second clock: a run of records stamped alike (a producer's stuck
+    // clock, one batch) vouches for nothing, at the start or after a jump.
+    if (next === undefined || next === held) return undefined;
     const clock = this.#clock;
     if (clock === undefined) return Math.abs(next - held) <= MAX_CLOCK_AHEAD_MS;
     if (next >= held - MAX_CLOCK_AHEAD_MS) return true;
@@ -129,7 +133,13 @@ export class CaptureClock<T> {
     this.#observe(held);
     const behind = this.#behind;
     this.#behind = [];
-    for (const entry of behind) this.#place(entry);
+    for (const entry of behind) {
+      // Stamped as the held one: believed with it, or doubted with it.
+      if (!confirmed && entry.at === held.at) {
+        this.#onDoubt("unconfirmed", entry.line);
+        this.#observe(entry);
+      } else this.#place(entry);
+    }
   }
 
   /** A record the clock can place now, or a jump to hold until what follows says whether to believe it. */

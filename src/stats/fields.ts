@@ -17,6 +17,11 @@ export interface ProfiledField {
   readonly kind: FieldKind;
   /** The pointer's tokens, unescaped. */
   readonly path: readonly string[];
+  /**
+   * An enum's values as their text: any other value a record sends is counted as `(other)`, never by
+   * name (a crafted stream of distinct values would otherwise name each).
+   */
+  readonly enum?: ReadonlySet<string>;
 }
 
 export interface FieldSelection {
@@ -51,7 +56,8 @@ export function profiledVersion(subject: CatalogSubject): CatalogVersion | undef
 export function selectFields(schema: unknown, options: FieldOptions): FieldSelection {
   // A string the config names is a short set of values; any other declared string, its length.
   const declared = new Map<string, FieldKind | "string">();
-  walk(schema, schema, [], declared, new Set(), options.maxValues);
+  const enums = new Map<string, ReadonlySet<string>>();
+  walk(schema, schema, [], { declared, enums }, new Set(), options.maxValues);
   const fields: ProfiledField[] = [];
   const seen = new Set<string>();
   let overflow = 0;
@@ -65,7 +71,8 @@ export function selectFields(schema: unknown, options: FieldOptions): FieldSelec
     if (redactions.some((r) => covers(r, path))) return void redacted++;
     if (excluded.some((e) => covers(e, path))) return;
     if (fields.length >= options.maxFields) return void overflow++;
-    fields.push({ pointer, kind, path });
+    const values = kind === "values" ? enums.get(pointer) : undefined;
+    fields.push(values ? { pointer, kind, path, enum: values } : { pointer, kind, path });
   };
   for (const pointer of options.include) {
     const kind = declared.get(pointer);
@@ -111,19 +118,26 @@ const MAX_DEPTH = 8;
 type Node = Record<string, unknown>;
 const isNode = (v: unknown): v is Node => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** What the walk finds: each pointer's kind, and the values of each enum. */
+interface Declared {
+  readonly declared: Map<string, FieldKind | "string">;
+  readonly enums: Map<string, ReadonlySet<string>>;
+}
+
 function walk(
   node: unknown,
   root: unknown,
   path: string[],
-  out: Map<string, FieldKind | "string">,
+  out: Declared,
   refs: Set<string>,
   maxValues: number,
 ): void {
   if (!isNode(node) || path.length > MAX_DEPTH) return;
   const ref = node["$ref"];
   if (typeof ref === "string") {
-    // Only references within the document: one to another subject's schema is not followed.
-    const target = ref.startsWith("#") ? resolveLocal(root, ref) : undefined;
+    // Only references within the document (`#…`, or its own `$id` with such a fragment, absolute or
+    // relative to it): one to another subject's schema is not followed.
+    const target = resolveLocal(root, ref);
     if (target !== undefined && !refs.has(ref)) {
       refs.add(ref);
       walk(target, root, path, out, refs, maxValues);
@@ -137,7 +151,10 @@ function walk(
   const kind = leafKind(node, maxValues);
   if (kind && path.length > 0) {
     const pointer = formatPointer(path);
-    if (!out.has(pointer)) out.set(pointer, kind);
+    if (!out.declared.has(pointer)) {
+      out.declared.set(pointer, kind);
+      if (kind === "values") out.enums.set(pointer, new Set((node["enum"] as unknown[]).map(String)));
+    }
   }
   const properties = node["properties"];
   if (isNode(properties)) {
@@ -162,13 +179,42 @@ function leafKind(node: Node, maxValues: number): FieldKind | "string" | undefin
   return types.includes("string") ? "string" : undefined;
 }
 
+/**
+ * The target of a `$ref` within `root`: a fragment (`#/$defs/money`), or the root's own `$id` with
+ * one, as written or relative to the `$id`; undefined for another document, an anchor, a pointer that
+ * cannot be decoded or a missing target.
+ */
 function resolveLocal(root: unknown, ref: string): unknown {
+  const hash = ref.indexOf("#");
+  const fragment = hash === -1 ? "" : ref.slice(hash + 1);
+  if (hash !== 0 && !isOwnId(root, hash === -1 ? ref : ref.slice(0, hash))) return undefined;
+  if (fragment !== "" && !fragment.startsWith("/")) return undefined;
+  let tokens: string[];
+  try {
+    tokens = parsePointer(decodeURIComponent(fragment));
+  } catch {
+    return undefined;
+  }
   let node = root;
-  for (const token of parsePointer(decodeURIComponent(ref.slice(1)))) {
-    if (!isNode(node)) return undefined;
+  for (const token of tokens) {
+    if (!isNode(node) || !Object.hasOwn(node, token)) return undefined;
     node = node[token];
   }
   return node;
+}
+
+/** Whether `base` (a `$ref` without its fragment) names the root schema's own `$id`. */
+function isOwnId(root: unknown, base: string): boolean {
+  const id = isNode(root) ? root["$id"] : undefined;
+  if (typeof id !== "string") return false;
+  const own = id.replace(/#.*$/, "");
+  if (base === own) return true;
+  try {
+    return new URL(base, own).href === new URL(own).href;
+  } catch {
+    // A `$id` that is no absolute URI (a bare name): only the same text names it.
+    return false;
+  }
 }
 
 /** Most values of one field read from one document (an array of 10,000 prices costs 100 inserts). */

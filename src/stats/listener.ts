@@ -81,7 +81,7 @@ class Visitor {
 
   readonly values = (value: unknown): void => {
     if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") {
-      this.store.addValue(this.#series(), this.at, String(value));
+      this.store.addValue(this.#series(), this.at, String(value), this.field!.enum);
     }
   };
 }

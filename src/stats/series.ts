@@ -46,6 +46,7 @@ export interface HeldBucket extends Bucket {
 // counted by name, about 80.
 export const BUCKET_BYTES = 700;
 export const BIN_BYTES = 12;
+/** A value counted by name, besides its text (two bytes a character at most). */
 const VALUE_BYTES = 80;
 const CHUNK = 128;
 /** What a `number` bucket takes once it holds a value: its first chunk of bins. */
@@ -58,8 +59,41 @@ function estimate(bucket: Bucket): number {
     return (
       BUCKET_BYTES + BIN_BYTES * (bucket.sketch.store.bins.length + bucket.sketch.negativeStore.bins.length)
     );
-  return BUCKET_BYTES + VALUE_BYTES * (bucket.values?.size ?? 0);
+  let bytes = BUCKET_BYTES;
+  // OTHER's entry is within BUCKET_BYTES: a bucket at the bound can still count what it cannot name.
+  if (bucket.values)
+    for (const value of bucket.values.keys()) if (value !== OTHER) bytes += valueBytes(value);
+  return bytes;
 }
+
+/** What a value counted by name takes: the map's entry and its text, its true size. */
+export const valueBytes = (value: string): number => VALUE_BYTES + 2 * value.length;
+
+/**
+ * A value longer than this is kept by its first KEPT_CHARS characters and a hash of the whole: a bucket
+ * holds at most `maxValues` names of at most 50 characters, whatever the records carry (a bucket's
+ * JSON stays far under the state topic's 1 MB).
+ */
+export const MAX_VALUE_CHARS = 64;
+const KEPT_CHARS = 40;
+
+/** The name a value is counted by: itself, or its beginning and a hash of the whole when longer. */
+export function keptValue(value: string): string {
+  if (value.length <= MAX_VALUE_CHARS) return value;
+  // FNV-1a over the UTF-16 code units: two long values that begin alike stay apart.
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < value.length; i++) hash = Math.imul(hash ^ value.charCodeAt(i), 0x01000193);
+  return `${value.slice(0, KEPT_CHARS)}…#${(hash >>> 0).toString(16).padStart(8, "0")}`;
+}
+
+/**
+ * Why a value was not counted by its own name: `outside_enum` (a value the field's enum does not
+ * list, counted as OTHER), `past_max_values` (the bucket already names `maxValues`), `memory` (naming
+ * it would pass `stats.maxMemoryMiB`), `cut` (longer than MAX_VALUE_CHARS: named by its beginning and
+ * a hash).
+ */
+export type FoldReason = "outside_enum" | "past_max_values" | "memory" | "cut";
+export const FOLD_REASONS: readonly FoldReason[] = ["outside_enum", "past_max_values", "memory", "cut"];
 
 /** The bytes all series' buckets are estimated at, against the bound. */
 export interface Budget {
@@ -137,7 +171,8 @@ export class Series implements SeriesKey {
     into.count += from.count;
     if (into.sketch && from.sketch) mergeSketch(into.sketch, from.sketch);
     if (into.values && from.values)
-      for (const [value, n] of from.values) countValue(into.values, value, n, this.options.maxValues);
+      for (const [value, n] of from.values)
+        countValue(into.values, keptValue(value), n, this.options.maxValues);
     this.measure(into);
     return true;
   }
@@ -153,9 +188,22 @@ export function growth(sketch: Sketch, value: number): number {
   return Math.max(0, CHUNK * Math.ceil(span / CHUNK) - store.bins.length);
 }
 
-export function countValue(values: Map<string, number>, value: string, n: number, maxValues: number): void {
+/**
+ * Counts `n` of `value` (a name KEPT as `keptValue` makes it) in `values`: by name while the bucket names
+ * fewer than `maxValues` and `room` allows the name's bytes, else as OTHER. Returns why it went to
+ * OTHER, if it did.
+ */
+export function countValue(
+  values: Map<string, number>,
+  value: string,
+  n: number,
+  maxValues: number,
+  room: (bytes: number) => boolean = () => true,
+): "past_max_values" | "memory" | undefined {
   const known = values.get(value);
-  if (known !== undefined) values.set(value, known + n);
-  else if (values.size < maxValues || value === OTHER) values.set(value, n);
-  else values.set(OTHER, (values.get(OTHER) ?? 0) + n);
+  if (known !== undefined) return void values.set(value, known + n);
+  const full = values.size >= maxValues && value !== OTHER;
+  if (!full && room(valueBytes(value))) return void values.set(value, n);
+  values.set(OTHER, (values.get(OTHER) ?? 0) + n);
+  return full ? "past_max_values" : "memory";
 }

@@ -1,12 +1,15 @@
 import {
   BIN_BYTES,
+  FOLD_REASONS,
   WIDEST_GROWTH,
   countValue,
   growth,
+  keptValue,
   OTHER,
   Series,
   type Budget,
   type Bucket,
+  type FoldReason,
   type SeriesKey,
   type StoreOptions,
 } from "./series.js";
@@ -18,8 +21,8 @@ import { addValue, sketchFromJSON, sketchToJSON, type SketchJSON } from "./sketc
  * bounded in number (`maxSeries`) and in estimated bytes (`maxBytes`), mergeable and saved as JSON.
  */
 
-export { OTHER, Series };
-export type { Bucket, SeriesKey, StoreOptions };
+export { FOLD_REASONS, OTHER, Series };
+export type { Bucket, FoldReason, SeriesKey, StoreOptions };
 
 /** What the state document keeps of the store (its `stats` section). */
 export interface StoreJSON {
@@ -52,6 +55,8 @@ export class StatsStore {
   dropped = 0;
   /** Values older than the bucket that holds their slot (a replay out of order). */
   late = 0;
+  /** Values counted, but not by their own name (`FoldReason`): what a values bucket did not keep. */
+  readonly folded: Record<FoldReason, number> = { outside_enum: 0, past_max_values: 0, memory: 0, cut: 0 };
 
   constructor(readonly options: StoreOptions) {
     this.#budget = { bytes: 0, max: options.maxBytes };
@@ -113,15 +118,25 @@ export class StatsStore {
     if (sketch.store.bins.length + sketch.negativeStore.bins.length !== bins) series.measure(bucket);
   }
 
-  /** Records one value of a `values` field observed at `at` (ms). */
-  addValue(series: Series | undefined, at: number, value: string): void {
+  /**
+   * Records one value of a `values` field observed at `at` (ms); `enumValues`: the field's enum, any
+   * other value counted as OTHER. A value is named by at most MAX_VALUE_CHARS characters (`keptValue`),
+   * and only while naming it keeps the bytes within the bound.
+   */
+  addValue(series: Series | undefined, at: number, value: string, enumValues?: ReadonlySet<string>): void {
     if (!series) return void this.dropped++;
     const bucket = series.bucket(Math.floor(at / this.options.bucketMs));
     if (typeof bucket === "string") return void (bucket === "late" ? this.late++ : this.dropped++);
     bucket.count++;
     const values = bucket.values!;
+    const outside = enumValues !== undefined && !enumValues.has(value);
+    const name = outside ? OTHER : keptValue(value);
+    if (outside) this.folded.outside_enum++;
+    else if (name !== value) this.folded.cut++;
     const size = values.size;
-    countValue(values, value, 1, this.options.maxValues);
+    const budget = this.#budget;
+    const folded = countValue(values, name, 1, this.options.maxValues, (b) => budget.bytes + b <= budget.max);
+    if (folded) this.folded[folded]++;
     if (values.size !== size) series.measure(bucket);
   }
 

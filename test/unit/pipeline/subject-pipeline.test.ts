@@ -64,6 +64,20 @@ describe("the reservoir of recent samples", () => {
     expect(reservoirDocument(event.reservoir[1]!)).toEqual({ id: 1, event: "view" });
   });
 
+  it("holds at most 8 KB an entry of its size (4 MB for 500): of records of 120 KB it keeps 17, and small ones still (issue 42)", async () => {
+    const { pipeline } = await eventPipeline();
+    const event = pipeline.subjects.get("event")!;
+    // 500 of them took 60 MB of the image's 96 MB heap.
+    for (let i = 0; i < 40; i++)
+      pipeline.process(record({ id: i, event: "x".repeat(120_000) }, V11, { timestamp: T0 + i }));
+    expect(event.reservoir.map((e) => reservoirDocument(e) as { id: number }).map((d) => d.id)).toEqual(
+      Array.from({ length: 17 }, (_, i) => i),
+    );
+    pipeline.process(record({ id: 40, event: "view" }, V11, { timestamp: T0 + 40 }));
+    expect(event.reservoir).toHaveLength(18);
+    expect(reservoirDocument(event.reservoir[17]!)).toEqual({ id: 40, event: "view" });
+  });
+
   it("spaces a smaller reservoir's samples further apart, so it still spans 10 s of traffic", async () => {
     const { pipeline, config } = await eventPipeline();
     const event = pipeline.subjects.get("event")!;

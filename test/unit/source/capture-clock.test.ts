@@ -182,4 +182,26 @@ describe("the capture's clock", () => {
       doubts: [],
     });
   });
+  it("is not started or moved by a run of records with the same false timestamp: a reading read twice vouches for nothing", () => {
+    // Three records from a producer whose clock stuck 400 days back, then the capture's traffic.
+    const start = observe([T0 - 400 * DAY, T0 - 400 * DAY, T0 - 400 * DAY, T0, T0 + 1000, T0 + 2000]);
+    expect(start.observed).toEqual([T0, T0, T0, T0, T0 + 1000, T0 + 2000]);
+    expect(start.doubts).toEqual([
+      ["unconfirmed", 1],
+      ["unconfirmed", 2],
+      ["unconfirmed", 3],
+    ]);
+    // Once started, three records stamped alike 2 days ahead do not move it either.
+    const ahead = observe([T0, T0 + 1000, T0 + 2 * DAY, T0 + 2 * DAY, T0 + 2 * DAY, T0 + 2000]);
+    expect(ahead.observed).toEqual([T0, T0 + 1000, T0 + 1000, T0 + 1000, T0 + 1000, T0 + 2000]);
+    expect(ahead.doubts).toEqual([
+      ["unconfirmed", 3],
+      ["unconfirmed", 4],
+      ["unconfirmed", 5],
+    ]);
+    // A batch stamped alike (one append time) still starts it when the traffic goes on from it.
+    expect(observe([T0, T0, T0, T0 + 1000]).observed).toEqual([T0, T0, T0, T0 + 1000]);
+    // Only such a run: the time of the replay, no window.
+    expect(observe([T0, T0, T0]).observed).toEqual([REPLAYED_AT, REPLAYED_AT, REPLAYED_AT]);
+  });
 });

@@ -80,6 +80,30 @@ describe("selectFields", () => {
     };
     expect(selectFields(tree, options).fields.map((f) => f.pointer)).toEqual(["/weight"]);
   });
+
+  it("follows a $ref to the document's own $id, absolute or relative to it, as the field verdicts' walk does (issue 42)", () => {
+    const schema = {
+      $id: "https://example.com/schemas/payment/1.1.json",
+      $defs: { money: { type: "number" }, code: { enum: ["EUR", "USD"] }, note: { type: "string" } },
+      type: "object",
+      properties: {
+        amount: { $ref: "https://example.com/schemas/payment/1.1.json#/$defs/money" },
+        currency: { $ref: "1.1.json#/$defs/code" },
+        fee: { $ref: "/schemas/payment/1.1.json#/%24defs/money" },
+        memo: { $ref: "https://example.com/schemas/payment/1.1.json#/$defs/note" },
+        // Another document, a malformed escape and an anchor: not read (unresolved, never a crash).
+        rate: { $ref: "https://example.com/schemas/rates.json#/$defs/money" },
+        odd: { $ref: "1.1.json#/%E0%A4%A" },
+        tag: { $ref: "#money" },
+      },
+    };
+    expect(selectFields(schema, options).fields.map((f) => [f.pointer, f.kind])).toEqual([
+      ["/amount", "number"],
+      ["/currency", "values"],
+      ["/fee", "number"],
+      ["/memo", "length"],
+    ]);
+  });
 });
 
 describe("readValues", () => {

@@ -116,6 +116,31 @@ describe("FieldStats.findings", () => {
   });
 });
 
+describe("the peers' majority (issue 42)", () => {
+  it("is counted by producer, not by value: an odd producer that sends most values does not make the others odd", async () => {
+    const { config } = await eventPipeline();
+    const stats = new FieldStats(config.stats, [], { now: () => START + 7 * HOUR });
+    feed(
+      stats.store,
+      {
+        web: { value: (_h, i) => cents(i) },
+        shop: { value: (_h, i) => cents(i) },
+        app: { value: (_h, i) => cents(i) },
+        // 20 times the values of each other producer, in dollars from its first record on.
+        billing: { firstHour: 5, perHour: 1200, value: (_h, i) => cents(i) / 100 },
+      },
+      7,
+    );
+    expect(stats.findings().map((f) => `${f.producer} ${f.kind} ${f.since - START}`)).toEqual([
+      `billing peers ${5 * HOUR}`,
+    ]);
+    const finding = stats.findings()[0]!;
+    // Its peers are web, shop and app: 120 values each since 13:00.
+    expect(finding).toMatchObject({ samplesOwn: 2400, samplesPeers: 360 });
+    expect(finding.kind === "peers" && Math.abs(finding.factor / 0.01 - 1)).toBeLessThan(0.02);
+  });
+});
+
 describe("stats.factors", () => {
   it("gives a field a factor of its own: kilograms to pounds (2.2×) found at factor 2, not at 10", async () => {
     const { config } = await eventPipeline("", "stats:\n  factors: { payment: { /amount: 2 } }\n");

@@ -67,6 +67,18 @@ describe("a replica's own buckets, published", () => {
     store.addValue(series, T0, "x".repeat(100));
     expect([share.records(T0), share.tooLarge]).toEqual([[], 1]);
   });
+
+  it("a values bucket holds names of at most 50 characters, so the most a config allows (1,000 values of 120 KB sent) is published (issue 38)", () => {
+    const store = new StatsStore({ ...options, maxValues: 1000 });
+    const share = new StatsShare(store, []);
+    const series = store.series("event", "/note", "values", "web", "none");
+    // Characters JSON writes as \u escapes, six bytes each: the widest a name can be.
+    for (let i = 0; i < 1000; i++)
+      store.addValue(series, T0, `${"\u0001".repeat(60)}${i}${"x".repeat(120_000)}`);
+    const [record] = share.records(T0);
+    expect([Buffer.byteLength(record!.value!) < 900_000, share.tooLarge]).toEqual([true, 0]);
+    expect(Object.keys(JSON.parse(record!.value!).values)).toHaveLength(1000);
+  });
 });
 
 describe("another replica's buckets", () => {

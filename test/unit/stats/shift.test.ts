@@ -118,14 +118,85 @@ describe("detectScaleShift", () => {
   });
 });
 
+describe("detectScaleShift on a crafted or long stream (issue 42)", () => {
+  it("dates a long-lasting change to the bucket of its first changed values, with its whole factor", () => {
+    // Cents for 6 hours, then dollars for 18: the old test dated it an hour early, and earlier the
+    // longer the dollars lasted.
+    for (const hours of [8, 24, 48]) {
+      const finding = detectScaleShift(
+        key,
+        run(hours, 100, (h, i) => (h < 6 ? cents(i) : cents(i) / 100)),
+        shift,
+      )!;
+      expect([hours, finding.since, finding.samplesBefore]).toEqual([hours, START + 6 * HOUR, 600]);
+      expect(Math.abs(finding.factor / 0.01 - 1)).toBeLessThan(0.02);
+    }
+    // A change at a quarter past the hour: its hour holds a quarter of old values, and is the date.
+    const late = run(24, 100, (h, i) => (h < 6 || (h === 6 && i < 25) ? cents(i) : cents(i) / 100));
+    expect(detectScaleShift(key, late, shift)?.since).toBe(START + 6 * HOUR);
+    // An hour of tenths just before an ordinary hour: that hour steps from the one before, but is
+    // not apart from the past; the change is the hour after it.
+    const dip = run(24, 100, (h, i) => (h === 5 ? cents(i) / 10 : h < 7 ? cents(i) : cents(i) * 100));
+    expect(detectScaleShift(key, dip, shift)?.since).toBe(START + 7 * HOUR);
+    // At three quarters past: its hour is mostly old values, the next one is the date.
+    const later = run(24, 100, (h, i) => (h < 6 || (h === 6 && i < 75) ? cents(i) : cents(i) / 100));
+    expect(detectScaleShift(key, later, shift)?.since).toBe(START + 7 * HOUR);
+  });
+
+  it("finds a change of exactly the factor, either way: the quartiles are within the sketch's 1% of it", () => {
+    for (const h0 of [3, 6]) {
+      const down = run(8, 100, (h, i) => (h < h0 ? cents(i) : cents(i) / 10));
+      expect(detectScaleShift(key, down, shift)?.since).toBe(START + h0 * HOUR);
+      const up = run(8, 100, (h, i) => (h < h0 ? cents(i) : cents(i) * 10));
+      expect(detectScaleShift(key, up, shift)?.since).toBe(START + h0 * HOUR);
+    }
+  });
+
+  it("does not call a counter a meaning drift: an id counting up from 0 is a trend, not a step", () => {
+    expect(
+      detectScaleShift(
+        key,
+        run(48, 100, (h, i) => h * 100 + i),
+        shift,
+      ),
+    ).toBeUndefined();
+    expect(
+      detectScaleShift(
+        key,
+        run(48, 1000, (h, i) => h * 1000 + i),
+        shift,
+      ),
+    ).toBeUndefined();
+    // Counting up 10% a bucket, compounding: 1.1^47 = 88 times larger in all, never 10 from one bucket to the next.
+    expect(
+      detectScaleShift(
+        key,
+        run(48, 100, (h, i) => 1000 * 1.1 ** h + i),
+        shift,
+      ),
+    ).toBeUndefined();
+    // Four times larger every hour: each bucket far above the whole past, never 10 times the one before.
+    expect(
+      detectScaleShift(
+        key,
+        run(12, 100, (h, i) => cents(i) * 4 ** h),
+        shift,
+      ),
+    ).toBeUndefined();
+  });
+});
+
 describe("shiftRatio", () => {
   it("takes a move of exactly the factor either way, and returns the median's ratio", () => {
     expect(shiftRatio([1, 2, 4], [10, 40, 40], 10)).toBe(20);
     expect(shiftRatio([10, 40, 40], [1, 2, 4], 10)).toBe(0.05);
     expect(shiftRatio([-1, -2, -4], [-10, -40, -40], 10)).toBe(20);
-    // Just short of the factor in one quartile, or one quartile the other way.
-    expect(shiftRatio([1, 2, 4], [9.99, 40, 40], 10)).toBeUndefined();
-    expect(shiftRatio([10, 40, 40], [1.01, 2, 4], 10)).toBeUndefined();
+    // Within the sketch's accuracy of the factor (9.81, 1/9.81): the factor.
+    expect(shiftRatio([1, 2, 4], [9.81, 40, 40], 10)).toBe(20);
+    expect(shiftRatio([10, 40, 40], [10 / 9.81, 2, 4], 10)).toBe(0.05);
+    // Short of it by more in one quartile (9.8), or one quartile the other way.
+    expect(shiftRatio([1, 2, 4], [9.8, 40, 40], 10)).toBeUndefined();
+    expect(shiftRatio([10, 40, 40], [10 / 9.8, 2, 4], 10)).toBeUndefined();
     expect(shiftRatio([1, 20, 4], [10, 2, 40], 10)).toBeUndefined();
     expect(shiftRatio([10, 2, 40], [1, 20, 4], 10)).toBeUndefined();
   });
@@ -156,14 +227,15 @@ describe("detectScaleShift's options and edges", () => {
   it("counts exactly minSamples before, skips buckets without a sketch, and says lengths and undeclared versions", () => {
     const buckets = [b(3, hundred(1).slice(0, 50)), b(4), b(5, hundred(100).slice(0, 50))];
     const finding = detectScaleShift({ ...key, writer: "none" }, buckets, { ...shift, measure: "length" })!;
+    // Dated by the first bucket with values in the new scale, not the empty one before it.
     expect([finding.since, finding.samplesBefore, finding.samplesAfter, finding.measure]).toEqual([
-      4 * HOUR,
+      5 * HOUR,
       50,
       50,
       "length",
     ]);
     expect(finding.message).toBe(
-      "billing's /amount (payment, no declared version) is 100 times longer since 1970-01-01 04:00 UTC while its schema did not change: check what it carries",
+      "billing's /amount (payment, no declared version) is 100 times longer since 1970-01-01 05:00 UTC while its schema did not change: check what it carries",
     );
     expect(detectScaleShift(key, buckets, shift)?.measure).toBe("value");
     // 49 before: too few.

@@ -59,6 +59,39 @@ describe("StatsStore", () => {
     const series = store.series("event", "/currency", "values", "billing", "1.0.0");
     for (const v of ["EUR", "USD", "EUR", "GBP", "JPY"]) store.addValue(series, 10, v);
     expect(Object.fromEntries(series!.buckets()[0]!.values!)).toEqual({ EUR: 2, USD: 1, [OTHER]: 2 });
+    expect(store.folded).toEqual({ outside_enum: 0, past_max_values: 2, memory: 0, cut: 0 });
+  });
+
+  it("bounds the bytes a crafted stream of values takes: outside the enum as other, long ones cut, each counted at its true size (issue 42)", () => {
+    const store = new StatsStore({ ...options, maxValues: 20 });
+    const codes = new Set(["EUR", "USD"]);
+    const currency = store.series("event", "/currency", "values", "billing", "1.0.0");
+    // Distinct 120 KB strings: kept whole, 20 named of them took 4.8 MB, estimated at 1,600 bytes.
+    for (let i = 0; i < 30; i++) store.addValue(currency, 10, `${i}:${"x".repeat(120_000)}`, codes);
+    store.addValue(currency, 10, "EUR", codes);
+    expect(Object.fromEntries(currency!.buckets()[0]!.values!)).toEqual({ [OTHER]: 30, EUR: 1 });
+    // A named string field (no enum): each long value by its first 40 characters and a hash of the whole.
+    const note = store.series("event", "/note", "values", "billing", "1.0.0");
+    const long = (i: number) => "y".repeat(70_000) + String(i);
+    for (const i of [1, 2, 1]) store.addValue(note, 10, long(i));
+    const names = [...note!.buckets()[0]!.values!.keys()];
+    expect(names.map((n) => [n.length, n.slice(0, 41), n.slice(41).length])).toEqual([
+      [50, "y".repeat(40) + "…", 9],
+      [50, "y".repeat(40) + "…", 9],
+    ]);
+    expect(names[0]).not.toBe(names[1]);
+    expect(note!.buckets()[0]!.values!.get(names[0]!)).toBe(2);
+    expect(store.folded).toEqual({ outside_enum: 30, past_max_values: 0, memory: 0, cut: 3 });
+    // Two series (400 + 8 × 3), two buckets (700 each); EUR (80 + 2 × 3) and two cut names (80 + 2 × 50).
+    expect(store.bytes).toBe(2 * 424 + 2 * 700 + 86 + 2 * 180);
+  });
+
+  it("names no value past maxBytes: it is counted as other (issue 42)", () => {
+    const store = new StatsStore({ ...options, maxValues: 20, maxBytes: 424 + 700 + 2 * 90 });
+    const series = store.series("event", "/code", "values", "billing", "1.0.0");
+    for (const v of ["aaaaa", "bbbbb", "ccccc", "aaaaa"]) store.addValue(series, 10, v);
+    expect(Object.fromEntries(series!.buckets()[0]!.values!)).toEqual({ aaaaa: 2, bbbbb: 1, [OTHER]: 1 });
+    expect([store.bytes, store.folded.memory]).toEqual([424 + 700 + 2 * 90, 1]);
   });
 
   it("merges another replica's store: buckets of the same hour add up, newer ones are kept", () => {
