@@ -33,11 +33,13 @@ export interface Room {
   dropped: number;
 }
 
-/** What a FieldRow's counts were when they were last folded into the ring (per field index). */
+/**
+ * What a FieldRow's counts were when they were last folded into the ring, per field pointer: a reload
+ * that drops a field moves the others' columns (src/fields/reload.ts), never their counts.
+ */
 interface Base {
   checked: number;
-  readonly present: number[];
-  readonly records: number[];
+  readonly fields: Map<string, { present: number; records: number }>;
 }
 
 export class SubjectHistory {
@@ -151,7 +153,7 @@ export class SubjectHistory {
     if (!view) return;
     for (const row of view.rows) {
       let base = this.#bases.get(row);
-      if (!base) this.#bases.set(row, (base = { checked: 0, present: [], records: [] }));
+      if (!base) this.#bases.set(row, (base = { checked: 0, fields: new Map() }));
       const counted = row.checked - base.checked;
       base.checked = row.checked;
       if (this.fromRows === true && counted > 0 && this.newest >= 0) {
@@ -160,14 +162,17 @@ export class SubjectHistory {
         else this.room.dropped += counted;
       }
       for (let i = 0; i < view.fields.length; i++) {
+        const pointer = view.fields[i]!.pointer;
         const records = row.present[i]! + row.absent[i]! + row.unknown[i]!;
-        const checked = records - (base.records[i] ?? 0);
+        let was = base.fields.get(pointer);
+        // Fewer than folded: the field left and joined again, its column counting from zero.
+        if (was === undefined || records < was.records) was = { present: 0, records: 0 };
+        const checked = records - was.records;
         if (checked === 0) continue;
-        const present = row.present[i]! - (base.present[i] ?? 0);
-        base.records[i] = records;
-        base.present[i] = row.present[i]!;
+        const present = row.present[i]! - was.present;
+        base.fields.set(pointer, { present: row.present[i]!, records });
         if (this.newest < 0) continue;
-        const line = this.fieldLine(row.labels.producer, view.fields[i]!.pointer);
+        const line = this.fieldLine(row.labels.producer, pointer);
         if (!line) {
           this.room.dropped += checked;
           continue;

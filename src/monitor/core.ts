@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Catalog } from "../catalog/types.js";
+import { fieldBlocks } from "../config/fields.js";
 import type { Config } from "../config/types.js";
 import { Corpus } from "../corpus/corpus.js";
 import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
@@ -95,11 +96,7 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
-  const fields = new FieldTallies(
-    initial.catalog,
-    MAX_FIELDS,
-    new Map(config.subjects.flatMap((s) => (s.fields ? [[s.name, s.fields] as const] : []))),
-  );
+  const fields = new FieldTallies(initial.catalog, MAX_FIELDS, fieldBlocks(config));
   // Buckets and findings on the monitor's clock: a replayed capture's "now" is the capture's clock.
   const statsNow = live ? Date.now : () => observationClock.now ?? Date.now();
   const history = new TrafficHistory({
@@ -173,6 +170,7 @@ export function buildCore(inputs: CoreInputs): Core {
     pipeline,
     pool: pool instanceof ValidationPool ? pool : undefined,
     lifecycle,
+    fields,
     logger: sources.log,
     onApplied: () => sources.complete(),
   });
