@@ -25,6 +25,15 @@ export interface FieldLine<Counts = Float64Array> {
   readonly present: Counts;
 }
 
+/**
+ * One bucket's lines with records in it, as the state topic's `history/` records carry them:
+ * `[producer, version, records]` and `[producer, field, records checked, records carrying it]`.
+ */
+export interface BucketLines {
+  readonly versions: ReadonlyArray<readonly [string, string, number]>;
+  readonly fields: ReadonlyArray<readonly [string, string, number, number]>;
+}
+
 /** The bound on lines shared by every subject: a line past it is not made and its records are counted. */
 export interface Room {
   lines: number;
@@ -187,12 +196,50 @@ export class SubjectHistory {
   window(counts: Float64Array, first: number, last: number): number[] {
     const out: number[] = [];
     for (let index = first; index <= last; index++)
-      out.push(
-        index >= 0 && index <= this.newest && index > this.newest - this.buckets
-          ? counts[index % this.buckets]!
-          : 0,
-      );
+      out.push(this.holds(index) ? counts[index % this.buckets]! : 0);
     return out;
+  }
+
+  /** Whether bucket `index` is in the ring now. */
+  holds(index: number): boolean {
+    return index >= 0 && index <= this.newest && index > this.newest - this.buckets;
+  }
+
+  /** Bucket `index`'s lines with records in it (the state topic's record of it); empty outside the ring. */
+  bucket(index: number): BucketLines {
+    const versions: BucketLines["versions"][number][] = [];
+    const fields: BucketLines["fields"][number][] = [];
+    if (!this.holds(index)) return { versions, fields };
+    const slot = index % this.buckets;
+    for (const l of this.versions)
+      if (l.records[slot]! > 0) versions.push([l.producer, l.version, l.records[slot]!]);
+    for (const l of this.fields)
+      if (l.records[slot]! > 0) fields.push([l.producer, l.field, l.records[slot]!, l.present[slot]!]);
+    return { versions, fields };
+  }
+
+  /**
+   * Adds a bucket's lines counted elsewhere (a previous run of this replica, read back from the state
+   * topic) into bucket `index`, made the newest when it is newer; one older than the ring is dropped.
+   */
+  add(index: number, lines: BucketLines): void {
+    if (index > this.newest) this.roll(index, undefined);
+    if (!this.holds(index)) return;
+    const slot = index % this.buckets;
+    for (const [producer, version, records] of lines.versions) {
+      const line = this.versionLine(producer, version);
+      if (line) line.records[slot]! += records;
+      else this.room.dropped += records;
+    }
+    for (const [producer, field, records, present] of lines.fields) {
+      const line = this.fieldLine(producer, field);
+      if (!line) {
+        this.room.dropped += records;
+        continue;
+      }
+      line.records[slot]! += records;
+      line.present[slot]! += present;
+    }
   }
 
   /** Forgets every line (the subject's window changed): its room is given back. */

@@ -11,6 +11,7 @@ import { RenameLedger } from "../fields/rename-ledger.js";
 import type { RenameProgress } from "../fields/rename-progress.js";
 import { FieldTallies } from "../fields/tallies.js";
 import { TrafficHistory } from "../history/history.js";
+import { HistoryShare } from "../history/share.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
 import { ObservationClock } from "../pipeline/clock.js";
@@ -108,6 +109,8 @@ export function buildCore(inputs: CoreInputs): Core {
     logger.error({ problem: history.problem }, "the saved traffic history is unreadable; starting afresh");
   const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
   const renames = restoreRenames(fields, saved?.renames, logger);
+  // Replicas sharing a state topic draw the group's traffic: their buckets travel through it.
+  const historyShare = state.kind === "topic" ? new HistoryShare(history) : undefined;
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -149,6 +152,7 @@ export function buildCore(inputs: CoreInputs): Core {
         ? {
             ...state,
             renames,
+            ...(historyShare ? { history: historyShare } : {}),
             // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
             ...(stats
               ? { stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
@@ -205,7 +209,7 @@ export function buildCore(inputs: CoreInputs): Core {
     clock: observationClock,
     catalog,
     charts: (subject) => ({
-      traffic: history.view(subject),
+      traffic: (historyShare ?? history).view(subject),
       bound: { lines: history.lines, maxLines: history.maxLines, dropped: history.dropped },
       ...(stats ? { quartiles: quartilesOverTime(stats.store, subject, stats.now()) } : {}),
     }),

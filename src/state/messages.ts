@@ -4,7 +4,9 @@ import type { PartitionCoverage } from "../lifecycle/coverage.js";
 import type { CandidateEvidence, UnreadableEvidence } from "../lifecycle/evidence.js";
 import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";
 import type { RenameLedger } from "../fields/rename-ledger.js";
+import type { HistoryShare } from "../history/share.js";
 import type { StatsShare } from "../stats/share.js";
+import { historyMessages } from "./history-records.js";
 import { SharedEvidence, type Outcome } from "./shared.js";
 import {
   isCandidateEvidence,
@@ -45,8 +47,10 @@ export class StateMessages {
     stats?: StatsShare,
     /** The renames' progress (`fields.replaces`). */
     renames?: RenameLedger,
+    /** The traffic history's share. */
+    history?: HistoryShare,
   ) {
-    this.shared = new SharedEvidence(replica, stats, renames);
+    this.shared = new SharedEvidence(replica, stats, renames, history);
   }
 
   /**
@@ -88,7 +92,7 @@ export class StateMessages {
       } catch {
         value = undefined; // not JSON, which no kind of record reads
       }
-    } else if (kind !== "retired" && kind !== "stats" && kind !== "rename") return;
+    } else if (kind !== "retired" && kind !== "stats" && kind !== "rename" && kind !== "history") return;
     const outcome = (result: Outcome, partitions: ReadonlyArray<[string, number]> | "all") => {
       if (!result) return;
       if (result.restartsWindows) return problem(key, result.what, partitions);
@@ -103,6 +107,8 @@ export class StateMessages {
     }
     if (kind === "rename" && parts.length === 5 && parts.every((p) => p !== "" && p !== "\u0000"))
       return outcome(this.shared.rename(parts, value, loading), "all");
+    if (kind === "history" && parts.length === 4 && parts.every((p) => p !== "" && p !== "\u0000"))
+      return outcome(this.shared.historyBucket(parts, value, loading), "all");
     if (kind === "retired" && parts.length === 3 && a && b)
       return outcome(this.shared.retired(lifecycle, parts, value), "all");
     if (kind === "stats" && parts.length === 7 && parts.every((p) => p !== "" && p !== "\u0000"))
@@ -195,7 +201,8 @@ export class StateMessages {
 
   /**
    * A full publish: coverage of the partitions this replica owns, its view of every version, its
-   * candidates, its unreadable records, its renames' counts, and when it started.
+   * candidates, its unreadable records, its renames' counts, its traffic history's changed buckets,
+   * and when it started.
    */
   publishMessages(
     lifecycle: Lifecycle,
@@ -222,6 +229,7 @@ export class StateMessages {
     messages.push(...this.shared.retiredMessages(lifecycle));
     messages.push(...this.shared.statsMessages(lifecycle.now(), stats.everyMs, stats.final));
     messages.push(...this.shared.renameMessages());
+    messages.push(...historyMessages(this.shared.history, this.replica));
     messages.push({
       key: stateKey("meta", "started", this.replica),
       // `fields`: this replica shares its field evidence (a version before it did not).
