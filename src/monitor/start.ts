@@ -205,6 +205,7 @@ async function openState(
       env: options.env,
       logger: logger.child({ component: "state-topic" }),
       topic: config.state.topic,
+      forgetReplicasAfterMs: config.state.forgetReplicasAfter,
     });
     return { kind: "topic", topic };
   }

@@ -6,6 +6,7 @@ import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";
 import type { RenameLedger } from "../fields/rename-ledger.js";
 import type { HistoryShare } from "../history/share.js";
 import type { StatsShare } from "../stats/share.js";
+import { ownerOf, ReplicaKeys, tombstones } from "./forget.js";
 import { historyMessages } from "./history-records.js";
 import { SharedEvidence, type Outcome } from "./shared.js";
 import {
@@ -38,6 +39,8 @@ export class StateMessages {
   readonly #sent = new Map<string, string>();
   /** Field evidence, retirement dates and field statistics (shared.ts). */
   readonly shared: SharedEvidence;
+  /** Each replica's keys and last heartbeat: what is deleted once it is gone (forget.ts). */
+  readonly #keys: ReplicaKeys;
 
   constructor(
     readonly replica: string,
@@ -49,8 +52,11 @@ export class StateMessages {
     renames?: RenameLedger,
     /** The traffic history's share. */
     history?: HistoryShare,
+    /** After how long without a heartbeat another replica's records are deleted (ms; forget.ts). */
+    forgetAfterMs = Number.POSITIVE_INFINITY,
   ) {
     this.shared = new SharedEvidence(replica, stats, renames, history);
+    this.#keys = new ReplicaKeys(replica, forgetAfterMs);
   }
 
   /**
@@ -83,6 +89,8 @@ export class StateMessages {
       }
     });
     const [kind, a, b, c] = parts;
+    const owner = ownerOf(parts);
+    if (owner !== undefined) this.#keys.read(owner, key, message.value === null);
     // A tombstone: a retirement date withdrawn, a statistics bucket gone, a rename's record dropped;
     // of other kinds, nothing.
     let value: unknown = null;
@@ -160,8 +168,11 @@ export class StateMessages {
       if (a === "started" && parts.length === 3 && b) this.shared.started(b, value);
       // Heartbeats bound when a replica that does not share it last read records (a previous run of
       // this one's too, read on start).
-      if (a === "alive" && parts.length === 3 && b && (b !== this.replica || loading))
-        this.shared.alive(b, loading ? readAt(value) : lifecycle.now());
+      if (a === "alive" && parts.length === 3 && b && (b !== this.replica || loading)) {
+        const at = loading ? readAt(value) : lifecycle.now();
+        this.shared.alive(b, at);
+        this.#keys.heard(b, at);
+      }
       // Another replica's heartbeat, as it arrives. Not those read on start: they tell of the past. Not
       // our own: a previous run of this replica is not this one, and its partitions are read by nobody.
       if (a === "alive" && parts.length === 3 && b && b !== this.replica && !loading)
@@ -236,6 +247,7 @@ export class StateMessages {
       value: JSON.stringify({ startedAt: state.startedAt, fields: true }),
     });
     messages.push(this.heartbeat(lifecycle));
+    messages.push(...tombstones(this.#keys, lifecycle, this, stats.final));
     return messages;
   }
 

@@ -219,6 +219,14 @@ export class SharedEvidence {
     }
   }
 
+  /** Forgets a replica that is gone (forget.ts): its field records and history buckets, its heartbeat. */
+  forget(replica: string): void {
+    for (const perReplica of this.#fields.values()) perReplica.delete(replica);
+    for (const set of [this.#sharing, this.#notSharing]) set.delete(replica);
+    this.#alive.delete(replica);
+    this.history?.forget(replica);
+  }
+
   /** `meta/alive/<replica>`: heard of at `at` (ms). */
   alive(replica: string, at: number): void {
     this.#alive.set(replica, Math.max(at, this.#alive.get(replica) ?? at));

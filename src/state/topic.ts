@@ -25,6 +25,8 @@ export interface StateTopicOptions {
   readonly topic: string;
   /** How long opening the topic (created if missing) and its first read to the end may take, ms. */
   readonly loadTimeoutMs?: number;
+  /** After how long without a heartbeat a replica's records are deleted, ms (`state.forgetReplicasAfter`). */
+  readonly forgetReplicasAfterMs?: number;
 }
 
 /**
@@ -94,7 +96,14 @@ export class StateTopic {
     history?: HistoryShare,
   ): Promise<number> {
     this.#lifecycle = lifecycle;
-    this.#messages = new StateMessages(this.replica, this.#options.topic, stats, renames, history);
+    this.#messages = new StateMessages(
+      this.replica,
+      this.#options.topic,
+      stats,
+      renames,
+      history,
+      this.#options.forgetReplicasAfterMs,
+    );
     this.#onProblem = onProblem;
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
