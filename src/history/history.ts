@@ -168,15 +168,23 @@ export class TrafficHistory {
   }
 
   /**
-   * Every subject's buckets in its ring (field counts folded first), oldest first: what the state
-   * topic shares, one record per bucket (share.ts).
+   * Each subject's ring (`oldest` to `newest`, bucket indexes) with the buckets that may have changed
+   * since the last call (all of them at the first), field counts folded first: what the state topic
+   * shares, one record per bucket (share.ts).
    */
-  *buckets(): Iterable<{ subject: string; bucketMs: number; index: number; lines: BucketLines }> {
+  *changedBuckets(): Iterable<{
+    subject: string;
+    bucketMs: number;
+    oldest: number;
+    newest: number;
+    buckets: Array<{ index: number; lines: BucketLines }>;
+  }> {
     for (const state of this.#subjects.values()) {
       if (state.newest < 0) continue;
       state.fold(this.#fields(state.subject));
-      for (let index = Math.max(0, state.newest - state.buckets + 1); index <= state.newest; index++)
-        yield { subject: state.subject, bucketMs: state.bucketMs, index, lines: state.bucket(index) };
+      const buckets = state.changed().map((index) => ({ index, lines: state.bucket(index) }));
+      const { subject, bucketMs, newest } = state;
+      yield { subject, bucketMs, oldest: newest - state.buckets + 1, newest, buckets };
     }
   }
 

@@ -57,26 +57,31 @@ export class HistoryShare {
   constructor(readonly history: TrafficHistory) {}
 
   /**
-   * The own buckets whose lines changed since last published, and a tombstone for each published one
-   * that left the ring.
+   * The own buckets whose lines changed since last published (only those that may have, history.ts
+   * `changedBuckets`), and a tombstone for each published one that left its subject's ring.
    */
   records(): HistoryRecord[] {
     const records: HistoryRecord[] = [];
-    const live = new Set<string>();
-    for (const { subject, bucketMs, index, lines } of this.history.buckets()) {
-      if (lines.versions.length + lines.fields.length === 0) continue;
-      const key = keyOf(subject, index);
-      live.add(key);
-      const value = JSON.stringify({ bucketMs, ...lines } satisfies SharedHistoryJSON);
-      if (this.#sent.get(key)?.value === value) continue;
-      this.#sent.set(key, { parts: [subject, index], value });
-      records.push({ parts: [subject, index], value });
+    const rings = new Map<string, { oldest: number; newest: number }>();
+    for (const { subject, bucketMs, oldest, newest, buckets } of this.history.changedBuckets()) {
+      rings.set(subject, { oldest, newest });
+      for (const { index, lines } of buckets) {
+        if (lines.versions.length + lines.fields.length === 0) continue;
+        const key = keyOf(subject, index);
+        const value = JSON.stringify({ bucketMs, ...lines } satisfies SharedHistoryJSON);
+        if (this.#sent.get(key)?.value === value) continue;
+        this.#sent.set(key, { parts: [subject, index], value });
+        records.push({ parts: [subject, index], value });
+      }
     }
-    for (const [key, { parts }] of this.#sent)
-      if (!live.has(key)) {
+    for (const [key, { parts }] of this.#sent) {
+      const ring = rings.get(parts[0]);
+      // Outside the ring: gone from it, or of another bucket length (the drain window changed).
+      if (ring && (parts[1] < ring.oldest || parts[1] > ring.newest)) {
         this.#sent.delete(key);
         records.push({ parts, value: null });
       }
+    }
     return records;
   }
 

@@ -69,6 +69,10 @@ export class SubjectHistory {
   readonly #versionOf = new Map<string, Map<string, VersionLine>>();
   readonly #fieldOf = new Map<string, Map<string, FieldLine>>();
   readonly #bases = new Map<FieldRow, Base>();
+  /** Buckets before the newest that counts were added to since `changed()` was last asked. */
+  readonly #older = new Set<number>();
+  /** The newest bucket when `changed()` was last asked. */
+  #sharedUpTo = Number.NEGATIVE_INFINITY;
   // A record's series finds its line in one lookup by identity (null: no room was left for it).
   readonly #bySeries = new Map<RecordSeries, VersionLine | null>();
 
@@ -105,8 +109,10 @@ export class SubjectHistory {
     if (at >= this.end - this.bucketMs) return void (line.records[this.#slot]! += records);
     // A record observed before the newest bucket (another series moved it on): its own bucket.
     const index = Math.floor(at / this.bucketMs);
-    if (index > this.newest - this.buckets) line.records[index % this.buckets]! += records;
-    else this.room.dropped += records;
+    if (index > this.newest - this.buckets) {
+      line.records[index % this.buckets]! += records;
+      this.#older.add(index);
+    } else this.room.dropped += records;
   }
 
   /** The line a series counts in (its producer and writer version), or null when there was no room. */
@@ -200,6 +206,21 @@ export class SubjectHistory {
     return out;
   }
 
+  /**
+   * The buckets that may have changed since the last call (all of the ring at the first): the newest
+   * and the one before it (a bucket's field counts are folded in when the next begins), those that
+   * were the newest since, and older ones a record or a previous run's bucket was added to.
+   */
+  changed(): number[] {
+    const from = Math.max(this.newest - this.buckets + 1, this.#sharedUpTo - 1, 0);
+    const indexes = new Set<number>();
+    for (let index = from; index <= this.newest; index++) indexes.add(index);
+    for (const index of this.#older) if (this.holds(index)) indexes.add(index);
+    this.#older.clear();
+    this.#sharedUpTo = this.newest;
+    return [...indexes].sort((a, b) => a - b);
+  }
+
   /** Whether bucket `index` is in the ring now. */
   holds(index: number): boolean {
     return index >= 0 && index <= this.newest && index > this.newest - this.buckets;
@@ -225,6 +246,7 @@ export class SubjectHistory {
   add(index: number, lines: BucketLines): void {
     if (index > this.newest) this.roll(index, undefined);
     if (!this.holds(index)) return;
+    this.#older.add(index);
     const slot = index % this.buckets;
     for (const [producer, version, records] of lines.versions) {
       const line = this.versionLine(producer, version);
