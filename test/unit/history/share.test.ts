@@ -1,5 +1,11 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { loadCatalog } from "../../../src/catalog/load.js";
+import { parseConfig } from "../../../src/config/load.js";
 import { TrafficHistory } from "../../../src/history/history.js";
+import { Pipeline } from "../../../src/pipeline/pipeline.js";
+import { writeTree } from "../../helpers/files.js";
+import { record } from "../../helpers/monitor.js";
 import { HistoryShare, readSharedHistory } from "../../../src/history/share.js";
 
 // The traffic history through the state topic: a record per bucket, sent again only when it
@@ -136,5 +142,36 @@ describe("the traffic history's share", () => {
       ),
     ).toBeUndefined();
     expect(readSharedHistory(bucket([["a", "1", 1]]), 1)).toEqual(bucket([["a", "1", 1]]));
+  });
+
+  it("a late record counted in an older bucket is published again, though only the newest buckets are looked at each time", async () => {
+    const HOUR = 3_600_000;
+    const T0 = Date.UTC(2026, 11, 1, 8);
+    const dir = await writeTree({
+      "pay/1.1.json": { properties: { id: { type: "integer" } }, required: ["id"] },
+    });
+    const config = parseConfig(
+      'subjects:\n  - name: pay\n    topics: [payments]\n    schemas: pay\n    drainWindow: 4h\n    versions:\n      "1.1.0": { status: active }\n',
+      join(dir, "config.yaml"),
+    );
+    const history = new TrafficHistory({ buckets: 4, now: () => T0 + 7 * HOUR });
+    const share = new HistoryShare(history);
+    const pipeline = new Pipeline(await loadCatalog(config), config, { counted: [history.listener] });
+    const send = (producer: string, at: number) =>
+      pipeline.process(
+        record({ id: 1 }, { producer, "schema-version": "1.1" }, { topic: "payments", timestamp: at }),
+      );
+    const index = T0 / HOUR;
+    send("web", T0 + 7 * HOUR);
+    expect(share.records().map((r) => r.parts)).toEqual([["pay", index + 7]]);
+    // billing's first record, observed at T0 + 5h: its own bucket, two before the newest.
+    send("billing", T0 + 5 * HOUR);
+    expect(share.records()).toEqual([
+      {
+        parts: ["pay", index + 5],
+        value: JSON.stringify({ bucketMs: HOUR, versions: [["billing", "1.1.0", 1]], fields: [] }),
+      },
+    ]);
+    expect(share.records()).toEqual([]);
   });
 });
