@@ -138,6 +138,12 @@ export class FieldEvidence {
       if (subject.listed) {
         const known = new Set(subject.fields.map((t) => t.pointer));
         for (const t of f.fields) if (!known.has(t.pointer)) subject.trackedSince.set(t.pointer, now);
+        // A field no longer tracked (a reload left it out): its evidence goes, so that if it is
+        // tracked again, its evidence begins then rather than joining what came before the gap.
+        const tracked = new Set(f.fields.map((t) => t.pointer));
+        for (const [key, use] of subject.uses) if (!tracked.has(use.field)) subject.uses.delete(key);
+        for (const pointer of subject.trackedSince.keys())
+          if (!tracked.has(pointer)) subject.trackedSince.delete(pointer);
       }
       subject.listed = true;
       subject.fields = f.fields.map((t) => ({

@@ -96,11 +96,13 @@ describe("fields on reload", () => {
     expect(presence("/tag")).toEqual(["2/2"]);
     expect(presence("/amount")).toEqual(["0/4"]);
     expect(evidence.trackedSince("pay", "/tag")).toBe(Number.NEGATIVE_INFINITY);
-    // Back again: its column counts from zero, and its evidence begins at the look that saw it back.
+    // Left out, its evidence goes; back again, its column counts from zero, and its evidence begins at
+    // the look that saw it back.
+    expect(presence("/memo")).toEqual([]);
     fields.reconfigure(catalog, new Map([["pay", block(["/tag", "/memo"])]]));
     send({ id: 5, note: "a", memo: 1 });
     evidence.observe(fields.subjects(), 3_000, window);
-    expect(presence("/memo")).toEqual(["3/1"]);
+    expect(presence("/memo")).toEqual(["1/0"]);
     expect(presence("/tag")).toEqual(["2/3"]);
     expect(evidence.trackedSince("pay", "/memo")).toBe(3_000);
   });
