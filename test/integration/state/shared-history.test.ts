@@ -94,5 +94,22 @@ describe("replicas sharing the traffic history", () => {
     const drawn = (await charts(b)).join("\n");
     expect(drawn).toContain("billing");
     expect(drawn).toContain("web");
+
+    // A restarts under its id (its graceful stop published its buckets): it reads them back as its
+    // own, and both replicas still draw the group's traffic, nothing counted twice.
+    await a.stop();
+    const again = await start(configPath, "replica-a");
+    await waitFor(() => again.health.ready, "A to be ready again");
+    const after = await waitForValue(
+      "both replicas' history on each after A's restart",
+      async () => {
+        const [ta, tb] = [await traffic(again), await traffic(b)];
+        return JSON.stringify(ta) === JSON.stringify(tb) && lines(ta).length === GROUP.length
+          ? ta
+          : undefined;
+      },
+      60_000,
+    );
+    expect(lines(after)).toEqual(GROUP);
   });
 });
