@@ -51,6 +51,8 @@ export const DEFAULTS = {
     minSamples: 50,
   },
   stateFile: ".schemawatch-state.json",
+  // At least the longest window of any subject (src/config/state.ts).
+  forgetReplicasAfter: "14d",
   // Kubernetes sends SIGKILL 30 s after SIGTERM by default: 20 s leaves room for a slow node.
   shutdown: { deadline: "20s" },
   registry: {

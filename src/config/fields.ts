@@ -1,6 +1,6 @@
 import { SchemawatchError } from "../errors.js";
 import type { Where } from "./registries.js";
-import type { FieldsConfig } from "./types.js";
+import type { Config, FieldsConfig } from "./types.js";
 
 /** A subject's `fields` block as the file writes it (the schema has checked each pointer's syntax). */
 export interface RawFields {
@@ -98,4 +98,9 @@ export function fieldsFrom(raw: RawFields, index: number, where: Where): FieldsC
       `names ${named.size} fields (under add and replaces), and at most ${MAX_FIELDS} are tracked per subject: name fewer`,
     );
   return { add, exclude, replaces };
+}
+
+/** Each subject's `fields` block, by subject name (subjects without one are left out). */
+export function fieldBlocks(config: Config): ReadonlyMap<string, FieldsConfig> {
+  return new Map(config.subjects.flatMap((s) => (s.fields ? [[s.name, s.fields] as const] : [])));
 }

@@ -16,6 +16,7 @@ import {
   type Where,
 } from "./registries.js";
 import { configSchema } from "./schema.js";
+import { stateConfig, type RawState } from "./state.js";
 import { checkVersionKeys, versionKeysAsWritten } from "./version-keys.js";
 import { MAX_VALUES, aliasProblem, expansionProblem, parseChecked, toPlainData } from "./yaml-limits.js";
 import type { Config, SubjectConfig, VersionConfig } from "./types.js";
@@ -105,7 +106,7 @@ interface RawConfig {
   shared?: string[];
   defaultDialect?: Config["defaultDialect"];
   assertFormats?: boolean;
-  state?: Config["state"];
+  state?: RawState;
   shutdown?: { deadline?: string };
   corpus?: Partial<Config["corpus"]>;
   stats?: Partial<Omit<Config["stats"], "bucket">> & { bucket?: string };
@@ -250,10 +251,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
     defaultDialect: raw.defaultDialect ?? DEFAULTS.defaultDialect,
     assertFormats: raw.assertFormats ?? DEFAULTS.assertFormats,
     subjects,
-    // The evidence survives restarts by default: a file beside the config unless told otherwise.
-    state: raw.state?.topic
-      ? { topic: raw.state.topic, ...(raw.state.file ? { file: resolve(base, raw.state.file) } : {}) }
-      : { file: resolve(base, raw.state?.file ?? DEFAULTS.stateFile) },
+    state: stateConfig(raw.state, base, subjects, where),
     shutdown: { deadline: shutdownDeadline(raw.shutdown?.deadline, where) },
     corpus: { ...DEFAULTS.corpus, redact: [], ...raw.corpus },
     stats: {

@@ -219,7 +219,7 @@ export const configSchema = {
     state: {
       type: "object",
       additionalProperties: false,
-      properties: { file: nonEmpty, topic: nonEmpty },
+      properties: { file: nonEmpty, topic: nonEmpty, forgetReplicasAfter: duration },
     },
     shutdown: {
       type: "object",

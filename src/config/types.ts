@@ -187,6 +187,11 @@ export interface MetricsConfig {
 export interface StateConfig {
   readonly file?: string;
   readonly topic?: string;
+  /**
+   * Milliseconds without a heartbeat after which a replica's records in the state topic are deleted
+   * by the replicas still running (src/state/forget.ts).
+   */
+  readonly forgetReplicasAfter: number;
 }
 
 export interface ShutdownConfig {

@@ -5,6 +5,7 @@ import type { RecordSeries } from "../pipeline/tallies.js";
 import type { FieldsConfig } from "../config/types.js";
 import { MAX_FIELDS, fieldsOfInterest, type FieldOfInterest } from "./interest.js";
 import { ABSENT, PRESENT, PresenceCheck, type PresenceName } from "./presence.js";
+import { dropColumns, keptFields, movedPairs } from "./reload.js";
 import { FORMS, FORM_UNKNOWN, formOf, type RenamePair } from "./rename.js";
 import { fieldSamples, renameSamples, summedOverProducers, type RenameSample } from "./samples.js";
 
@@ -81,7 +82,7 @@ class SubjectFieldState implements SubjectFieldsView {
   pairs: RenamePair[] = [];
   /** Per pair, the check's key index of the replaced field then of the replacement. */
   #pairKeys: number[] = [];
-  readonly #config: FieldsConfig | undefined;
+  #config: FieldsConfig | undefined;
   /** Each field's index among the check's distinct keys (`/amount` and `/items/*\/amount` share one). */
   #keyOf: number[] = [];
   check = new PresenceCheck([]);
@@ -101,6 +102,24 @@ class SubjectFieldState implements SubjectFieldsView {
   /** Follows a reloaded catalog: fields tracked stay (counters never go back); new ones join under the cap. */
   follow(subject: CatalogSubject): void {
     if (subject !== this.#from) this.#read((this.#from = subject));
+  }
+
+  /**
+   * Takes a reloaded `fields` block: the fields that leave (reload.ts `keptFields`) take their counts
+   * with them, the others keep theirs, and those it adds join from now on. Its renames are the old
+   * block's (monitor/reload.ts refuses a change of `replaces`).
+   */
+  reconfigure(subject: CatalogSubject, config: FieldsConfig | undefined): void {
+    const keep = keptFields(this.fields, subject, this.#config, config);
+    this.#config = config;
+    this.#from = subject;
+    if (keep.includes(false)) {
+      const before = this.fields;
+      this.fields = before.filter((_, i) => keep[i]);
+      dropColumns(this.rows, keep);
+      this.pairs = movedPairs(this.pairs, before, this.fields);
+    }
+    this.#read(subject);
   }
 
   #read(subject: CatalogSubject): void {
@@ -232,7 +251,7 @@ function grow(row: FieldRow, fields: number, pairs: number): void {
 export class FieldTallies {
   readonly #states = new Map<string, SubjectFieldState>();
   readonly #max: number;
-  readonly #config: ReadonlyMap<string, FieldsConfig>;
+  #config: ReadonlyMap<string, FieldsConfig>;
   #lastPipeline: SubjectPipeline | undefined;
   #lastState: SubjectFieldState | undefined;
 
@@ -265,6 +284,20 @@ export class FieldTallies {
     // The pipeline dates the series before it counts a record: its latest observation is this one's.
     state.count(state.row(series), value, start, readable, records, series.lastObservedMs, frame);
   };
+
+  /**
+   * A reloaded config's `fields` blocks (by subject name) over the reloaded catalog: each subject's
+   * fields follow them at once (`SubjectFieldState.reconfigure`).
+   */
+  reconfigure(catalog: Catalog, config: ReadonlyMap<string, FieldsConfig>): void {
+    this.#config = config;
+    for (const subject of catalog.subjects.values()) {
+      const state = this.#states.get(subject.name);
+      if (state) state.reconfigure(subject, config.get(subject.name));
+      else
+        this.#states.set(subject.name, new SubjectFieldState(subject, this.#max, config.get(subject.name)));
+    }
+  }
 
   /** Each subject's tracked fields and rows. */
   subjects(): Iterable<SubjectFieldsView> {

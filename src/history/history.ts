@@ -2,7 +2,13 @@ import type { SubjectFieldsView } from "../fields/tallies.js";
 import type { CountedHook, SubjectPipeline } from "../pipeline/pipeline.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
 import { readHistory, type HistoryJSON } from "./saved.js";
-import { SubjectHistory, type FieldLine, type Room, type VersionLine } from "./subject-history.js";
+import {
+  SubjectHistory,
+  type BucketLines,
+  type FieldLine,
+  type Room,
+  type VersionLine,
+} from "./subject-history.js";
 
 /** Buckets per drain window: a 7-day window in buckets of 3.5 h, a 1-day one in 30 min. */
 export const HISTORY_BUCKETS = 48;
@@ -77,6 +83,11 @@ export class TrafficHistory {
   /** Lines kept, against `maxLines`. */
   get lines(): number {
     return this.#room.lines;
+  }
+
+  /** Buckets per window. */
+  get bucketCount(): number {
+    return this.#buckets;
   }
 
   /** How many lines may be kept in all. */
@@ -154,6 +165,39 @@ export class TrafficHistory {
       versions,
       fields,
     };
+  }
+
+  /**
+   * Each subject's ring (`oldest` to `newest`, bucket indexes) with the buckets that may have changed
+   * since the last call (all of them at the first), field counts folded first: what the state topic
+   * shares, one record per bucket (share.ts).
+   */
+  *changedBuckets(): Iterable<{
+    subject: string;
+    bucketMs: number;
+    oldest: number;
+    newest: number;
+    buckets: Array<{ index: number; lines: BucketLines }>;
+  }> {
+    for (const state of this.#subjects.values()) {
+      if (state.newest < 0) continue;
+      state.fold(this.#fields(state.subject));
+      const buckets = state.changed().map((index) => ({ index, lines: state.bucket(index) }));
+      const { subject, bucketMs, newest } = state;
+      yield { subject, bucketMs, oldest: newest - state.buckets + 1, newest, buckets };
+    }
+  }
+
+  /**
+   * Takes a bucket this replica's previous run shared through the state topic as its own (its counts
+   * are not counted again: this run's tallies start at zero). One of another bucket length (the drain
+   * window changed) is left out.
+   */
+  adopt(subject: string, bucketMs: number, index: number, lines: BucketLines): void {
+    let state = this.#subjects.get(subject);
+    if (!state)
+      this.#subjects.set(subject, (state = new SubjectHistory(subject, bucketMs, this.#buckets, this.#room)));
+    if (state.bucketMs === bucketMs) state.add(index, lines);
   }
 
   /** Every subject's view (for /api/status). */

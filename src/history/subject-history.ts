@@ -25,6 +25,15 @@ export interface FieldLine<Counts = Float64Array> {
   readonly present: Counts;
 }
 
+/**
+ * One bucket's lines with records in it, as the state topic's `history/` records carry them:
+ * `[producer, version, records]` and `[producer, field, records checked, records carrying it]`.
+ */
+export interface BucketLines {
+  readonly versions: ReadonlyArray<readonly [string, string, number]>;
+  readonly fields: ReadonlyArray<readonly [string, string, number, number]>;
+}
+
 /** The bound on lines shared by every subject: a line past it is not made and its records are counted. */
 export interface Room {
   lines: number;
@@ -33,11 +42,13 @@ export interface Room {
   dropped: number;
 }
 
-/** What a FieldRow's counts were when they were last folded into the ring (per field index). */
+/**
+ * What a FieldRow's counts were when they were last folded into the ring, per field pointer: a reload
+ * that drops a field moves the others' columns (src/fields/reload.ts), never their counts.
+ */
 interface Base {
   checked: number;
-  readonly present: number[];
-  readonly records: number[];
+  readonly fields: Map<string, { present: number; records: number }>;
 }
 
 export class SubjectHistory {
@@ -58,6 +69,10 @@ export class SubjectHistory {
   readonly #versionOf = new Map<string, Map<string, VersionLine>>();
   readonly #fieldOf = new Map<string, Map<string, FieldLine>>();
   readonly #bases = new Map<FieldRow, Base>();
+  /** Buckets before the newest that counts were added to since `changed()` was last asked. */
+  readonly #older = new Set<number>();
+  /** The newest bucket when `changed()` was last asked. */
+  #sharedUpTo = Number.NEGATIVE_INFINITY;
   // A record's series finds its line in one lookup by identity (null: no room was left for it).
   readonly #bySeries = new Map<RecordSeries, VersionLine | null>();
 
@@ -94,8 +109,10 @@ export class SubjectHistory {
     if (at >= this.end - this.bucketMs) return void (line.records[this.#slot]! += records);
     // A record observed before the newest bucket (another series moved it on): its own bucket.
     const index = Math.floor(at / this.bucketMs);
-    if (index > this.newest - this.buckets) line.records[index % this.buckets]! += records;
-    else this.room.dropped += records;
+    if (index > this.newest - this.buckets) {
+      line.records[index % this.buckets]! += records;
+      this.#older.add(index);
+    } else this.room.dropped += records;
   }
 
   /** The line a series counts in (its producer and writer version), or null when there was no room. */
@@ -151,7 +168,7 @@ export class SubjectHistory {
     if (!view) return;
     for (const row of view.rows) {
       let base = this.#bases.get(row);
-      if (!base) this.#bases.set(row, (base = { checked: 0, present: [], records: [] }));
+      if (!base) this.#bases.set(row, (base = { checked: 0, fields: new Map() }));
       const counted = row.checked - base.checked;
       base.checked = row.checked;
       if (this.fromRows === true && counted > 0 && this.newest >= 0) {
@@ -160,14 +177,17 @@ export class SubjectHistory {
         else this.room.dropped += counted;
       }
       for (let i = 0; i < view.fields.length; i++) {
+        const pointer = view.fields[i]!.pointer;
         const records = row.present[i]! + row.absent[i]! + row.unknown[i]!;
-        const checked = records - (base.records[i] ?? 0);
+        let was = base.fields.get(pointer);
+        // Fewer than folded: the field left and joined again, its column counting from zero.
+        if (was === undefined || records < was.records) was = { present: 0, records: 0 };
+        const checked = records - was.records;
         if (checked === 0) continue;
-        const present = row.present[i]! - (base.present[i] ?? 0);
-        base.records[i] = records;
-        base.present[i] = row.present[i]!;
+        const present = row.present[i]! - was.present;
+        base.fields.set(pointer, { present: row.present[i]!, records });
         if (this.newest < 0) continue;
-        const line = this.fieldLine(row.labels.producer, view.fields[i]!.pointer);
+        const line = this.fieldLine(row.labels.producer, pointer);
         if (!line) {
           this.room.dropped += checked;
           continue;
@@ -182,12 +202,66 @@ export class SubjectHistory {
   window(counts: Float64Array, first: number, last: number): number[] {
     const out: number[] = [];
     for (let index = first; index <= last; index++)
-      out.push(
-        index >= 0 && index <= this.newest && index > this.newest - this.buckets
-          ? counts[index % this.buckets]!
-          : 0,
-      );
+      out.push(this.holds(index) ? counts[index % this.buckets]! : 0);
     return out;
+  }
+
+  /**
+   * The buckets that may have changed since the last call (all of the ring at the first): the newest
+   * and the one before it (a bucket's field counts are folded in when the next begins), those that
+   * were the newest since, and older ones a record or a previous run's bucket was added to.
+   */
+  changed(): number[] {
+    const from = Math.max(this.newest - this.buckets + 1, this.#sharedUpTo - 1, 0);
+    const indexes = new Set<number>();
+    for (let index = from; index <= this.newest; index++) indexes.add(index);
+    for (const index of this.#older) if (this.holds(index)) indexes.add(index);
+    this.#older.clear();
+    this.#sharedUpTo = this.newest;
+    return [...indexes].sort((a, b) => a - b);
+  }
+
+  /** Whether bucket `index` is in the ring now. */
+  holds(index: number): boolean {
+    return index >= 0 && index <= this.newest && index > this.newest - this.buckets;
+  }
+
+  /** Bucket `index`'s lines with records in it (the state topic's record of it); empty outside the ring. */
+  bucket(index: number): BucketLines {
+    const versions: BucketLines["versions"][number][] = [];
+    const fields: BucketLines["fields"][number][] = [];
+    if (!this.holds(index)) return { versions, fields };
+    const slot = index % this.buckets;
+    for (const l of this.versions)
+      if (l.records[slot]! > 0) versions.push([l.producer, l.version, l.records[slot]!]);
+    for (const l of this.fields)
+      if (l.records[slot]! > 0) fields.push([l.producer, l.field, l.records[slot]!, l.present[slot]!]);
+    return { versions, fields };
+  }
+
+  /**
+   * Adds a bucket's lines counted elsewhere (a previous run of this replica, read back from the state
+   * topic) into bucket `index`, made the newest when it is newer; one older than the ring is dropped.
+   */
+  add(index: number, lines: BucketLines): void {
+    if (index > this.newest) this.roll(index, undefined);
+    if (!this.holds(index)) return;
+    this.#older.add(index);
+    const slot = index % this.buckets;
+    for (const [producer, version, records] of lines.versions) {
+      const line = this.versionLine(producer, version);
+      if (line) line.records[slot]! += records;
+      else this.room.dropped += records;
+    }
+    for (const [producer, field, records, present] of lines.fields) {
+      const line = this.fieldLine(producer, field);
+      if (!line) {
+        this.room.dropped += records;
+        continue;
+      }
+      line.records[slot]! += records;
+      line.present[slot]! += present;
+    }
   }
 
   /** Forgets every line (the subject's window changed): its room is given back. */

@@ -113,12 +113,11 @@ interface SubjectEvidence {
   listed: boolean;
 }
 
-/** The counts of a tallies row already folded in. */
-interface Folded {
-  present: number[];
-  absent: number[];
-  unknown: number[];
-}
+/**
+ * The counts of a tallies row already folded in, per field pointer: a reload that drops a field
+ * moves the others' columns (src/fields/reload.ts), never their counts.
+ */
+type Folded = Map<string, { present: number; absent: number; unknown: number }>;
 
 /** Field evidence of every subject. */
 export class FieldEvidence {
@@ -139,6 +138,12 @@ export class FieldEvidence {
       if (subject.listed) {
         const known = new Set(subject.fields.map((t) => t.pointer));
         for (const t of f.fields) if (!known.has(t.pointer)) subject.trackedSince.set(t.pointer, now);
+        // A field no longer tracked (a reload left it out): its evidence goes, so that if it is
+        // tracked again, its evidence begins then rather than joining what came before the gap.
+        const tracked = new Set(f.fields.map((t) => t.pointer));
+        for (const [key, use] of subject.uses) if (!tracked.has(use.field)) subject.uses.delete(key);
+        for (const pointer of subject.trackedSince.keys())
+          if (!tracked.has(pointer)) subject.trackedSince.delete(pointer);
       }
       subject.listed = true;
       subject.fields = f.fields.map((t) => ({
@@ -151,14 +156,21 @@ export class FieldEvidence {
       const start = Math.floor(now / width) * width;
       for (const row of f.rows) {
         let folded = this.#folded.get(row);
-        if (!folded) this.#folded.set(row, (folded = { present: [], absent: [], unknown: [] }));
+        if (!folded) this.#folded.set(row, (folded = new Map()));
         for (let i = 0; i < f.fields.length; i++) {
-          const present = (row.present[i] ?? 0) - (folded.present[i] ?? 0);
-          const absent = (row.absent[i] ?? 0) - (folded.absent[i] ?? 0);
-          const unknown = (row.unknown[i] ?? 0) - (folded.unknown[i] ?? 0);
-          folded.present[i] = row.present[i] ?? 0;
-          folded.absent[i] = row.absent[i] ?? 0;
-          folded.unknown[i] = row.unknown[i] ?? 0;
+          const counts = {
+            present: row.present[i] ?? 0,
+            absent: row.absent[i] ?? 0,
+            unknown: row.unknown[i] ?? 0,
+          };
+          let was = folded.get(f.fields[i]!.pointer) ?? { present: 0, absent: 0, unknown: 0 };
+          // Fewer than folded: the field left and joined again, its column counting from zero.
+          if (counts.present < was.present || counts.absent < was.absent || counts.unknown < was.unknown)
+            was = { present: 0, absent: 0, unknown: 0 };
+          folded.set(f.fields[i]!.pointer, counts);
+          const present = counts.present - was.present;
+          const absent = counts.absent - was.absent;
+          const unknown = counts.unknown - was.unknown;
           if (present + absent + unknown === 0) continue;
           const use = this.#use(
             subject,

@@ -4,6 +4,8 @@ import type { Catalog, CatalogVersion } from "../catalog/types.js";
 import type { Config } from "../config/types.js";
 import { messageOf } from "../errors.js";
 import type { Lifecycle, LifecycleSubject } from "../lifecycle/lifecycle.js";
+import { fieldBlocks } from "../config/fields.js";
+import type { FieldTallies } from "../fields/tallies.js";
 import type { SubjectSnapshot } from "../registry/types.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { ValidationPool } from "../pipeline/workers/pool.js";
@@ -20,6 +22,8 @@ export interface CatalogUpdatesOptions {
   readonly pipeline: Pipeline;
   readonly pool: ValidationPool | undefined;
   readonly lifecycle: Lifecycle;
+  /** The field tallies: each reloaded config's `fields` blocks take effect there. */
+  readonly fields?: Pick<FieldTallies, "reconfigure">;
   readonly logger: Logger;
   /** Called after each catalog took effect. */
   readonly onApplied?: (state: CatalogState) => void;
@@ -36,7 +40,7 @@ function describe(version: CatalogVersion): string {
  * The one way a new catalog takes effect while the monitor runs, whether the config or a schema file
  * changed or a version was registered: the validation workers first (a job sent after that is
  * validated with it), then the pipeline (a new reader is judged at once against the recent samples),
- * then the lifecycle. Updates run one at a time, in order; a failed one leaves the previous catalog.
+ * then the field tallies (the config's `fields` blocks), then the lifecycle. Updates run one at a time, in order; a failed one leaves the previous catalog.
  */
 export class CatalogUpdates {
   readonly #options: CatalogUpdatesOptions;
@@ -99,6 +103,9 @@ export class CatalogUpdates {
         );
       }
     });
+    // Fields added and left out at once, not at each subject's next record: a field's evidence begins
+    // when the lifecycle first sees it tracked (field-evidence.ts `trackedSince`).
+    this.#options.fields?.reconfigure(next.catalog, fieldBlocks(next.config));
     this.#current = next;
     lifecycle.replaceSubjects(subjectsOf(pipeline));
     for (const subject of next.catalog.subjects.values()) {

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Catalog } from "../catalog/types.js";
+import { fieldBlocks } from "../config/fields.js";
 import type { Config } from "../config/types.js";
 import { Corpus } from "../corpus/corpus.js";
 import { fallbackVersion, feedCorpus } from "../corpus/feed.js";
@@ -10,6 +11,7 @@ import { RenameLedger } from "../fields/rename-ledger.js";
 import type { RenameProgress } from "../fields/rename-progress.js";
 import { FieldTallies } from "../fields/tallies.js";
 import { TrafficHistory } from "../history/history.js";
+import { HistoryShare } from "../history/share.js";
 import type { Health } from "../health/health.js";
 import { createRegistry } from "../metrics/exporter.js";
 import { SeriesBudget } from "../metrics/budget.js";
@@ -96,11 +98,7 @@ export function buildCore(inputs: CoreInputs): Core {
   };
   const lifecycle = newLifecycle(initial.catalog, config, logger.child({ component: "lifecycle" }), timing);
   const listeners = lifecycleListeners(lifecycle);
-  const fields = new FieldTallies(
-    initial.catalog,
-    MAX_FIELDS,
-    new Map(config.subjects.flatMap((s) => (s.fields ? [[s.name, s.fields] as const] : []))),
-  );
+  const fields = new FieldTallies(initial.catalog, MAX_FIELDS, fieldBlocks(config));
   // Buckets and findings on the monitor's clock: a replayed capture's "now" is the capture's clock.
   const statsNow = live ? Date.now : () => observationClock.now ?? Date.now();
   const history = new TrafficHistory({
@@ -112,6 +110,8 @@ export function buildCore(inputs: CoreInputs): Core {
     logger.error({ problem: history.problem }, "the saved traffic history is unreadable; starting afresh");
   const stats = config.stats.enabled ? restoreStats(config, saved?.stats, logger, statsNow) : undefined;
   const renames = restoreRenames(fields, saved?.renames, logger);
+  // Replicas sharing a state topic draw the group's traffic: their buckets travel through it.
+  const historyShare = state.kind === "topic" ? new HistoryShare(history) : undefined;
   const pool =
     inputs.workers > 0
       ? new ValidationPool(inputs.workers, logger.child({ component: "workers" }), validationThreadUrl())
@@ -153,6 +153,7 @@ export function buildCore(inputs: CoreInputs): Core {
         ? {
             ...state,
             renames,
+            ...(historyShare ? { history: historyShare } : {}),
             // Buckets sent once a minute (as the state file saves them), or once a bucket when shorter.
             ...(stats
               ? { stats: { share: stats.share, everyMs: Math.min(60_000, config.stats.bucket) } }
@@ -179,6 +180,7 @@ export function buildCore(inputs: CoreInputs): Core {
     pipeline,
     pool: pool instanceof ValidationPool ? pool : undefined,
     lifecycle,
+    fields,
     logger: sources.log,
     onApplied: () => sources.complete(),
   });
@@ -216,7 +218,7 @@ export function buildCore(inputs: CoreInputs): Core {
     clock: observationClock,
     catalog,
     charts: (subject) => ({
-      traffic: history.view(subject),
+      traffic: (historyShare ?? history).view(subject),
       bound: { lines: history.lines, maxLines: history.maxLines, dropped: history.dropped },
       ...(stats ? { quartiles: quartilesOverTime(stats.store, subject, stats.now()) } : {}),
     }),

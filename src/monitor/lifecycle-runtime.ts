@@ -18,6 +18,7 @@ import type { ObservationClock } from "../pipeline/clock.js";
 import type { Pipeline } from "../pipeline/pipeline.js";
 import type { RecordSink, SourceRecord } from "../pipeline/record.js";
 import type { ReadState, StateFile } from "../state/file.js";
+import type { HistoryShare } from "../history/share.js";
 import type { StateTopic } from "../state/topic.js";
 import type { StatsShare } from "../stats/share.js";
 
@@ -45,6 +46,8 @@ export type Persistence =
       readonly stats?: { readonly share: StatsShare; readonly everyMs: number };
       /** The renames' progress, shared through it. */
       readonly renames?: RenameLedger;
+      /** The traffic history, shared through it. */
+      readonly history?: HistoryShare;
     }
   | { readonly kind: "none" };
 
@@ -141,6 +144,7 @@ export class LifecycleRuntime implements LifecycleView {
           },
           persistence.stats?.share,
           persistence.renames,
+          persistence.history,
         );
         this.#log.info(
           { records, replica: persistence.topic.replica },

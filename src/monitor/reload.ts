@@ -51,3 +51,18 @@ export function watchCatalog(config: Config, reload: () => void, logger: Logger)
     for (const watcher of watchers) watcher.close();
   };
 }
+
+/**
+ * Why a reloaded config cannot take effect without a restart, as far as its `fields` blocks go: a
+ * rename's counts are kept per pair from start (src/fields/rename-ledger.ts), so `replaces` stays
+ * what it was; `add` and `exclude` take effect live. Undefined when nothing stands in the way.
+ */
+export function fieldsRestartProblem(before: Config, next: Config): string | undefined {
+  const replaces = (config: Config) =>
+    new Map(config.subjects.map((s) => [s.name, JSON.stringify(s.fields?.replaces ?? {})]));
+  const was = replaces(before);
+  for (const [subject, now] of replaces(next))
+    if ((was.get(subject) ?? "{}") !== now)
+      return `the fields.replaces of subject ${subject} changed: restart the monitor to apply that (fields.add and fields.exclude apply on reload)`;
+  return undefined;
+}

@@ -18,7 +18,7 @@ import { buildCore, type Core, type CoreInputs } from "./core.js";
 import { captureProcessWarnings } from "./diagnostics.js";
 import type { FieldStats } from "../stats/stats.js";
 import type { LifecycleRuntime } from "./lifecycle-runtime.js";
-import { watchCatalog } from "./reload.js";
+import { fieldsRestartProblem, watchCatalog } from "./reload.js";
 import { buildHttp, listen } from "./serve.js";
 import { startSource, type StartedSource } from "./start-source.js";
 import { StopRequest, runStop, type StopOutcome, type StopSignals, type StopSteps } from "./stop.js";
@@ -205,6 +205,7 @@ async function openState(
       env: options.env,
       logger: logger.child({ component: "state-topic" }),
       topic: config.state.topic,
+      forgetReplicasAfterMs: config.state.forgetReplicasAfter,
     });
     return { kind: "topic", topic };
   }
@@ -246,6 +247,8 @@ function reloader(
         if (!sameSources(current.config, next)) {
           throw new Error("subjects, topics or registries changed: restart the monitor to apply that");
         }
+        const fields = fieldsRestartProblem(current.config, next);
+        if (fields !== undefined) throw new Error(fields);
         return sources.build(next);
       });
       return { ok: true };

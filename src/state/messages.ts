@@ -4,7 +4,10 @@ import type { PartitionCoverage } from "../lifecycle/coverage.js";
 import type { CandidateEvidence, UnreadableEvidence } from "../lifecycle/evidence.js";
 import type { Lifecycle, LifecycleState } from "../lifecycle/lifecycle.js";
 import type { RenameLedger } from "../fields/rename-ledger.js";
+import type { HistoryShare } from "../history/share.js";
 import type { StatsShare } from "../stats/share.js";
+import { ownerOf, ReplicaKeys, tombstones } from "./forget.js";
+import { historyMessages } from "./history-records.js";
 import { SharedEvidence, type Outcome } from "./shared.js";
 import {
   isCandidateEvidence,
@@ -36,6 +39,8 @@ export class StateMessages {
   readonly #sent = new Map<string, string>();
   /** Field evidence, retirement dates and field statistics (shared.ts). */
   readonly shared: SharedEvidence;
+  /** Each replica's keys and last heartbeat: what is deleted once it is gone (forget.ts). */
+  readonly #keys: ReplicaKeys;
 
   constructor(
     readonly replica: string,
@@ -45,8 +50,13 @@ export class StateMessages {
     stats?: StatsShare,
     /** The renames' progress (`fields.replaces`). */
     renames?: RenameLedger,
+    /** The traffic history's share. */
+    history?: HistoryShare,
+    /** After how long without a heartbeat another replica's records are deleted (ms; forget.ts). */
+    forgetAfterMs = Number.POSITIVE_INFINITY,
   ) {
-    this.shared = new SharedEvidence(replica, stats, renames);
+    this.shared = new SharedEvidence(replica, stats, renames, history);
+    this.#keys = new ReplicaKeys(replica, forgetAfterMs);
   }
 
   /**
@@ -79,6 +89,8 @@ export class StateMessages {
       }
     });
     const [kind, a, b, c] = parts;
+    const owner = ownerOf(parts);
+    if (owner !== undefined) this.#keys.read(owner, key, message.value === null);
     // A tombstone: a retirement date withdrawn, a statistics bucket gone, a rename's record dropped;
     // of other kinds, nothing.
     let value: unknown = null;
@@ -88,7 +100,7 @@ export class StateMessages {
       } catch {
         value = undefined; // not JSON, which no kind of record reads
       }
-    } else if (kind !== "retired" && kind !== "stats" && kind !== "rename") return;
+    } else if (kind !== "retired" && kind !== "stats" && kind !== "rename" && kind !== "history") return;
     const outcome = (result: Outcome, partitions: ReadonlyArray<[string, number]> | "all") => {
       if (!result) return;
       if (result.restartsWindows) return problem(key, result.what, partitions);
@@ -103,6 +115,8 @@ export class StateMessages {
     }
     if (kind === "rename" && parts.length === 5 && parts.every((p) => p !== "" && p !== "\u0000"))
       return outcome(this.shared.rename(parts, value, loading), "all");
+    if (kind === "history" && parts.length === 4 && parts.every((p) => p !== "" && p !== "\u0000"))
+      return outcome(this.shared.historyBucket(parts, value, loading), "all");
     if (kind === "retired" && parts.length === 3 && a && b)
       return outcome(this.shared.retired(lifecycle, parts, value), "all");
     if (kind === "stats" && parts.length === 7 && parts.every((p) => p !== "" && p !== "\u0000"))
@@ -154,8 +168,11 @@ export class StateMessages {
       if (a === "started" && parts.length === 3 && b) this.shared.started(b, value);
       // Heartbeats bound when a replica that does not share it last read records (a previous run of
       // this one's too, read on start).
-      if (a === "alive" && parts.length === 3 && b && (b !== this.replica || loading))
-        this.shared.alive(b, loading ? readAt(value) : lifecycle.now());
+      if (a === "alive" && parts.length === 3 && b && (b !== this.replica || loading)) {
+        const at = loading ? readAt(value) : lifecycle.now();
+        this.shared.alive(b, at);
+        this.#keys.heard(b, at);
+      }
       // Another replica's heartbeat, as it arrives. Not those read on start: they tell of the past. Not
       // our own: a previous run of this replica is not this one, and its partitions are read by nobody.
       if (a === "alive" && parts.length === 3 && b && b !== this.replica && !loading)
@@ -195,7 +212,8 @@ export class StateMessages {
 
   /**
    * A full publish: coverage of the partitions this replica owns, its view of every version, its
-   * candidates, its unreadable records, its renames' counts, and when it started.
+   * candidates, its unreadable records, its renames' counts, its traffic history's changed buckets,
+   * and when it started.
    */
   publishMessages(
     lifecycle: Lifecycle,
@@ -222,12 +240,14 @@ export class StateMessages {
     messages.push(...this.shared.retiredMessages(lifecycle));
     messages.push(...this.shared.statsMessages(lifecycle.now(), stats.everyMs, stats.final));
     messages.push(...this.shared.renameMessages());
+    messages.push(...historyMessages(this.shared.history, this.replica));
     messages.push({
       key: stateKey("meta", "started", this.replica),
       // `fields`: this replica shares its field evidence (a version before it did not).
       value: JSON.stringify({ startedAt: state.startedAt, fields: true }),
     });
     messages.push(this.heartbeat(lifecycle));
+    messages.push(...tombstones(this.#keys, lifecycle, this, stats.final));
     return messages;
   }
 

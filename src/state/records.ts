@@ -18,7 +18,16 @@ const obj = (v: unknown): v is Record<string, unknown> => typeof v === "object" 
 /** A record key: `kind/part/part…`, each part URI-encoded so that names may hold slashes. */
 export function stateKey(
   kind:
-    "coverage" | "version" | "candidate" | "unreadable" | "meta" | "field" | "retired" | "stats" | "rename",
+    | "coverage"
+    | "version"
+    | "candidate"
+    | "unreadable"
+    | "meta"
+    | "field"
+    | "retired"
+    | "stats"
+    | "rename"
+    | "history",
   ...parts: Array<string | number>
 ): string {
   return [kind, ...parts.map((p) => encodeURIComponent(String(p)))].join("/");

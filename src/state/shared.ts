@@ -5,7 +5,9 @@ import type { FieldUse } from "../lifecycle/field-evidence.js";
 import { mergeFieldUses } from "../lifecycle/field-merge.js";
 import type { Lifecycle } from "../lifecycle/lifecycle.js";
 import type { World } from "../lifecycle/observation.js";
+import type { HistoryShare } from "../history/share.js";
 import type { StatsShare } from "../stats/share.js";
+import { readHistoryRecord } from "./history-records.js";
 import { fieldRecordOf, isRetiredRecord, readFieldRecord, stateKey, type FieldRecord } from "./records.js";
 
 // The state topic's records of field evidence (`field/`), retirement dates (`retired/`), field
@@ -69,6 +71,8 @@ export class SharedEvidence {
     readonly stats: StatsShare | undefined,
     /** The renames' progress, when the monitor has one (`fields.replaces`). */
     readonly renames?: RenameLedger,
+    /** The traffic history (history-records.ts). */
+    readonly history?: HistoryShare,
   ) {}
 
   /** What the verdicts read of the other replicas' field evidence. */
@@ -188,9 +192,16 @@ export class SharedEvidence {
     return messages;
   }
 
+  /** `history/<subject>/<index>/<replica>`: a bucket of the traffic history (history-records.ts). */
+  historyBucket(parts: readonly string[], value: unknown, loading: boolean): Outcome {
+    const what = readHistoryRecord(this.history, this.replica, parts, value, loading);
+    return what === undefined ? undefined : { what, restartsWindows: false };
+  }
+
   /** The first read of the topic ended. */
   loaded(): void {
     this.stats?.loaded();
+    this.history?.loaded();
   }
 
   /** `meta/started/<replica>`: whether it shares field evidence (`fields: true`). */
@@ -206,6 +217,14 @@ export class SharedEvidence {
       this.#sharing.delete(replica);
       this.#notSharing.add(replica);
     }
+  }
+
+  /** Forgets a replica that is gone (forget.ts): its field records and history buckets, its heartbeat. */
+  forget(replica: string): void {
+    for (const perReplica of this.#fields.values()) perReplica.delete(replica);
+    for (const set of [this.#sharing, this.#notSharing]) set.delete(replica);
+    this.#alive.delete(replica);
+    this.history?.forget(replica);
   }
 
   /** `meta/alive/<replica>`: heard of at `at` (ms). */

@@ -14,6 +14,7 @@ import { StateMessages } from "./messages.js";
 import { SerialSender } from "./sender.js";
 import { Load, openTopic, withRetries } from "./open.js";
 import type { RenameLedger } from "../fields/rename-ledger.js";
+import type { HistoryShare } from "../history/share.js";
 import type { StatsShare } from "../stats/share.js";
 import { mergeCandidates } from "./records.js";
 
@@ -24,6 +25,8 @@ export interface StateTopicOptions {
   readonly topic: string;
   /** How long opening the topic (created if missing) and its first read to the end may take, ms. */
   readonly loadTimeoutMs?: number;
+  /** After how long without a heartbeat a replica's records are deleted, ms (`state.forgetReplicasAfter`). */
+  readonly forgetReplicasAfterMs?: number;
 }
 
 /**
@@ -82,16 +85,25 @@ export class StateTopic {
 
   /**
    * Creates the topic if missing, reads it to the end into the lifecycle (and the field statistics'
-   * share, when they are enabled, and the renames' ledger), then keeps following it.
+   * share, when they are enabled, the renames' ledger and the traffic history's share), then keeps
+   * following it.
    */
   async start(
     lifecycle: Lifecycle,
     onProblem: (problem: string) => void,
     stats?: StatsShare,
     renames?: RenameLedger,
+    history?: HistoryShare,
   ): Promise<number> {
     this.#lifecycle = lifecycle;
-    this.#messages = new StateMessages(this.replica, this.#options.topic, stats, renames);
+    this.#messages = new StateMessages(
+      this.replica,
+      this.#options.topic,
+      stats,
+      renames,
+      history,
+      this.#options.forgetReplicasAfterMs,
+    );
     this.#onProblem = onProblem;
     const { topic } = this.#options;
     const kafka = new Kafka(await buildKafkaConfig(this.#options.kafka, this.#options.env, this.#log));
