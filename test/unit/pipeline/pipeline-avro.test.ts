@@ -80,6 +80,15 @@ describe("pipeline: an Avro subject", () => {
       (c) => `${c.labels.producer} ${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
     );
     expect(failures).toEqual(["app 1.0.0 enum_symbol /kind=1"]);
+    // The reads that passed but dropped or defaulted what the writer sent, counted apart by rule.
+    const losses = pipeline.tallies.losses.map(
+      (c) =>
+        `${c.labels.producer} ${c.labels.writer_version}>${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
+    );
+    expect(losses).toEqual([
+      "web 1.0.0>2.0.0 field_defaulted /currency=1",
+      "web 2.0.0>1.0.0 field_dropped /currency=1",
+    ]);
   });
 
   it("counts a body its writer cannot read as avro_decode, unknown use, and never stops", async () => {
