@@ -23,7 +23,7 @@ export const AVRO_RULES = [
 ] as const;
 type Rule = (typeof AVRO_RULES)[number];
 
-const enum R {
+export const enum R {
   Ok,
   Fail,
   Record,
@@ -32,7 +32,7 @@ const enum R {
   WriterUnion,
 }
 
-interface FieldPlan {
+export interface FieldPlan {
   readonly name: string;
   readonly writer: Node;
   /** Undefined: the reader has no such field, and drops it. */
@@ -44,7 +44,7 @@ interface FieldPlan {
  * SchemaCompatibility, decided once per (writer, reader) pair. What depends on the values (which
  * union branch, which enum symbol, how many items) is read off the decoded value's trace.
  */
-interface Plan {
+export interface Plan {
   kind: R;
   readonly writer: Node;
   /** No value of the writer can fail or lose anything here: the trace is skipped. */
