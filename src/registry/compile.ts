@@ -161,14 +161,14 @@ function parseRegistryVersion(
     return [
       {
         name: `${registryPath(registry, reference.subject, reference.version)} (reference '${entry.name}')`,
-        text: JSON.stringify(reference.schema),
+        text: reference.text ?? JSON.stringify(reference.schema),
         references: reference.references.flatMap((e) => sourceOf(e, depth + 1)),
       },
     ];
   };
   const schema = format.parse({
     name: path,
-    text: JSON.stringify(version.schema),
+    text: version.text ?? JSON.stringify(version.schema),
     references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),
   });
   const json = version.schema;

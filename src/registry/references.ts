@@ -74,15 +74,17 @@ export class ReferenceResolver {
         const once = `${reference.name}\0${key}`;
         if (emitted.has(once)) continue;
         emitted.add(once);
-        let schema: unknown;
+        let schema: unknown = target.schema;
         try {
           schema = JSON.parse(target.schema) as unknown;
         } catch (error) {
-          throw this.#invalid(
-            root,
-            `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
-            error,
-          );
+          // Another format's text need not be JSON: its format parses it (`text`).
+          if (target.schemaType === "JSON")
+            throw this.#invalid(
+              root,
+              `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
+              error,
+            );
         }
         out.push({
           name: reference.name,
@@ -91,7 +93,7 @@ export class ReferenceResolver {
           id: target.id,
           schema,
           references: target.references,
-          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType } : {}),
+          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType, text: target.schema } : {}),
         });
       }
     };
