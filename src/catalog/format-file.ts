@@ -3,9 +3,11 @@ import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { Format, ParsedSchema } from "../formats/format.js";
+import { FORMATS, JSON_FORMAT } from "../formats/index.js";
 import type { Validator } from "./compiler.js";
 import { DEFAULT_DIALECT } from "./dialect.js";
 import type { SchemaFile } from "./schema-file.js";
+import type { CatalogVersion } from "./types.js";
 
 /**
  * The validator of a version of another format than JSON Schema: its records are read through its
@@ -46,4 +48,22 @@ export async function readFormatFile(
     },
     schema,
   };
+}
+
+/**
+ * The one format of a subject's versions: JSON Schema for versions without a `schema`. Versions of two
+ * formats in one subject cannot be compared record by record, so they stop loading, naming both.
+ */
+export function formatOfVersions(subject: string, versions: readonly CatalogVersion[]): Format {
+  const first = versions[0];
+  const name = first?.schema?.format ?? "json";
+  for (const version of versions) {
+    const other = version.schema?.format ?? "json";
+    if (other !== name)
+      throw new SchemawatchError(
+        "SCHEMA_INVALID",
+        `${version.file.path}: ${subject} ${version.version.text} is ${other}, but ${first!.file.path} (${first!.version.text}) is ${name}: a subject's versions are all of one format`,
+      );
+  }
+  return FORMATS.get(name) ?? JSON_FORMAT;
 }

@@ -4,10 +4,10 @@ import { checkFormatSources } from "./format-sources.js";
 import type { Config, SubjectConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { ParsedSchema } from "../formats/format.js";
-import { FORMATS, formatOfFile, JSON_FORMAT, schemaExtensions, type Format } from "../formats/index.js";
+import { formatOfFile, JSON_FORMAT, schemaExtensions } from "../formats/index.js";
 import { SchemaCompiler, type CompilerOptions, type SchemaDocument, type Validator } from "./compiler.js";
 import type { Dialect } from "./dialect.js";
-import { acceptsAll, readFormatFile } from "./format-file.js";
+import { acceptsAll, formatOfVersions, readFormatFile } from "./format-file.js";
 import { documentOf, readSchemaFile, type SchemaFile } from "./schema-file.js";
 import type { Catalog, CatalogSubject, CatalogVersion } from "./types.js";
 import {
@@ -183,24 +183,6 @@ export function buildSubject(
     byConfluentId: idMap(versions, (v) => v.confluentId),
     byConfluentGuid: idMap(versions, (v) => v.confluentGuid),
   };
-}
-
-/**
- * The one format of a subject's versions: JSON Schema for versions without a `schema`. Versions of two
- * formats in one subject cannot be compared record by record, so they stop loading, naming both.
- */
-function formatOfVersions(subject: string, versions: readonly CatalogVersion[]): Format {
-  const first = versions[0];
-  const name = first?.schema?.format ?? "json";
-  for (const version of versions) {
-    const other = version.schema?.format ?? "json";
-    if (other !== name)
-      throw new SchemawatchError(
-        "SCHEMA_INVALID",
-        `${version.file.path}: ${subject} ${version.version.text} is ${other}, but ${first!.file.path} (${first!.version.text}) is ${name}: a subject's versions are all of one format`,
-      );
-  }
-  return FORMATS.get(name) ?? JSON_FORMAT;
 }
 
 /**

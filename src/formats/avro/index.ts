@@ -1,6 +1,6 @@
 import type { Decoded, Format } from "../format.js";
 import { decodeAvro, type AvroValue } from "./decode.js";
-import { checkAvro } from "./resolve.js";
+import { checkAvro } from "./check.js";
 import { parseAvro, type AvroSchema } from "./schema.js";
 
 export { AVRO_RULES } from "./resolve.js";
