@@ -23,13 +23,16 @@ export function addFoldable(add: Add, sources: MetricSources, budget: SeriesBudg
   if (!(sources.producerDetail ?? true)) {
     const validations = new SummedWithoutProducer(tallies.validations);
     const failures = new SummedWithoutProducer(tallies.failures);
+    const losses = new SummedWithoutProducer(tallies.losses);
     add(METRICS.validations, () => validations.samples());
     add(METRICS.validationFailures, () => failures.samples());
+    add(METRICS.validationLosses, () => losses.samples());
     if (fields) add(METRICS.fieldRecords, () => fields.summedOverProducers());
     // Summed by choice, not by the budget: nothing is folded beyond what the config asked.
     for (const metric of [
       METRICS.validations,
       METRICS.validationFailures,
+      METRICS.validationLosses,
       ...(fields ? [METRICS.fieldRecords] : []),
     ])
       budget.folded.set(metric.name, 0);
@@ -52,7 +55,11 @@ function addBudgeted(add: Add, sources: MetricSources, budget: SeriesBudget): vo
   const pairNeeds = (l: Readonly<Record<string, unknown>>) => writerNeeds(l) || failing.has(pairKey(l));
   add(METRICS.validations, () => {
     fieldSamples = fields ? [...fields.samples()] : [];
-    if (budget.decide(tallies.validations.length + tallies.failures.length + fieldSamples.length)) {
+    if (
+      budget.decide(
+        tallies.validations.length + tallies.failures.length + tallies.losses.length + fieldSamples.length,
+      )
+    ) {
       versions = versionsNeedingAttention(sources.catalog());
       failing = failingPairs(tallies.validations);
     }
@@ -61,6 +68,7 @@ function addBudgeted(add: Add, sources: MetricSources, budget: SeriesBudget): vo
   add(METRICS.validationFailures, () =>
     budget.apply(METRICS.validationFailures.name, tallies.failures, pairNeeds),
   );
+  add(METRICS.validationLosses, () => budget.apply(METRICS.validationLosses.name, tallies.losses, pairNeeds));
   if (fields) {
     add(METRICS.fieldRecords, () => {
       const deprecated = new Set<string>();

@@ -38,15 +38,17 @@ export function judgeReservoir(
   onReservoir: ReservoirListener | undefined,
 ): void {
   for (const entry of pipeline.reservoir) {
-    const document = reservoirDocument(entry);
+    const document = reservoirDocument(entry, subject);
     if (document === undefined) continue;
     const writer = subject.byVersion.get(entry.writer);
     const results = evaluateInto(pipeline.results, document, subject, writer?.version);
     const series = tallies.series(entry.topic, subject, entry.producer, writer);
     for (const [reader, index] of added) {
       const result = results[index]!;
-      if (result.passed) series.readers[index]!.pass.value++;
-      else tallies.fail(series, index, result.keyword!, result.instancePath!);
+      if (result.passed) {
+        series.readers[index]!.pass.value++;
+        if (result.lossy === true) tallies.lose(series, index, result.keyword!, result.instancePath!);
+      } else tallies.fail(series, index, result.keyword!, result.instancePath!);
       onReservoir?.(pipeline, entry, reader, result);
     }
   }

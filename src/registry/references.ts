@@ -29,7 +29,7 @@ export class ReferenceResolver {
   /**
    * Every schema `root` reaches through its references, deepest first, each (name, subject, version)
    * once. Throws REGISTRY_INVALID for a cycle, a name that means two schemas, or a referenced schema
-   * that is not JSON Schema.
+   * of another type than the root's.
    */
   async resolve(root: RegisteredSchema): Promise<ResolvedReference[]> {
     const out: ResolvedReference[] = [];
@@ -58,10 +58,11 @@ export class ReferenceResolver {
         if (stack.length > MAX_DEPTH)
           throw this.#invalid(root, `its references nest deeper than ${MAX_DEPTH}`);
         const target = await this.#fetch(reference.subject, reference.version);
-        if (target.schemaType !== "JSON") {
+        // A subject holds one format, and so do the schemas its versions reach.
+        if (target.schemaType !== root.schemaType) {
           throw this.#invalid(
             root,
-            `the reference '${reference.name}' (${label(key)}) is ${target.schemaType}, not JSON Schema`,
+            `the reference '${reference.name}' (${label(key)}) is ${target.schemaType}, where the version is ${root.schemaType}`,
           );
         }
         if (!walked.has(key)) {
@@ -73,15 +74,17 @@ export class ReferenceResolver {
         const once = `${reference.name}\0${key}`;
         if (emitted.has(once)) continue;
         emitted.add(once);
-        let schema: unknown;
+        let schema: unknown = target.schema;
         try {
           schema = JSON.parse(target.schema) as unknown;
         } catch (error) {
-          throw this.#invalid(
-            root,
-            `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
-            error,
-          );
+          // Another format's text need not be JSON: its format parses it (`text`).
+          if (target.schemaType === "JSON")
+            throw this.#invalid(
+              root,
+              `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
+              error,
+            );
         }
         out.push({
           name: reference.name,
@@ -90,6 +93,7 @@ export class ReferenceResolver {
           id: target.id,
           schema,
           references: target.references,
+          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType, text: target.schema } : {}),
         });
       }
     };

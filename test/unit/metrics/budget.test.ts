@@ -73,6 +73,7 @@ describe("the series budget", () => {
     expect(metrics.get("schemawatch_series_folded")).toEqual([
       { labels: { metric: "schemawatch_validations_total" }, value: 0 },
       { labels: { metric: "schemawatch_validation_failures_total" }, value: 0 },
+      { labels: { metric: "schemawatch_validation_losses_total" }, value: 0 },
     ]);
   });
 
@@ -113,6 +114,7 @@ describe("the series budget", () => {
     expect(metrics.get("schemawatch_series_folded")).toEqual([
       { labels: { metric: "schemawatch_validations_total" }, value: 42 - 34 },
       { labels: { metric: "schemawatch_validation_failures_total" }, value: 0 },
+      { labels: { metric: "schemawatch_validation_losses_total" }, value: 0 },
     ]);
   });
 

@@ -54,14 +54,17 @@ describe("the reservoir of recent samples", () => {
       text: '{"id":0,"event":"view"}',
       observedAt: T0,
     });
-    expect(reservoirDocument(event.reservoir[0]!)).toEqual({ id: 0, event: "view" });
+    expect(reservoirDocument(event.reservoir[0]!, event.subject)).toEqual({ id: 0, event: "view" });
     // 19 ms after the last one kept: not kept; 20 ms after: replaces the oldest.
     pipeline.process(record({ id: 500, event: "view" }, V11, { timestamp: T0 + 499 + 19 }));
-    expect(event.reservoir.map((e) => reservoirDocument(e))).not.toContainEqual({ id: 500, event: "view" });
+    expect(event.reservoir.map((e) => reservoirDocument(e, event.subject))).not.toContainEqual({
+      id: 500,
+      event: "view",
+    });
     pipeline.process(record({ id: 501, event: "view" }, V11, { timestamp: T0 + 499 + 20 }));
     expect(event.reservoir).toHaveLength(500);
-    expect(reservoirDocument(event.reservoir[0]!)).toEqual({ id: 501, event: "view" });
-    expect(reservoirDocument(event.reservoir[1]!)).toEqual({ id: 1, event: "view" });
+    expect(reservoirDocument(event.reservoir[0]!, event.subject)).toEqual({ id: 501, event: "view" });
+    expect(reservoirDocument(event.reservoir[1]!, event.subject)).toEqual({ id: 1, event: "view" });
   });
 
   it("holds at most 8 KB an entry of its size (4 MB for 500): of records of 120 KB it keeps 17, and small ones still (issue 42)", async () => {
@@ -70,12 +73,12 @@ describe("the reservoir of recent samples", () => {
     // 500 of them took 60 MB of the image's 96 MB heap.
     for (let i = 0; i < 40; i++)
       pipeline.process(record({ id: i, event: "x".repeat(120_000) }, V11, { timestamp: T0 + i }));
-    expect(event.reservoir.map((e) => reservoirDocument(e) as { id: number }).map((d) => d.id)).toEqual(
-      Array.from({ length: 17 }, (_, i) => i),
-    );
+    expect(
+      event.reservoir.map((e) => reservoirDocument(e, event.subject) as { id: number }).map((d) => d.id),
+    ).toEqual(Array.from({ length: 17 }, (_, i) => i));
     pipeline.process(record({ id: 40, event: "view" }, V11, { timestamp: T0 + 40 }));
     expect(event.reservoir).toHaveLength(18);
-    expect(reservoirDocument(event.reservoir[17]!)).toEqual({ id: 40, event: "view" });
+    expect(reservoirDocument(event.reservoir[17]!, event.subject)).toEqual({ id: 40, event: "view" });
   });
 
   it("spaces a smaller reservoir's samples further apart, so it still spans 10 s of traffic", async () => {
@@ -102,6 +105,6 @@ describe("the reservoir of recent samples", () => {
       observedAt: T0 + 249,
     });
     expect(small.reservoir).toHaveLength(50);
-    expect(small.reservoir.map((e) => reservoirDocument(e))[0]).toEqual({ id: 50 });
+    expect(small.reservoir.map((e) => reservoirDocument(e, small.subject))[0]).toEqual({ id: 50 });
   });
 });
