@@ -10,6 +10,8 @@ export interface Msg {
   readonly name: string;
   readonly fullName: string;
   readonly fields: ReadonlyMap<number, FieldInfo>;
+  /** A map field's synthesized entry: its key and value are named by the map's own path. */
+  readonly mapEntry?: true;
 }
 
 export interface FieldInfo {
@@ -100,6 +102,7 @@ export class Models {
       const entry: Msg = {
         name: `${field.name}Entry`,
         fullName: `${field.fullName.replace(/^\./, "")}Entry`,
+        mapEntry: true,
         fields: new Map([
           [1, key],
           [2, value],
