@@ -51,6 +51,11 @@ const LAYERS = [
     "catalog, engine and config are the ground floor: they import nothing above them",
   ),
   restrict(
+    ["src/formats/**/*.ts"],
+    [...ABOVE_PIPELINE, "pipeline", "registry"],
+    "formats are on the ground floor under the catalog: they import only types from catalog, engine and config (catalog/load.ts imports their values)",
+  ),
+  restrict(
     ["src/health/**/*.ts"],
     ABOVE_PIPELINE.filter((f) => f !== "health").concat(["pipeline"]),
     "health is read by everyone and imports no room that writes it",

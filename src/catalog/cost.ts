@@ -13,6 +13,8 @@ import { walkSchemas } from "./walk.js";
  * it runs within the time budget. Errs towards true.
  */
 export function mayRunLong(version: CatalogVersion, assertFormats: boolean): boolean {
+  // A version of another format than JSON Schema decodes and checks in linear time (formats/format.ts).
+  if (version.schema !== undefined) return false;
   const documents = [version.file.json, ...(version.refs ?? []).map((ref) => ref.json)];
   const carried = (version.refs ?? []).length > 0;
   return documents.some((json) => documentMayRunLong(json, assertFormats, carried));

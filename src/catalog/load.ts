@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { Config, SubjectConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
+import { FORMATS, JSON_FORMAT, type Format } from "../formats/index.js";
 import { SchemaCompiler, type CompilerOptions, type SchemaDocument, type Validator } from "./compiler.js";
 import type { Dialect } from "./dialect.js";
 import { documentOf, readSchemaFile, type SchemaFile } from "./schema-file.js";
@@ -163,12 +164,31 @@ export function buildSubject(
   return {
     name,
     topics,
+    format: formatOfVersions(name, versions),
     versions,
     readers: versions.filter((v) => v.status !== "retired"),
     byVersion,
     byConfluentId: idMap(versions, (v) => v.confluentId),
     byConfluentGuid: idMap(versions, (v) => v.confluentGuid),
   };
+}
+
+/**
+ * The one format of a subject's versions: JSON Schema for versions without a `schema`. Versions of two
+ * formats in one subject cannot be compared record by record, so they stop loading, naming both.
+ */
+function formatOfVersions(subject: string, versions: readonly CatalogVersion[]): Format {
+  const first = versions[0];
+  const name = first?.schema?.format ?? "json";
+  for (const version of versions) {
+    const other = version.schema?.format ?? "json";
+    if (other !== name)
+      throw new SchemawatchError(
+        "SCHEMA_INVALID",
+        `${version.file.path}: ${subject} ${version.version.text} is ${other}, but ${first!.file.path} (${first!.version.text}) is ${name}: a subject's versions are all of one format`,
+      );
+  }
+  return FORMATS.get(name) ?? JSON_FORMAT;
 }
 
 /**

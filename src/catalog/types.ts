@@ -1,3 +1,4 @@
+import type { Format, ParsedSchema } from "../formats/format.js";
 import type { SchemaDocument, Validator } from "./compiler.js";
 import type { SchemaFile } from "./schema-file.js";
 import type { Version } from "./version.js";
@@ -11,8 +12,18 @@ export interface CatalogVersion {
   readonly subject: string;
   readonly version: Version;
   readonly status: VersionStatus;
+  /**
+   * The schema file, or for a registered version its document. A version of another format than JSON
+   * Schema holds its schema's JSON here too (an Avro schema is JSON) with `schema` beside it.
+   */
   readonly file: SchemaFile;
+  /**
+   * JSON Schema's compiled check. A version of another format accepts every document here (it is read
+   * through its format: `CatalogSubject.format.check`, with `schema`).
+   */
   readonly validate: Validator;
+  /** The parsed schema of a version whose format is not JSON Schema; absent for JSON Schema. */
+  readonly schema?: ParsedSchema;
   readonly deprecatedSince?: string;
   readonly confluentId?: number;
   readonly confluentGuid?: string;
@@ -35,6 +46,8 @@ export interface RegistryOrigin {
 export interface CatalogSubject {
   readonly name: string;
   readonly topics: readonly string[];
+  /** The subject's one format: every version of a subject is in it (src/formats/). */
+  readonly format: Format;
   readonly versions: readonly CatalogVersion[];
   /** The versions that are evaluated (every status but retired), ascending. */
   readonly readers: readonly CatalogVersion[];

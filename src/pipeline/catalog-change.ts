@@ -38,7 +38,7 @@ export function judgeReservoir(
   onReservoir: ReservoirListener | undefined,
 ): void {
   for (const entry of pipeline.reservoir) {
-    const document = reservoirDocument(entry);
+    const document = reservoirDocument(entry, subject);
     if (document === undefined) continue;
     const writer = subject.byVersion.get(entry.writer);
     const results = evaluateInto(pipeline.results, document, subject, writer?.version);

@@ -307,13 +307,15 @@ export class Pipeline implements RecordSink {
       return;
     }
     if (!parsed) {
-      const result = parsePayload(value, writer.payloadStart);
+      // Decoded once, by the subject's format with the writer's schema, for every reader.
+      const result = subject.format.decode(writer.version, value, writer.payloadStart);
       if (typeof result === "string") {
-        if (result === "too_deep" && writer.version === undefined)
-          this.#onUnreadable?.(pipeline, record.topic, record.partition, "too_deep", 1, observedAt);
+        // What its writer cannot read is unknown use, whatever it declared.
+        if ((result === "too_deep" && writer.version === undefined) || subject.format.needsWriter)
+          this.#onUnreadable?.(pipeline, record.topic, record.partition, result, 1, observedAt);
         return this.tallies.decodeError(record.topic, result);
       }
-      document = result.document;
+      document = result.value;
       text = result.text;
     }
     let results: ReaderResult[];
@@ -335,7 +337,8 @@ export class Pipeline implements RecordSink {
         topic: record.topic,
         producer,
         writer: writer.version ? writer.version.version.text : NO_VERSION,
-        text,
+        // A binary format has no text: its reservoir keeps a copy of the body.
+        ...(text !== "" ? { text } : { bytes: value.slice(writer.payloadStart) }),
         observedAt,
       });
     const validated = this.#validated.fill(
@@ -348,7 +351,7 @@ export class Pipeline implements RecordSink {
       observedAt,
       undefined,
     );
-    validated.parsed(document);
+    validated.parsed(subject.format.document(document));
     this.#notify(validated);
   }
 

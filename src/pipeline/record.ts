@@ -46,8 +46,14 @@ export type DecodeReason =
   | "too_deep"
   | "undecodable_batch"
   | "timeout"
-  | "internal_error";
+  | "internal_error"
+  | "avro_decode"
+  | "protobuf_decode";
 
+/**
+ * The reasons every configured topic shows from zero. A format's own reasons (`avro_decode`,
+ * `protobuf_decode`) appear with their first record instead, so JSON topics keep their series.
+ */
 export const DECODE_REASONS: readonly DecodeReason[] = [
   "not_json",
   "not_utf8",

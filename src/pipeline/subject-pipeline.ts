@@ -34,7 +34,6 @@ const RESERVOIR_MIN = 50;
  * record that is not kept costs no entry (with validation workers, no copy of its payload either).
  */
 const RESERVOIR_SPAN_MS = 10_000;
-const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 /** How many recent samples each of `subjects` subjects keeps: their share of the budget, within bounds. */
 export function reservoirSize(subjects: number): number {
@@ -42,13 +41,21 @@ export function reservoirSize(subjects: number): number {
   return Math.min(RESERVOIR_MAX, Math.max(RESERVOIR_MIN, share));
 }
 
-/** The document of a reservoir entry; undefined when it does not parse (it did when it was validated). */
-export function reservoirDocument(entry: ReservoirEntry): unknown {
-  try {
-    return JSON.parse(entry.bytes === undefined ? entry.text! : utf8.decode(entry.bytes));
-  } catch {
-    return undefined;
+/**
+ * What a reservoir entry decodes to for `evaluateInto` (JSON: its document; another format: its
+ * decoded value, read with the entry's writer); undefined when it does not decode (it did when it was
+ * validated).
+ */
+export function reservoirDocument(entry: ReservoirEntry, subject: CatalogSubject): unknown {
+  if (entry.bytes === undefined) {
+    try {
+      return JSON.parse(entry.text!);
+    } catch {
+      return undefined;
+    }
   }
+  const decoded = subject.format.decode(subject.byVersion.get(entry.writer), entry.bytes, 0);
+  return typeof decoded === "string" ? undefined : decoded.value;
 }
 
 /** Per-subject machinery: resolvers, sampler and reusable result objects. */

@@ -48,6 +48,9 @@ export class WorkerBatches {
 
   /** Whether a sampled record of this subject goes to a worker (else it is validated at once, here). */
   takes(subject: CatalogSubject): boolean {
+    // A format that decodes with the writer's schema (Avro) decodes and checks in linear time: its
+    // samples stay on this thread, where the reservoir and the hooks read them (formats/format.ts).
+    if (subject.format.needsWriter) return false;
     return this.#pool.validatesHere?.(subject) !== true;
   }
 

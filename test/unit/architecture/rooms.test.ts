@@ -67,6 +67,16 @@ describe("the linter's room rules", () => {
       'import type { Pipeline } from "../pipeline/pipeline.js";',
       "catalog, engine and config are the ground floor",
     ],
+    [
+      "src/formats/avro/decode.ts",
+      'import type { SubjectPipeline } from "../../pipeline/subject-pipeline.js";',
+      "formats are on the ground floor",
+    ],
+    [
+      "src/formats/json.ts",
+      'import type { Metrics } from "../metrics/exporter.js";',
+      "formats are on the ground floor",
+    ],
   ])("refuses %s importing %s", async (file, code, why) => {
     const messages = await problems(file, `${code}\nexport type X = unknown;\n`);
     expect(messages).toHaveLength(1);
@@ -78,6 +88,9 @@ describe("the linter's room rules", () => {
     ["src/pipeline/pipeline.ts", 'import type { CatalogSubject } from "../catalog/types.js";'],
     ["src/lifecycle/lifecycle.ts", 'import type { ReaderResult } from "../engine/evaluate.js";'],
     ["src/monitor/start.ts", 'import type { Pipeline } from "../pipeline/pipeline.js";'],
+    ["src/formats/format.ts", 'import type { CatalogVersion } from "../catalog/types.js";'],
+    ["src/engine/evaluate.ts", 'import type { ReaderCheck } from "../formats/format.js";'],
+    ["src/pipeline/pipeline.ts", 'import type { Format } from "../formats/format.js";'],
   ])("lets %s import %s", async (file, code) => {
     expect(await problems(file, `${code}\nexport type X = unknown;\n`)).toEqual([]);
   });

@@ -54,14 +54,17 @@ describe("the reservoir of recent samples", () => {
       text: '{"id":0,"event":"view"}',
       observedAt: T0,
     });
-    expect(reservoirDocument(event.reservoir[0]!)).toEqual({ id: 0, event: "view" });
+    expect(reservoirDocument(event.reservoir[0]!, event.subject)).toEqual({ id: 0, event: "view" });
     // 19 ms after the last one kept: not kept; 20 ms after: replaces the oldest.
     pipeline.process(record({ id: 500, event: "view" }, V11, { timestamp: T0 + 499 + 19 }));
-    expect(event.reservoir.map((e) => reservoirDocument(e))).not.toContainEqual({ id: 500, event: "view" });
+    expect(event.reservoir.map((e) => reservoirDocument(e, event.subject))).not.toContainEqual({
+      id: 500,
+      event: "view",
+    });
     pipeline.process(record({ id: 501, event: "view" }, V11, { timestamp: T0 + 499 + 20 }));
     expect(event.reservoir).toHaveLength(500);
-    expect(reservoirDocument(event.reservoir[0]!)).toEqual({ id: 501, event: "view" });
-    expect(reservoirDocument(event.reservoir[1]!)).toEqual({ id: 1, event: "view" });
+    expect(reservoirDocument(event.reservoir[0]!, event.subject)).toEqual({ id: 501, event: "view" });
+    expect(reservoirDocument(event.reservoir[1]!, event.subject)).toEqual({ id: 1, event: "view" });
   });
 
   it("spaces a smaller reservoir's samples further apart, so it still spans 10 s of traffic", async () => {
@@ -88,6 +91,6 @@ describe("the reservoir of recent samples", () => {
       observedAt: T0 + 249,
     });
     expect(small.reservoir).toHaveLength(50);
-    expect(small.reservoir.map((e) => reservoirDocument(e))[0]).toEqual({ id: 50 });
+    expect(small.reservoir.map((e) => reservoirDocument(e, small.subject))[0]).toEqual({ id: 50 });
   });
 });

@@ -1,0 +1,59 @@
+import { SchemawatchError, messageOf } from "../errors.js";
+import type { Decoded, Format, ParsedSchema, ReaderCheck, SchemaSource } from "./format.js";
+import { parsePayload } from "./json-payload.js";
+
+/** A JSON Schema as `parse` reads it; the catalog compiles it (catalog/compiler.ts) into `validate`. */
+export interface JsonSchema extends ParsedSchema {
+  readonly format: "json";
+  readonly json: unknown;
+}
+
+const decoded: Decoded = { value: undefined, text: "" };
+
+/**
+ * JSON Schema, wrapping what the catalog always did: a version is its document compiled by ajv (or
+ * schemasafe) into `CatalogVersion.validate` (whose code generation waits for first use, and whose
+ * cost catalog/cost.ts judges); a body is strict UTF-8 JSON (json-payload.ts); a reader
+ * reads a record when the record is valid against it, whoever wrote it. JSON has no `lossy`: a reader
+ * that ignores a property the writer sent still holds it in the document.
+ */
+export const JSON_FORMAT: Format = {
+  name: "json",
+  registryType: "JSON",
+  extensions: [".json"],
+  needsWriter: false,
+
+  parse(source: SchemaSource): JsonSchema {
+    try {
+      return { format: "json", json: JSON.parse(source.text) as unknown };
+    } catch (error) {
+      throw new SchemawatchError("SCHEMA_INVALID", `${source.name}: not valid JSON: ${messageOf(error)}`, {
+        cause: error,
+      });
+    }
+  },
+
+  decode(_writer, body, start) {
+    const result = parsePayload(body, start);
+    if (typeof result === "string") return result;
+    decoded.value = result.document;
+    decoded.text = result.text;
+    return decoded;
+  },
+
+  check(reader, value, out: ReaderCheck) {
+    const validate = reader.validate;
+    if (validate(value)) {
+      out.outcome = "ok";
+      out.rule = null;
+      out.location = null;
+    } else {
+      const error = validate.errors?.[0];
+      out.outcome = "fails";
+      out.rule = error?.keyword ?? "unknown";
+      out.location = error?.instancePath ?? "";
+    }
+  },
+
+  document: (value) => value,
+};
