@@ -1,12 +1,16 @@
 import { extname } from "node:path";
 import type { Format, FormatName } from "./format.js";
 import { JSON_FORMAT } from "./json.js";
+import { PROTOBUF_FORMAT } from "./protobuf/index.js";
 
 export type { Format, FormatName } from "./format.js";
 export { JSON_FORMAT } from "./json.js";
 
 /** Every format schemawatch reads, by name. A new format is one entry here and its own folder. */
-export const FORMATS: ReadonlyMap<FormatName, Format> = new Map<FormatName, Format>([["json", JSON_FORMAT]]);
+export const FORMATS: ReadonlyMap<FormatName, Format> = new Map<FormatName, Format>([
+  ["json", JSON_FORMAT],
+  ["protobuf", PROTOBUF_FORMAT],
+]);
 
 /**
  * The format of a registry's `schemaType`: absent (or empty) is AVRO, as Confluent's clients read it;

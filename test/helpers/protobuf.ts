@@ -8,12 +8,7 @@ export function proto(
   references: Record<string, string> = {},
   name = "test.proto",
 ): ProtoSchema {
-  const refs = new Map(
-    Object.entries(references).map(([path, body]) => [
-      path,
-      { name: path, text: body, references: new Map() },
-    ]),
-  );
+  const refs = Object.entries(references).map(([path, body]) => ({ name: path, text: body, references: [] }));
   return parseProto({ name, text, references: refs });
 }
 

@@ -35,6 +35,8 @@ export class ProtoDecoded {
   #built = false;
 
   constructor(
+    /** The writer version's schema. */
+    readonly writer: ProtoSchema,
     /** The message type the framing named. */
     readonly message: Msg,
     readonly bytes: Uint8Array,
@@ -89,7 +91,7 @@ export function decodeProto(
   const verdict = wellFormed(body, c, body.length, message, 0, false);
   if (verdict === TOO_DEEP) return "too_deep";
   if (verdict !== OK) return "protobuf_decode";
-  return new ProtoDecoded(message, body, from, body.length);
+  return new ProtoDecoded(schema, message, body, from, body.length);
 }
 
 /**

@@ -1,25 +1,15 @@
 import protobuf from "protobufjs";
 import { SchemawatchError, messageOf } from "../../errors.js";
+import type { ParsedSchema, SchemaSource } from "../format.js";
 import { Models, type Msg } from "./model.js";
+import type { ProtoReadPlan } from "./plan.js";
 
 const { Root, Type, parse, common } = protobuf;
 type Root = protobuf.Root;
 type Type = protobuf.Type;
 
-/**
- * A `.proto` file's text with the files it imports, as a registry hands them: Confluent's and
- * Apicurio's references are named by the import path the importing text writes, and each carries
- * its own references (the same shape as the seam's `SchemaSource`).
- */
-export interface ProtoSource {
-  /** A path, or the registry's name for the version: named in every error. */
-  readonly name: string;
-  readonly text: string;
-  readonly references: ReadonlyMap<string, ProtoSource>;
-}
-
 /** One version's `.proto` file, parsed and resolved with its imports. */
-export interface ProtoSchema {
+export interface ProtoSchema extends ParsedSchema {
   readonly format: "protobuf";
   readonly name: string;
   /** `proto2`, `proto3`, or the file's edition. */
@@ -31,6 +21,8 @@ export interface ProtoSchema {
   readonly names: ReadonlySet<string>;
   /** The messages as the decoder and the readers use them, built once. */
   readonly models: Models;
+  /** How each reader version reads this version's records, made on the first record that needs it. */
+  readonly plans: WeakMap<ProtoSchema, ProtoReadPlan>;
 }
 
 /** Imports nested deeper than this are refused, as a loop would be: no real file needs so many. */
@@ -42,10 +34,10 @@ const MAX_IMPORT_DEPTH = 32;
  * reference gives them. Throws SCHEMA_INVALID naming the file for text that does not parse, an
  * import no reference gives, a name that does not resolve, or a file without a message.
  */
-export function parseProto(source: ProtoSource): ProtoSchema {
+export function parseProto(source: SchemaSource): ProtoSchema {
   const root = new Root();
   const seen = new Set<string>();
-  const file = parseInto(root, source, source.name, source.references, seen, 0);
+  const file = parseInto(root, source, source.name, byName(source.references), seen, 0);
   try {
     root.resolveAll();
   } catch (error) {
@@ -63,6 +55,7 @@ export function parseProto(source: ProtoSource): ProtoSchema {
     messages: types,
     names: new Set(types.map((t) => t.name)),
     models: new Models(),
+    plans: new WeakMap(),
   };
 }
 
@@ -80,9 +73,9 @@ interface ParsedFile {
  */
 function parseInto(
   root: Root,
-  source: ProtoSource,
+  source: SchemaSource,
   path: string,
-  known: ReadonlyMap<string, ProtoSource>,
+  known: ReadonlyMap<string, SchemaSource>,
   seen: Set<string>,
   depth: number,
 ): ParsedFile {
@@ -102,9 +95,16 @@ function parseInto(
     depth === 0 && scope instanceof protobuf.Namespace ? scope.nestedArray.map((n) => n.name) : [];
   for (const imported of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
     if (seen.has(imported)) continue;
-    const reference = source.references.get(imported) ?? known.get(imported);
+    const reference = source.references.find((r) => r.name === imported) ?? known.get(imported);
     if (reference !== undefined) {
-      parseInto(root, reference, imported, new Map([...known, ...reference.references]), seen, depth + 1);
+      parseInto(
+        root,
+        reference,
+        imported,
+        new Map([...known, ...byName(reference.references)]),
+        seen,
+        depth + 1,
+      );
       continue;
     }
     const bundled = imported.startsWith("google/protobuf/") ? common.get(imported) : null;
@@ -115,6 +115,10 @@ function parseInto(
   }
   return { package: pkg, syntax: syntaxOf(source.text), names };
 }
+
+/** References by their name: for Protobuf, the import path the importing text writes. */
+const byName = (references: readonly SchemaSource[]): Map<string, SchemaSource> =>
+  new Map(references.map((r) => [r.name, r]));
 
 /** A file's syntax as it declares it: without a `syntax` or `edition` line, proto2. */
 function syntaxOf(text: string): string {

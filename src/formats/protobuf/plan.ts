@@ -1,21 +1,10 @@
 import protobuf from "protobufjs";
+import type { Outcome, ReaderCheck } from "../format.js";
 import { MAX_DEPTH, type ProtoDecoded } from "./decode.js";
 import type { FieldInfo, Msg } from "./model.js";
 import { primaryOf, type ProtoSchema } from "./parse.js";
 import { compareValue } from "./values.js";
 import { Cursor, EGROUP, LEN, SGROUP, readVarint, skipValue } from "./wire.js";
-
-/** What a reader makes of a record: reads it whole, silently loses or defaults part of it, or misreads it. */
-export type Outcome = "ok" | "lossy" | "fails";
-
-/** One record against one reader: the worst outcome, with the rule and field path of its first case. */
-export interface ProtoCheck {
-  outcome: Outcome;
-  /** One of `PROTO_RULES`, or null when the outcome is `ok`. */
-  rule: string | null;
-  /** A JSON Pointer by the writer's field names (`/lines/0/sku`; a map's entries as `*`), or null. */
-  path: string | null;
-}
 
 /**
  * The rules a reader's outcome names, a bounded set (they may become label values). Lossy: the
@@ -55,11 +44,15 @@ export class ProtoReadPlan {
     this.#writerPrimary = primaryOf(writer).fullName;
   }
 
-  /** Fills `out` with what the reader makes of `record`, decoded with the writer's schema. */
-  check(record: ProtoDecoded, out: ProtoCheck): void {
+  /**
+   * Fills `out` with what the reader makes of `record`, decoded with the writer's schema: the worst
+   * outcome, with the rule and location of its first case, a JSON Pointer by the writer's field names
+   * (`/lines/0/sku`; a map's entries as `*`, since a key is payload).
+   */
+  check(record: ProtoDecoded, out: ReaderCheck): void {
     out.outcome = "ok";
     out.rule = null;
-    out.path = null;
+    out.location = null;
     const reader = this.#readerOf(record.message);
     if (reader === undefined) return note(out, "fails", "message_unknown", "");
     const walk = new Walk(record.bytes, out);
@@ -86,11 +79,11 @@ export class ProtoReadPlan {
   }
 }
 
-function note(out: ProtoCheck, outcome: Outcome, rule: ProtoRule, path: string): void {
+function note(out: ReaderCheck, outcome: Outcome, rule: ProtoRule, path: string): void {
   if (RANK[outcome] <= RANK[out.outcome]) return;
   out.outcome = outcome;
   out.rule = rule;
-  out.path = path;
+  out.location = path;
 }
 
 /** One record's walk: the writer's message and the reader's side by side, by field number. */
@@ -99,7 +92,7 @@ class Walk {
 
   constructor(
     readonly bytes: Uint8Array,
-    readonly out: ProtoCheck,
+    readonly out: ReaderCheck,
   ) {}
 
   /**
@@ -177,7 +170,7 @@ class Walk {
       const whole = this.message(innerEnd, w, rf.message, at, depth + 1, false);
       if (!whole && wf?.message !== undefined) return false;
       // Not a message of the reader's: whatever the walk noted inside it, the field is misread.
-      if (!whole) Object.assign(out, { outcome: "fails", rule: "type_reinterpreted", path: at });
+      if (!whole) Object.assign(out, { outcome: "fails", rule: "type_reinterpreted", location: at });
       c.pos = innerEnd;
       return true;
     }

@@ -1,7 +1,8 @@
 import { Buffer } from "node:buffer";
 import { describe, expect, it } from "vitest";
 import { ProtoDecoded, decodeProto } from "../../../../src/formats/protobuf/decode.js";
-import { ProtoReadPlan, type ProtoCheck } from "../../../../src/formats/protobuf/plan.js";
+import type { ReaderCheck } from "../../../../src/formats/format.js";
+import { ProtoReadPlan } from "../../../../src/formats/protobuf/plan.js";
 import type { ProtoSchema } from "../../../../src/formats/protobuf/parse.js";
 import { confluentRecord, encode, proto } from "../../../helpers/protobuf.js";
 
@@ -10,16 +11,16 @@ function read(
   writer: ProtoSchema,
   reader: ProtoSchema,
   value: Record<string, unknown> | Uint8Array,
-): ProtoCheck {
+): ReaderCheck {
   const body = value instanceof Uint8Array ? value : encode(writer, writer.messages[0]!.fullName, value);
   const decoded = decodeProto(writer, confluentRecord(1, [0], body), 5);
   if (!(decoded instanceof ProtoDecoded)) throw new Error(`did not decode: ${decoded}`);
-  const out: ProtoCheck = { outcome: "ok", rule: null, path: null };
+  const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
   new ProtoReadPlan(writer, reader).check(decoded, out);
   return out;
 }
 
-const ok: ProtoCheck = { outcome: "ok", rule: null, path: null };
+const ok: ReaderCheck = { outcome: "ok", rule: null, location: null };
 const v3 = (fields: string, extra = "") =>
   proto(`syntax = "proto3"; package p; message M { ${fields} } ${extra}`);
 const v2 = (fields: string, extra = "") =>
@@ -37,7 +38,7 @@ describe("what a reader of another version makes of a record, by field number", 
     expect(read(w, r, { id: "a", note: "x" })).toEqual({
       outcome: "lossy",
       rule: "unknown_field",
-      path: "/note",
+      location: "/note",
     });
     // Only records that carry it: proto3 writes no empty string.
     expect(read(w, r, { id: "a" })).toEqual(ok);
@@ -46,7 +47,7 @@ describe("what a reader of another version makes of a record, by field number", 
   it("reads a default where the writer's message has no such field (lossy), but not for a message or oneof", () => {
     const w = v3("string id = 1;");
     const r = v3("string id = 1; int32 count = 2; M child = 3; oneof o { int32 a = 4; }");
-    expect(read(w, r, { id: "a" })).toEqual({ outcome: "lossy", rule: "default_read", path: "/count" });
+    expect(read(w, r, { id: "a" })).toEqual({ outcome: "lossy", rule: "default_read", location: "/count" });
     // The writer has the field and left it at its default: the reader reads the same default.
     expect(read(r, r, { id: "a" })).toEqual(ok);
   });
@@ -54,14 +55,18 @@ describe("what a reader of another version makes of a record, by field number", 
   it("reads a proto2 default of its own where the writer's default differs (lossy)", () => {
     const w = v2("optional int32 level = 1 [default = 3];");
     const r = v2("optional int32 level = 1 [default = 5];");
-    expect(read(w, r, {})).toEqual({ outcome: "lossy", rule: "default_read", path: "/level" });
+    expect(read(w, r, {})).toEqual({ outcome: "lossy", rule: "default_read", location: "/level" });
     expect(read(w, r, { level: 4 })).toEqual(ok);
   });
 
   it("misses a proto2 required field the writer did not write (fails)", () => {
     const w = v2("optional string id = 1; optional string name = 2;");
     const r = v2("optional string id = 1; required string name = 2;");
-    expect(read(w, r, { id: "a" })).toEqual({ outcome: "fails", rule: "missing_required", path: "/name" });
+    expect(read(w, r, { id: "a" })).toEqual({
+      outcome: "fails",
+      rule: "missing_required",
+      location: "/name",
+    });
     expect(read(w, r, { id: "a", name: "n" })).toEqual(ok);
   });
 
@@ -71,7 +76,7 @@ describe("what a reader of another version makes of a record, by field number", 
     expect(read(w, r, { delta: -1 })).toEqual({
       outcome: "fails",
       rule: "type_reinterpreted",
-      path: "/delta",
+      location: "/delta",
     });
     // zigzag(0) = 0: this record reads the same.
     const zero = Uint8Array.from([0x08, 0x00]);
@@ -80,13 +85,13 @@ describe("what a reader of another version makes of a record, by field number", 
     expect(read(v3("string delta = 1;"), r, { delta: "x" })).toEqual({
       outcome: "fails",
       rule: "type_reinterpreted",
-      path: "/delta",
+      location: "/delta",
     });
     // A double's bits read as a fixed64.
     expect(read(v3("double d = 1;"), v3("fixed64 d = 1;"), { d: 1.5 })).toEqual({
       outcome: "fails",
       rule: "type_reinterpreted",
-      path: "/d",
+      location: "/d",
     });
   });
 
@@ -94,19 +99,27 @@ describe("what a reader of another version makes of a record, by field number", 
     const w = v3("int64 n = 1; uint32 u = 2; fixed64 f = 3;");
     const r = v3("int32 n = 1; int32 u = 2; sfixed64 f = 3;");
     expect(read(w, r, { n: "5", u: 7, f: "9" })).toEqual(ok);
-    expect(read(w, r, { n: "4294967301" })).toEqual({ outcome: "fails", rule: "value_changed", path: "/n" });
-    expect(read(w, r, { u: 4294967295 })).toEqual({ outcome: "fails", rule: "value_changed", path: "/u" });
+    expect(read(w, r, { n: "4294967301" })).toEqual({
+      outcome: "fails",
+      rule: "value_changed",
+      location: "/n",
+    });
+    expect(read(w, r, { u: 4294967295 })).toEqual({
+      outcome: "fails",
+      rule: "value_changed",
+      location: "/u",
+    });
     expect(read(w, r, { f: "18446744073709551615" })).toEqual({
       outcome: "fails",
       rule: "value_changed",
-      path: "/f",
+      location: "/f",
     });
     // int32 → bool: 1 reads as true, 2 does not stay 2.
     expect(read(v3("int32 b = 1;"), v3("bool b = 1;"), { b: 1 })).toEqual(ok);
     expect(read(v3("int32 b = 1;"), v3("bool b = 1;"), { b: 2 })).toEqual({
       outcome: "fails",
       rule: "value_changed",
-      path: "/b",
+      location: "/b",
     });
   });
 
@@ -116,14 +129,14 @@ describe("what a reader of another version makes of a record, by field number", 
     expect(read(w, v3("string b = 1;"), { b: Buffer.from([0xc3]) })).toEqual({
       outcome: "fails",
       rule: "not_utf8",
-      path: "/b",
+      location: "/b",
     });
     const asMessage = v3("N b = 1;", "message N { int32 x = 1; }");
     expect(read(w, asMessage, { b: Buffer.from([0x08, 0x05]) })).toEqual(ok);
     expect(read(w, asMessage, { b: Buffer.from([0x0a, 0x09]) })).toEqual({
       outcome: "fails",
       rule: "type_reinterpreted",
-      path: "/b",
+      location: "/b",
     });
   });
 
@@ -134,20 +147,24 @@ describe("what a reader of another version makes of a record, by field number", 
     expect(read(w, r, { tag: ["x", "y"] })).toEqual({
       outcome: "lossy",
       rule: "values_dropped",
-      path: "/tag",
+      location: "/tag",
     });
-    expect(read(w, r, { a: 1, b: 2 })).toEqual({ outcome: "lossy", rule: "oneof_overwritten", path: "/b" });
+    expect(read(w, r, { a: 1, b: 2 })).toEqual({
+      outcome: "lossy",
+      rule: "oneof_overwritten",
+      location: "/b",
+    });
   });
 
   it("gets an enum number it has no name for (lossy), and a packed list element by its index", () => {
     const w = v3("E e = 1; repeated int64 xs = 2;", "enum E { Z = 0; A = 1; B = 2; }");
     const r = v3("E e = 1; repeated int32 xs = 2;", "enum E { Z = 0; A = 1; }");
     expect(read(w, r, { e: 1 })).toEqual(ok);
-    expect(read(w, r, { e: 2 })).toEqual({ outcome: "lossy", rule: "unknown_enum_value", path: "/e" });
+    expect(read(w, r, { e: 2 })).toEqual({ outcome: "lossy", rule: "unknown_enum_value", location: "/e" });
     expect(read(w, r, { xs: ["1", "8589934592"] })).toEqual({
       outcome: "fails",
       rule: "value_changed",
-      path: "/xs/1",
+      location: "/xs/1",
     });
   });
 
@@ -163,13 +180,13 @@ describe("what a reader of another version makes of a record, by field number", 
     expect(read(w, r, { gone: "x", lines: [{ sku: "a" }, { sku: "b", q: -2 }] })).toEqual({
       outcome: "fails",
       rule: "type_reinterpreted",
-      path: "/lines/1/q",
+      location: "/lines/1/q",
     });
     // A map's key is payload: the path says `*`.
     expect(read(w, r, { byKey: { secret: { q: -1 } } })).toEqual({
       outcome: "fails",
       rule: "type_reinterpreted",
-      path: "/byKey/*/q",
+      location: "/byKey/*/q",
     });
   });
 
@@ -180,9 +197,9 @@ describe("what a reader of another version makes of a record, by field number", 
     const r = proto('syntax = "proto3"; package p; message New { string id = 1; }');
     expect(read(w, r, { id: "a" })).toEqual(ok);
     const other = decodeProto(w, confluentRecord(1, [1], Uint8Array.from([0x08, 0x01])), 5) as ProtoDecoded;
-    const out: ProtoCheck = { outcome: "ok", rule: null, path: null };
+    const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
     new ProtoReadPlan(w, r).check(other, out);
-    expect(out).toEqual({ outcome: "fails", rule: "message_unknown", path: "" });
+    expect(out).toEqual({ outcome: "fails", rule: "message_unknown", location: "" });
   });
 });
 
@@ -223,7 +240,7 @@ describe("crafted bytes", () => {
       }
       decoded.document();
       for (const reader of readers) {
-        const out: ProtoCheck = { outcome: "ok", rule: null, path: null };
+        const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
         new ProtoReadPlan(w, reader).check(decoded, out);
         reasons.set(out.outcome, (reasons.get(out.outcome) ?? 0) + 1);
       }
