@@ -28,45 +28,34 @@ export const MAX_PATH = 16;
  */
 export class ProtoPresence {
   readonly paths: readonly (readonly number[])[];
-  /** The trie of paths: per node, its field numbers, each one's child node (-1: none) and key (-1: none). */
-  readonly #numbers: Int32Array[] = [];
-  readonly #children: Int32Array[] = [];
-  readonly #keys: Int32Array[] = [];
-  /** Per node, the keys at or under it: what an unsure descent marks present. */
-  readonly #under: Int32Array[] = [];
+  /** The trie of the paths; node 0 is the message itself. */
+  readonly #nodes: PathNode[];
   /** Apicurio's `Ref` naming the file's first message, as its bytes are written. */
   readonly #ref: Uint8Array;
 
   constructor(schema: ProtoSchema, paths: readonly (readonly number[])[]) {
     this.paths = paths;
-    const nodes: { numbers: number[]; children: number[]; keys: number[]; under: number[] }[] = [];
-    const node = () => nodes.push({ numbers: [], children: [], keys: [], under: [] }) - 1;
-    node();
+    const nodes = [new PathNode()];
     paths.forEach((path, key) => {
-      let at = 0;
+      let at = nodes[0]!;
       const steps = path.slice(0, MAX_PATH);
       steps.forEach((number, depth) => {
-        const n = nodes[at]!;
-        let i = n.numbers.indexOf(number);
-        if (i < 0) {
-          i = n.numbers.push(number) - 1;
-          n.children.push(-1);
-          n.keys.push(-1);
+        const last = depth === steps.length - 1;
+        let child = at.children.get(number);
+        if (!last && child === undefined) {
+          child = new PathNode();
+          nodes.push(child);
+          at.children.set(number, child);
         }
-        if (depth === steps.length - 1) n.keys[i] = key;
+        if (last) at.keys.set(number, key);
         else {
-          if (n.children[i] === -1) n.children[i] = node();
-          at = n.children[i]!;
-          nodes[at]!.under.push(key);
+          child!.under.push(key);
+          at = child!;
         }
       });
     });
-    for (const n of nodes) {
-      this.#numbers.push(Int32Array.from(n.numbers));
-      this.#children.push(Int32Array.from(n.children));
-      this.#keys.push(Int32Array.from(n.keys));
-      this.#under.push(Int32Array.from(n.under));
-    }
+    for (const node of nodes) node.seal();
+    this.#nodes = nodes;
     const name = new TextEncoder().encode(schema.messages[0]!.name);
     this.#ref = Uint8Array.from([name.length + 2, 0x0a, name.length, ...name]);
   }
@@ -84,7 +73,7 @@ export class ProtoPresence {
       return 0;
     }
     for (let k = 0; k < keys; k++) into[k] = ABSENT;
-    if (this.#scan(bytes!, from, bytes!.length, 0, into, false) < 0)
+    if (scan(bytes!, from, bytes!.length, this.#nodes[0]!, into, false) < 0)
       for (let k = 0; k < keys; k++) if (into[k] === ABSENT) into[k] = UNKNOWN;
     let present = 0;
     for (let k = 0; k < keys; k++) if (into[k] === PRESENT) present++;
@@ -109,54 +98,132 @@ export class ProtoPresence {
     for (let i = 0; i < ref.length; i++) if (bytes[pos + i] !== ref[i]) return false;
     return true;
   }
+}
 
-  /**
-   * Scans a message from `pos` to `end` (a group: to its end tag) at trie node `node`, marking what it
-   * finds; returns where it stopped, or -1 for bytes that are no message.
-   */
-  #scan(bytes: Uint8Array, pos: number, end: number, node: number, into: Uint8Array, group: boolean): number {
-    const numbers = this.#numbers[node]!;
-    while (pos < end) {
-      // The tag: at most 5 bytes, below 2^32.
-      let tag = 0;
-      let shift = 0;
+/** Field numbers at or above this are looked up by a linear search rather than the node's table. */
+const DENSE = 4096;
+
+/** One step of the paths: the field numbers that end a path here (keys) or lead further (children). */
+class PathNode {
+  readonly keys = new Map<number, number>();
+  readonly children = new Map<number, PathNode>();
+  /** The keys at or under this node: what an unsure descent marks present. */
+  readonly under: number[] = [];
+  /** By field number below `DENSE`: 0 when not on a path, else the entry's index + 1. */
+  slots = new Int32Array(0);
+  /** Per entry: its key (-1: none) and its child (null: none). */
+  entryKeys = new Int32Array(0);
+  entryChildren: (PathNode | null)[] = [];
+  /** Numbers at or past `DENSE`, and their entries. */
+  far: number[] = [];
+  farEntries: number[] = [];
+
+  seal(): void {
+    const numbers = [...new Set([...this.keys.keys(), ...this.children.keys()])];
+    this.slots = new Int32Array(Math.min(DENSE, Math.max(0, ...numbers) + 1));
+    this.entryKeys = Int32Array.from(numbers, (n) => this.keys.get(n) ?? -1);
+    this.entryChildren = numbers.map((n) => this.children.get(n) ?? null);
+    numbers.forEach((n, i) => {
+      if (n < DENSE) this.slots[n] = i + 1;
+      else {
+        this.far.push(n);
+        this.farEntries.push(i);
+      }
+    });
+  }
+
+  /** The entry of field `number`, or -1 when no path goes through it. */
+  entry(number: number): number {
+    if (number < this.slots.length) return this.slots[number]! - 1;
+    for (let i = 0; i < this.far.length; i++) if (this.far[i] === number) return this.farEntries[i]!;
+    return -1;
+  }
+}
+
+/**
+ * Scans a message from `pos` to `end` (a group: to its end tag) at `node`, marking what it finds;
+ * returns where it stopped, or -1 for bytes that are no message. The common cases (a one-byte tag,
+ * a one-byte length) are read inline.
+ */
+function scan(
+  bytes: Uint8Array,
+  pos: number,
+  end: number,
+  node: PathNode,
+  into: Uint8Array,
+  group: boolean,
+): number {
+  while (pos < end) {
+    let tag = bytes[pos++]!;
+    if (tag >= 0x80) {
+      tag &= 0x7f;
+      let shift = 7;
       let byte = 0x80;
       while (byte >= 0x80) {
         if (pos >= end || shift > 28) return -1;
         byte = bytes[pos++]!;
-        tag += (byte & 0x7f) * 2 ** shift;
+        tag |= (byte & 0x7f) << shift;
         shift += 7;
       }
-      const wire = tag & 7;
-      const number = Math.floor(tag / 8);
-      if (number === 0) return -1;
-      if (wire === EGROUP) return group ? pos : -1;
-      let i = numbers.length - 1;
-      while (i >= 0 && numbers[i] !== number) i--;
-      if (i >= 0) {
-        const key = this.#keys[node]![i]!;
-        if (key >= 0) into[key] = PRESENT;
-        const child = this.#children[node]![i]!;
-        if (child >= 0 && wire === LEN) {
+      tag >>>= 0;
+    }
+    const wire = tag & 7;
+    const number = tag >>> 3;
+    if (number === 0) return -1;
+    const entry = node.entry(number);
+    if (entry >= 0) {
+      const key = node.entryKeys[entry]!;
+      if (key >= 0) into[key] = PRESENT;
+      const child = node.entryChildren[entry]!;
+      if (child !== null) {
+        if (wire === LEN) {
           const length = lengthAt(bytes, pos, end);
           if (length < 0) return -1;
           const inner = pos + lengthBytes(bytes, pos);
-          if (this.#scan(bytes, inner, inner + length, child, into, false) < 0) this.#markUnder(child, into);
+          if (scan(bytes, inner, inner + length, child, into, false) < 0) markUnder(child, into);
           pos = inner + length;
           continue;
         }
-        if (child >= 0) this.#markUnder(child, into);
+        markUnder(child, into);
       }
-      pos = skip(bytes, pos, end, wire, 32);
-      if (pos < 0) return -1;
     }
-    return group ? -1 : pos;
+    switch (wire) {
+      case VARINT:
+        while (true) {
+          if (pos >= end) return -1;
+          if (bytes[pos++]! < 0x80) break;
+        }
+        break;
+      case I64:
+        pos += 8;
+        break;
+      case I32:
+        pos += 4;
+        break;
+      case LEN: {
+        if (pos >= end) return -1;
+        const first = bytes[pos]!;
+        if (first < 0x80) pos += 1 + first;
+        else {
+          const length = lengthAt(bytes, pos, end);
+          if (length < 0) return -1;
+          pos += lengthBytes(bytes, pos) + length;
+        }
+        break;
+      }
+      case EGROUP:
+        return group ? pos : -1;
+      default:
+        pos = skip(bytes, pos, end, wire, 32);
+        if (pos < 0) return -1;
+    }
   }
+  return group || pos > end ? -1 : pos;
+}
 
-  #markUnder(node: number, into: Uint8Array): void {
-    const under = this.#under[node]!;
-    for (let k = 0; k < under.length; k++) into[under[k]!] = PRESENT;
-  }
+function markUnder(node: PathNode, into: Uint8Array): void {
+  const under = node.under;
+  for (let k = 0; k < under.length; k++) into[under[k]!] = PRESENT;
 }
 
 /** The length varint at `pos` (at most 5 bytes), or -1 when it is malformed or runs past `end`. */

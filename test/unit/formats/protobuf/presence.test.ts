@@ -112,6 +112,23 @@ describe("the Protobuf presence scan", () => {
     expect(presence(Uint8Array.from([0, 0, 0, 0, 1]), [[2]])).toEqual(["unknown"]);
   });
 
+  it("reads tags of several bytes, numbers past the dense table, and skips groups and long lengths", () => {
+    // Field 5000 (tag 40000: 0xc0 0xb8 0x02) as a varint, after a group (field 7) holding a varint,
+    // and a string of 200 bytes (a two-byte length).
+    const long = [0x0a, 0xc8, 0x01, ...new Array<number>(200).fill(0x61)];
+    const body = [0x3b, 0x08, 0x01, 0x3c, ...long, 0xc0, 0xb8, 0x02, 0x01];
+    expect(presence(confluentRecord(1, [0], Uint8Array.from(body)), [[5000], [7], [1], [2]])).toEqual([
+      "present",
+      "present",
+      "present",
+      "absent",
+    ]);
+    // A group never ended: what was not found is unknown.
+    expect(
+      presence(confluentRecord(1, [0], Uint8Array.from([0x10, 0x01, 0x3b, 0x08, 0x01])), [[2], [3]]),
+    ).toEqual(["present", "unknown"]);
+  });
+
   it("answers with no paths without reading", () => {
     expect(new ProtoPresence(SCHEMA, []).check(Uint8Array.from([9]), 0, new Uint8Array(0))).toBe(0);
   });
