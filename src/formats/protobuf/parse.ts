@@ -12,11 +12,15 @@ type Type = protobuf.Type;
 export interface ProtoSchema extends ParsedSchema {
   readonly format: "protobuf";
   readonly name: string;
+  /** The file's package, or undefined. */
+  readonly package: string | undefined;
   /** `proto2`, `proto3`, or the file's edition. */
   readonly syntax: string;
   readonly root: Root;
   /** The file's own top-level messages in the order it declares them: the message index's first step. */
   readonly messages: readonly Type[];
+  /** The file's own top-level enums, in its order. */
+  readonly enums: readonly protobuf.Enum[];
   /** Their names, which Apicurio's `Ref` gives. */
   readonly names: ReadonlySet<string>;
   /** The messages as the decoder and the readers use them, built once. */
@@ -50,9 +54,11 @@ export function parseProto(source: SchemaSource): ProtoSchema {
   return {
     format: "protobuf",
     name: source.name,
+    package: file.package,
     syntax: file.syntax,
     root,
     messages: types,
+    enums: messages.filter((m): m is protobuf.Enum => m instanceof protobuf.Enum),
     names: new Set(types.map((t) => t.name)),
     models: new Models(),
     plans: new WeakMap(),

@@ -8,10 +8,11 @@ import { Cursor, EGROUP, LEN, SGROUP, readVarint, skipValue } from "./wire.js";
 
 /**
  * The rules a reader's outcome names, a bounded set (they may become label values). Lossy: the
- * reader drops a field it does not know, reads a default where the writer's message has no such
- * field, keeps one of several values or oneof members, or gets an enum number it has no name for.
- * Fails: it reads a value as another type than written, a compatible type whose value does not fit
- * (truncated, sign), a string that is not UTF-8, no value for a required field, or no such message.
+ * reader loses only what it has no field for: it drops a field it does not know, reads a default
+ * where the writer's message has no such field, or gets an enum number it has no name for. Fails: a
+ * field it knows reads otherwise than written: as another type, a compatible type whose value does
+ * not fit (truncated, sign), a string that is not UTF-8, one of several values or oneof members kept
+ * and the others lost, no value for a required field; or it has no such message.
  */
 export const PROTO_RULES = [
   "unknown_field",
@@ -38,9 +39,11 @@ export class ProtoReadPlan {
   /** The reader's message for each writer message by full name, found once. */
   readonly #messages = new Map<string, Msg | undefined>();
   readonly #writerPrimary: string;
+  readonly #writerPackage: string | undefined;
 
   constructor(writer: ProtoSchema, reader: ProtoSchema) {
     this.#reader = reader;
+    this.#writerPackage = writer.package;
     this.#writerPrimary = primaryOf(writer).fullName;
   }
 
@@ -61,13 +64,24 @@ export class ProtoReadPlan {
       note(out, "fails", "type_reinterpreted", "");
   }
 
+  /** The writer message's name in the reader's package (a package renamed keeps the messages' own names). */
+  #inReader(message: Msg): string {
+    const pkg = this.#writerPackage;
+    const local =
+      pkg !== undefined && message.fullName.startsWith(`${pkg}.`)
+        ? message.fullName.slice(pkg.length + 1)
+        : message.fullName;
+    return this.#reader.package === undefined ? local : `${this.#reader.package}.${local}`;
+  }
+
   /**
-   * The reader's message of the writer message's full name; the writer file's first message, renamed,
+   * The reader's message of the writer message's full name (or of its name in the reader's package); the writer file's first message, renamed,
    * is read as the reader file's first.
    */
   #readerOf(message: Msg): Msg | undefined {
     if (this.#messages.has(message.fullName)) return this.#messages.get(message.fullName);
-    const found = this.#reader.root.lookup(message.fullName);
+    const found =
+      this.#reader.root.lookup(message.fullName) ?? this.#reader.root.lookup(this.#inReader(message));
     const reader =
       found instanceof protobuf.Type
         ? this.#reader.models.of(found)
@@ -124,10 +138,10 @@ class Walk {
       }
       if (rf.oneof !== null) {
         const set = oneofs.get(rf.oneof);
-        if (set !== undefined && set !== number) note(out, "lossy", "oneof_overwritten", at);
+        if (set !== undefined && set !== number) note(out, "fails", "oneof_overwritten", at);
         oneofs.set(rf.oneof, number);
       }
-      if (!rf.repeated && count > 0) note(out, "lossy", "values_dropped", at);
+      if (!rf.repeated && count > 0) note(out, "fails", "values_dropped", at);
       const element = rf.map ? `${at}/*` : rf.repeated ? `${at}/${count}` : at;
       if (!this.#value(end, wire, wf, rf, element, depth)) return false;
     }
