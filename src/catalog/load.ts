@@ -1,10 +1,13 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import { checkFormatSources } from "../config/format-sources.js";
 import type { Config, SubjectConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
-import { FORMATS, JSON_FORMAT, type Format } from "../formats/index.js";
+import type { ParsedSchema } from "../formats/format.js";
+import { FORMATS, formatOfFile, JSON_FORMAT, schemaExtensions, type Format } from "../formats/index.js";
 import { SchemaCompiler, type CompilerOptions, type SchemaDocument, type Validator } from "./compiler.js";
 import type { Dialect } from "./dialect.js";
+import { acceptsAll, readFormatFile } from "./format-file.js";
 import { documentOf, readSchemaFile, type SchemaFile } from "./schema-file.js";
 import type { Catalog, CatalogSubject, CatalogVersion } from "./types.js";
 import {
@@ -18,6 +21,11 @@ import {
 
 /** Lists the `.json` files of a folder (not recursive), sorted, with an error naming the folder. */
 export async function listJsonFiles(folder: string, what: string): Promise<string[]> {
+  return listFiles(folder, what, [".json"]);
+}
+
+/** Lists a folder's files (not recursive) that end with one of `extensions`, sorted. */
+async function listFiles(folder: string, what: string, extensions: readonly string[]): Promise<string[]> {
   let entries: string[];
   try {
     entries = await readdir(folder);
@@ -31,7 +39,7 @@ export async function listJsonFiles(folder: string, what: string): Promise<strin
     );
   }
   return entries
-    .filter((name) => name.toLowerCase().endsWith(".json"))
+    .filter((name) => extensions.some((extension) => name.toLowerCase().endsWith(extension)))
     .sort()
     .map((name) => join(folder, name));
 }
@@ -101,7 +109,7 @@ export async function loadCatalog(
 ): Promise<Catalog> {
   const shared = (await loadSharedDocuments(config.shared, compiler.defaultDialect)).map(documentOf);
 
-  const pending: Array<{ subject: SubjectConfig; files: Array<{ file: SchemaFile; version: Version }> }> = [];
+  const pending: Array<{ subject: SubjectConfig; files: VersionFile[] }> = [];
   for (const subject of config.subjects) {
     pending.push({ subject, files: await versionFiles(subject, compiler.defaultDialect) });
   }
@@ -113,14 +121,17 @@ export async function loadCatalog(
   // Ids the config gives by hand must name one version; a registry gives identical content one id.
   const configured = new Map<number, CatalogVersion>();
   for (const { subject, files } of pending) {
-    const local = files.map(({ file, version }): CatalogVersion => {
+    const local = files.map(({ file, version, schema }): CatalogVersion => {
       const meta = configFor(subject, version);
       return {
         subject: subject.name,
         version,
         status: meta?.status ?? "active",
         file,
-        validate: compiler.compileOnFirstUse({ ...documentOf(file), dialect: file.dialect, refs: shared }),
+        validate: schema
+          ? acceptsAll()
+          : compiler.compileOnFirstUse({ ...documentOf(file), dialect: file.dialect, refs: shared }),
+        ...(schema ? { schema } : {}),
         ...(meta?.deprecatedSince ? { deprecatedSince: meta.deprecatedSince } : {}),
         ...(meta?.confluentId !== undefined ? { confluentId: meta.confluentId } : {}),
         ...(meta?.confluentGuid ? { confluentGuid: normalizeGuid(meta.confluentGuid) } : {}),
@@ -140,6 +151,7 @@ export async function loadCatalog(
     const versions = more ? more(subject, local) : [...local];
     versions.sort((a, b) => compareVersions(a.version, b.version));
     const entry = buildSubject(subject.name, subject.topics, versions);
+    checkFormatSources(config.path, subject, entry.format);
     subjects.set(subject.name, entry);
     for (const topic of subject.topics) subjectByTopic.set(topic, entry);
     for (const [id, version] of entry.byConfluentId)
@@ -213,14 +225,18 @@ function configFor(subject: SubjectConfig, version: Version) {
   return undefined;
 }
 
-async function versionFiles(
-  subject: SubjectConfig,
-  defaultDialect: Dialect,
-): Promise<Array<{ file: SchemaFile; version: Version }>> {
+/** A schema file of a subject's folder and the version it is; `schema` when it is not JSON Schema. */
+interface VersionFile {
+  readonly file: SchemaFile;
+  readonly version: Version;
+  readonly schema?: ParsedSchema;
+}
+
+async function versionFiles(subject: SubjectConfig, defaultDialect: Dialect): Promise<VersionFile[]> {
   // A registry subject may have no folder; the config refuses versions entries without one.
   const folder = subject.schemas;
   if (folder === undefined) return [];
-  const paths = await listJsonFiles(folder, `subject ${subject.name} schema`);
+  const paths = await listFiles(folder, `subject ${subject.name} schema`, schemaExtensions());
   const explicit = new Map<string, Version>();
   for (const [key, value] of Object.entries(subject.versions)) {
     const version = parseVersion(key, `subject ${subject.name}: versions`);
@@ -236,9 +252,13 @@ async function versionFiles(
     }
   }
   const claimed = new Map<string, string>();
-  const result: Array<{ file: SchemaFile; version: Version }> = [];
+  const result: VersionFile[] = [];
   for (const path of paths) {
-    const file = await readSchemaFile(path, defaultDialect);
+    const format = formatOfFile(path) ?? JSON_FORMAT;
+    const { file, schema } =
+      format === JSON_FORMAT
+        ? { file: await readSchemaFile(path, defaultDialect), schema: undefined }
+        : await readFormatFile(path, format);
     const version =
       explicit.get(path) ??
       (file.declaredId ? versionFromId(file.declaredId) : undefined) ??
@@ -257,7 +277,7 @@ async function versionFiles(
       );
     }
     claimed.set(version.text, path);
-    result.push({ file, version });
+    result.push({ file, version, ...(schema ? { schema } : {}) });
   }
   for (const key of Object.keys(subject.versions)) {
     const version = parseVersion(key, `subject ${subject.name}: versions`);
@@ -280,7 +300,7 @@ async function whyNotListed(path: string, folder: string): Promise<string> {
     return `not found in ${folder}`;
   }
   if (isFolder) return "is a directory, not a file: name the schema file inside it";
-  return `is not one of the .json files directly in ${folder}, where the subject's schema files are read`;
+  return `is not one of the schema files directly in ${folder}, where the subject's schema files are read`;
 }
 
 /** GUIDs compare without dashes, lower case. */

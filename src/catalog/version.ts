@@ -91,7 +91,7 @@ export function versionFromId(id: string): Version | undefined {
 
 /** The version a file name names: `1.1.json`, `event-1.1.0.json`, `v2.json`, `event.v1.2.json`. */
 export function versionFromFileName(fileName: string): Version | undefined {
-  const stem = fileName.replace(/\.json$/i, "");
+  const stem = fileName.replace(/\.(json|avsc|proto)$/i, "");
   const direct = tryParseVersion(stem);
   if (direct) return direct;
   const match = /(?:^|[-_.@])v?(\d+(?:\.\d+){0,2}(?:-[0-9A-Za-z.-]+)?)$/.exec(stem);

@@ -183,7 +183,11 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
       topics: subject.topics,
       ...(subject.schemas !== undefined ? { schemas: resolve(base, subject.schemas) } : {}),
       versions: subject.versions ?? {},
-      writer: { ...DEFAULTS.writer, ...subject.writer },
+      writer: {
+        ...DEFAULTS.writer,
+        ...subject.writer,
+        ...(subject.writer?.sources === undefined ? { defaultSources: true as const } : {}),
+      },
       producer: {
         ...(usesDefaultSource ? { header: DEFAULTS.producer.header } : {}),
         maxValues: DEFAULTS.producer.maxValues,

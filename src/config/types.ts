@@ -14,6 +14,11 @@ export interface VersionConfig {
 export interface WriterConfig {
   /** The order in which the writer version is looked for. */
   readonly sources: readonly WriterSource[];
+  /**
+   * True when the config gave no `sources`: the default order, whose `pointer` a subject whose format
+   * cannot read a body without its writer (Avro) leaves out rather than refuses.
+   */
+  readonly defaultSources?: true;
   readonly header: string;
   readonly pointer: string;
 }

@@ -32,6 +32,12 @@ export const METRICS = {
     help: "Failed validations by the first failing JSON Schema keyword.",
     labels: [...RECORD_LABELS, "reader_version", "direction", "keyword"],
   },
+  validationLosses: {
+    name: "schemawatch_validation_losses_total",
+    type: "counter",
+    help: "Passed validations where the reader drops or defaults data the writer sent (Avro), by rule.",
+    labels: [...RECORD_LABELS, "reader_version", "direction", "keyword"],
+  },
   decodeErrors: {
     name: "schemawatch_decode_errors_total",
     type: "counter",

@@ -76,11 +76,14 @@ export function createRegistry(sources: MetricSources): Registry {
   if (sources.producerDetail ?? true) {
     add(METRICS.validations, () => tallies.validations);
     add(METRICS.validationFailures, () => tallies.failures);
+    add(METRICS.validationLosses, () => tallies.losses);
   } else {
     const validations = new SummedWithoutProducer(tallies.validations);
     const failures = new SummedWithoutProducer(tallies.failures);
+    const losses = new SummedWithoutProducer(tallies.losses);
     add(METRICS.validations, () => validations.samples());
     add(METRICS.validationFailures, () => failures.samples());
+    add(METRICS.validationLosses, () => losses.samples());
   }
   // Every reason on every configured topic starts at zero.
   for (const subject of pipeline.subjects.values()) {

@@ -45,8 +45,10 @@ export function judgeReservoir(
     const series = tallies.series(entry.topic, subject, entry.producer, writer);
     for (const [reader, index] of added) {
       const result = results[index]!;
-      if (result.passed) series.readers[index]!.pass.value++;
-      else tallies.fail(series, index, result.keyword!, result.instancePath!);
+      if (result.passed) {
+        series.readers[index]!.pass.value++;
+        if (result.lossy === true) tallies.lose(series, index, result.keyword!, result.instancePath!);
+      } else tallies.fail(series, index, result.keyword!, result.instancePath!);
       onReservoir?.(pipeline, entry, reader, result);
     }
   }

@@ -376,8 +376,10 @@ export class Pipeline implements RecordSink {
   #record(series: RecordSeries, results: readonly ReaderResult[]): void {
     for (let i = 0; i < results.length; i++) {
       const result = results[i]!;
-      if (result.passed) series.readers[i]!.pass.value++;
-      else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
+      if (result.passed) {
+        series.readers[i]!.pass.value++;
+        if (result.lossy === true) this.tallies.lose(series, i, result.keyword!, result.instancePath!);
+      } else this.tallies.fail(series, i, result.keyword!, result.instancePath!);
     }
   }
 

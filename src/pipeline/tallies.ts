@@ -50,6 +50,8 @@ export interface ReaderCells {
   readonly pass: Cell<ValidationLabels>;
   readonly fail: Cell<ValidationLabels>;
   readonly failures: Map<string, FailureCell>;
+  /** Reads that dropped or defaulted data the writer sent (`lossy`), by rule: passes, counted apart. */
+  readonly losses: Map<string, FailureCell>;
 }
 
 /** Everything counted for one (topic, subject, producer, writer version). */
@@ -83,6 +85,7 @@ export class Tallies {
   readonly records: Cell<RecordLabels>[] = [];
   readonly validations: Cell<ValidationLabels>[] = [];
   readonly failures: FailureCell[] = [];
+  readonly losses: FailureCell[] = [];
   readonly decodeErrors: Cell<DecodeLabels>[] = [];
   /** Records without a value (null or empty): deletes on a compacted topic, no use of any version. */
   readonly tombstones: Cell<TombstoneLabels>[] = [];
@@ -181,7 +184,7 @@ export class Tallies {
     const pass = { labels: { ...base, result: "pass" as const }, value: 0 };
     const fail = { labels: { ...base, result: "fail" as const }, value: 0 };
     this.validations.push(pass, fail);
-    return { reader, pass, fail, failures: new Map() };
+    return { reader, pass, fail, failures: new Map(), losses: new Map() };
   }
 
   fail(series: RecordSeries, index: number, keyword: string, pointer = ""): void {
@@ -193,6 +196,20 @@ export class Tallies {
       cell = { labels: { ...base, keyword }, value: 0, pointer };
       cells.failures.set(keyword, cell);
       this.failures.push(cell);
+    }
+    cell.value++;
+    cell.pointer = pointer;
+  }
+
+  /** A lossy read (a pass, counted in `pass` by the caller): by its rule, where it last happened. */
+  lose(series: RecordSeries, index: number, rule: string, pointer = ""): void {
+    const cells = series.readers[index]!;
+    let cell = cells.losses.get(rule);
+    if (!cell) {
+      const { result: _result, ...base } = cells.pass.labels;
+      cell = { labels: { ...base, keyword: rule }, value: 0, pointer };
+      cells.losses.set(rule, cell);
+      this.losses.push(cell);
     }
     cell.value++;
     cell.pointer = pointer;

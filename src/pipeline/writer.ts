@@ -46,10 +46,14 @@ export class WriterResolver {
   constructor(subject: CatalogSubject, config: WriterConfig, lookups?: IdLookups) {
     this.#subject = subject;
     this.#lookups = lookups;
-    this.#sources = config.sources;
+    // A format that decodes only with its writer's schema cannot read a version in the body: the
+    // default order leaves `pointer` out for it (a configured one is refused, config/format-sources.ts).
+    this.#sources = subject.format.needsWriter
+      ? config.sources.filter((source) => source !== "pointer")
+      : config.sources;
     this.#header = new HeaderDecoder(config.header);
     this.#pointer = compilePointer(config.pointer);
-    this.needsPayload = config.sources.includes("pointer");
+    this.needsPayload = this.#sources.includes("pointer");
   }
 
   /**

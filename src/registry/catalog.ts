@@ -105,6 +105,7 @@ export function registeredVersions(
       ...(version.guid !== undefined ? { confluentGuid: normalizeGuid(version.guid) } : {}),
       registry: { name: registry.name, subject: version.subject, version: version.version },
       refs: built.refs,
+      ...(built.schema ? { schema: built.schema } : {}),
     });
   }
   return { versions, skipped };

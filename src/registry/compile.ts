@@ -1,5 +1,8 @@
 import type { SchemaCompiler, SchemaDocument, Validator } from "../catalog/compiler.js";
-import { idKeyword } from "../catalog/dialect.js";
+import { DEFAULT_DIALECT, idKeyword } from "../catalog/dialect.js";
+import { acceptsAll } from "../catalog/format-file.js";
+import type { Format, ParsedSchema, SchemaSource } from "../formats/format.js";
+import { formatOfRegistryType, JSON_FORMAT } from "../formats/index.js";
 import type { SchemaFile } from "../catalog/schema-file.js";
 import { messageOf } from "../errors.js";
 import type { ReferenceEntry, RegistryVersion, SkippedVersion } from "./types.js";
@@ -12,6 +15,8 @@ export interface CompiledVersion {
   readonly file: SchemaFile;
   readonly validate: Validator;
   readonly refs: readonly SchemaDocument[];
+  /** A version of another format than JSON Schema, parsed by its format (with its references). */
+  readonly schema?: ParsedSchema;
 }
 
 /** How messages and the report name a registered version: `registry:main/events-value/versions/3`. */
@@ -109,6 +114,9 @@ export function compileRegistryVersion(
 ): CompiledVersion | SkippedVersion {
   const path = registryPath(registry, version.subject, version.version);
   try {
+    const format = formatOfRegistryType(version.schemaType ?? "JSON");
+    if (format !== undefined && format !== JSON_FORMAT)
+      return parseRegistryVersion(registry, version, format, path);
     const dialect = compiler.dialectOf(version.schema, path);
     const uri = versionBaseUri(registry, version, idKeyword(dialect));
     const refs = referenceDocuments(registry, version, uri);
@@ -132,6 +140,51 @@ export function compileRegistryVersion(
       message: `${path} (id ${version.id}) is left out: ${messageOf(error)}`,
     };
   }
+}
+
+/**
+ * A registered version of another format than JSON Schema, parsed by its format with the schemas its
+ * references reach (each a source of its own, under its reference name), the way its format's
+ * serializer resolves them.
+ */
+function parseRegistryVersion(
+  registry: string,
+  version: RegistryVersion,
+  format: Format,
+  path: string,
+): CompiledVersion {
+  const key = (e: ReferenceEntry) => `${e.name}\0${e.subject}\0${e.version}`;
+  const resolved = new Map(version.references.map((r) => [key(r), r]));
+  const sourceOf = (entry: ReferenceEntry, depth: number): SchemaSource[] => {
+    const reference = resolved.get(key(entry));
+    if (!reference || depth > 32) return [];
+    return [
+      {
+        name: `${registryPath(registry, reference.subject, reference.version)} (reference '${entry.name}')`,
+        text: JSON.stringify(reference.schema),
+        references: reference.references.flatMap((e) => sourceOf(e, depth + 1)),
+      },
+    ];
+  };
+  const schema = format.parse({
+    name: path,
+    text: JSON.stringify(version.schema),
+    references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),
+  });
+  const json = version.schema;
+  return {
+    file: {
+      path,
+      name: String(version.version),
+      json: typeof json === "object" && json !== null ? (json as Record<string, unknown>) : { type: json },
+      dialect: DEFAULT_DIALECT,
+      declaredId: undefined,
+      baseId: versionBaseUri(registry, version, "$id"),
+    },
+    validate: acceptsAll(),
+    refs: [],
+    schema,
+  };
 }
 
 /**

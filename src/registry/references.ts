@@ -29,7 +29,7 @@ export class ReferenceResolver {
   /**
    * Every schema `root` reaches through its references, deepest first, each (name, subject, version)
    * once. Throws REGISTRY_INVALID for a cycle, a name that means two schemas, or a referenced schema
-   * that is not JSON Schema.
+   * of another type than the root's.
    */
   async resolve(root: RegisteredSchema): Promise<ResolvedReference[]> {
     const out: ResolvedReference[] = [];
@@ -58,10 +58,11 @@ export class ReferenceResolver {
         if (stack.length > MAX_DEPTH)
           throw this.#invalid(root, `its references nest deeper than ${MAX_DEPTH}`);
         const target = await this.#fetch(reference.subject, reference.version);
-        if (target.schemaType !== "JSON") {
+        // A subject holds one format, and so do the schemas its versions reach.
+        if (target.schemaType !== root.schemaType) {
           throw this.#invalid(
             root,
-            `the reference '${reference.name}' (${label(key)}) is ${target.schemaType}, not JSON Schema`,
+            `the reference '${reference.name}' (${label(key)}) is ${target.schemaType}, where the version is ${root.schemaType}`,
           );
         }
         if (!walked.has(key)) {
@@ -90,6 +91,7 @@ export class ReferenceResolver {
           id: target.id,
           schema,
           references: target.references,
+          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType } : {}),
         });
       }
     };

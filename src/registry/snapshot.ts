@@ -1,3 +1,4 @@
+import { formatOfRegistryType, JSON_FORMAT } from "../formats/index.js";
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import { ReferenceResolver } from "./references.js";
@@ -21,7 +22,7 @@ const FETCH_CONCURRENCY = 4;
  * has one (Apicurio's native states, else a `schemawatch.status` metadata property), and the subject's compatibility level. A version's content is fetched once; later reads
  * cost a handful of requests per subject (two version lists, the states, the compatibility level).
  *
- * A version that is not JSON Schema, does not parse, or whose references cannot be resolved is
+ * A version of a type no format reads (src/formats/), that does not parse, or whose references cannot be resolved is
  * reported under `skipped`; a registry that does not answer fails the whole read.
  */
 export class SnapshotReader {
@@ -118,15 +119,17 @@ async function buildContent(
 ): Promise<Content> {
   const { subject, version, id } = registered;
   const where = `${label}: ${subject} version ${version} (id ${id})`;
-  if (registered.schemaType !== "JSON") {
+  const format = formatOfRegistryType(registered.schemaType);
+  if (format === undefined) {
     return {
       subject,
       version,
       id,
       reason: "not_json_schema",
-      message: `${where} is ${registered.schemaType}, not JSON Schema: left out`,
+      message: `${where} is ${registered.schemaType}, which schemawatch does not read: left out`,
     };
   }
+  const json = format === JSON_FORMAT;
   let schema: unknown;
   try {
     schema = JSON.parse(registered.schema) as unknown;
@@ -139,7 +142,9 @@ async function buildContent(
       message: `${where}: the schema is not valid JSON: ${String(error)}`,
     };
   }
+  // An Avro schema may be a type's name ("string") or a union (an array); a JSON Schema may not.
   if (
+    json &&
     typeof schema !== "boolean" &&
     (typeof schema !== "object" || schema === null || Array.isArray(schema))
   ) {
@@ -159,6 +164,7 @@ async function buildContent(
       id,
       ...(registered.guid !== undefined ? { guid: registered.guid } : {}),
       schema,
+      ...(json ? {} : { schemaType: format.registryType }),
       references,
       referenceEntries: registered.references,
       ...(registered.metadataState !== undefined ? { metadataState: registered.metadataState } : {}),

@@ -44,9 +44,11 @@ export interface ResolvedReference {
   readonly id: number;
   readonly schema: unknown;
   readonly references: readonly ReferenceEntry[];
+  /** The registry's `schemaType` when it is not JSON (`AVRO`); absent for JSON Schema. */
+  readonly schemaType?: string;
 }
 
-/** One JSON Schema version of a registry subject, with its references resolved. */
+/** One version of a registry subject, in a format schemawatch reads, with its references resolved. */
 export interface RegistryVersion {
   readonly subject: string;
   /** The registry's version number: 1, 2, 3 … */
@@ -54,8 +56,13 @@ export interface RegistryVersion {
   /** The id the Confluent wire prefix carries. */
   readonly id: number;
   readonly guid?: string;
-  /** The parsed schema. */
+  /** The parsed schema (an Avro schema is JSON too). */
   readonly schema: unknown;
+  /**
+   * The registry's `schemaType` when it is not JSON (`AVRO`, read from a version without one);
+   * absent for JSON Schema, as in snapshots saved before other formats.
+   */
+  readonly schemaType?: string;
   /** Every schema its `$ref`s reach, deepest first, each (name, subject, version) once. */
   readonly references: readonly ResolvedReference[];
   /** Its own `references` entries, as registered (the roots of `references`). */

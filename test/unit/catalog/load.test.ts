@@ -238,7 +238,7 @@ describe("catalog loading", () => {
       CONFIG + `    versions:\n      "2.1.0": { status: candidate, file: ../other/2.1.json }\n`,
     );
     await expect(outside.load()).rejects.toThrow(
-      `${outside.dir}/schemas/other/2.1.json: schema file of event 2.1.0 is not one of the .json files directly in ${outside.dir}/schemas/event, where the subject's schema files are read`,
+      `${outside.dir}/schemas/other/2.1.json: schema file of event 2.1.0 is not one of the schema files directly in ${outside.dir}/schemas/event, where the subject's schema files are read`,
     );
   });
 
@@ -385,5 +385,62 @@ describe("a catalog of 1 000 versions", () => {
       const { load } = await large({ subject: 173, version: 3, json });
       await expect(load()).rejects.toThrow(message);
     }
+  });
+});
+
+describe("catalog loading of Avro files", () => {
+  const pay = (fields: unknown[]) => ({ type: "record", name: "Pay", namespace: "shop", fields });
+  const PAY_CONFIG = `subjects:
+  - name: pay
+    topics: [pay]
+    schemas: schemas/pay
+`;
+
+  it("reads .avsc files beside nothing else as one Avro subject, versions from their file names", async () => {
+    const { load } = await catalogFrom(
+      {
+        "schemas/pay/pay-1.0.avsc": pay([{ name: "id", type: "long" }]),
+        "schemas/pay/pay-2.0.AVSC": pay([
+          { name: "id", type: "long" },
+          { name: "currency", type: "string", default: "EUR" },
+        ]),
+        "schemas/pay/README.md": "not a schema",
+      },
+      PAY_CONFIG,
+    );
+    const subject = (await load()).subjects.get("pay")!;
+    expect(subject.format.name).toBe("avro");
+    expect(subject.versions.map((v) => [v.version.text, v.file.name, v.schema?.format])).toEqual([
+      ["1.0.0", "pay-1.0.avsc", "avro"],
+      ["2.0.0", "pay-2.0.AVSC", "avro"],
+    ]);
+    // The page shows the Avro schema as written.
+    expect(subject.versions[0]!.file.json).toEqual(pay([{ name: "id", type: "long" }]));
+  });
+
+  it("stops at a subject whose files are of two formats, naming both files", async () => {
+    const { dir, load } = await catalogFrom(
+      {
+        "schemas/pay/1.0.avsc": pay([{ name: "id", type: "long" }]),
+        "schemas/pay/2.0.json": { type: "object" },
+      },
+      PAY_CONFIG,
+    );
+    await expect(load()).rejects.toThrow(
+      `${dir}/schemas/pay/2.0.json: pay 2.0.0 is json, but ${dir}/schemas/pay/1.0.avsc (1.0.0) is avro: a subject's versions are all of one format`,
+    );
+  });
+
+  it("stops at an .avsc file avsc refuses, naming it", async () => {
+    const { dir, load } = await catalogFrom(
+      { "schemas/pay/1.0.avsc": pay([{ name: "id", type: "lng" }]) },
+      PAY_CONFIG,
+    );
+    await expect(load()).rejects.toMatchObject({
+      code: "SCHEMA_INVALID",
+      message: expect.stringMatching(
+        new RegExp(`^${dir}/schemas/pay/1\\.0\\.avsc: not a valid Avro schema: .*lng`),
+      ),
+    });
   });
 });

@@ -23,6 +23,7 @@ describe("config", () => {
     expect(subject.drainWindow).toBe(604800);
     expect(subject.writer).toEqual({
       sources: ["wire", "guid-header", "header", "pointer"],
+      defaultSources: true,
       header: "schema-version",
       pointer: "/schema",
     });

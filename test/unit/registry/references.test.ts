@@ -64,13 +64,30 @@ describe("ReferenceResolver", () => {
     expect(fetched).toEqual(["left/1", "shared/1", "right/1"]);
   });
 
-  it("refuses a reference to a schema that is not JSON Schema", async () => {
+  it("refuses a reference to a schema of another type than the version's", async () => {
     const avro = schema("avro", [], "AVRO");
     const root = schema("root", [{ name: "x.avsc", subject: "avro", version: 1 }]);
     await expect(new ReferenceResolver(stub([avro]).client).resolve(root)).rejects.toMatchObject({
       code: "REGISTRY_INVALID",
       message:
-        "registry 'stub' (http://stub): root version 1 (id 4): the reference 'x.avsc' (avro/1) is AVRO, not JSON Schema",
+        "registry 'stub' (http://stub): root version 1 (id 4): the reference 'x.avsc' (avro/1) is AVRO, where the version is JSON",
     });
+  });
+
+  it("resolves an Avro version's references to Avro schemas, saying their type", async () => {
+    const address = schema("address", [], "AVRO");
+    const root = schema("order", [{ name: "shop.Address", subject: "address", version: 1 }], "AVRO");
+    const resolved = await new ReferenceResolver(stub([address]).client).resolve(root);
+    expect(resolved).toEqual([
+      {
+        name: "shop.Address",
+        subject: "address",
+        version: 1,
+        id: 7,
+        schema: { title: "address" },
+        references: [],
+        schemaType: "AVRO",
+      },
+    ]);
   });
 });
