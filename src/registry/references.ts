@@ -1,6 +1,7 @@
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import type { RegisteredSchema, ResolvedReference } from "./types.js";
+import { holdSchema } from "./schema-text.js";
 
 const MAX_DEPTH = 32;
 
@@ -76,7 +77,7 @@ export class ReferenceResolver {
         emitted.add(once);
         let schema: unknown;
         try {
-          schema = JSON.parse(target.schema) as unknown;
+          schema = holdSchema(target.schema, target.schemaType !== "JSON");
         } catch (error) {
           throw this.#invalid(
             root,

@@ -1,4 +1,5 @@
 import { formatOfRegistryType, JSON_FORMAT } from "../formats/index.js";
+import { holdSchema } from "./schema-text.js";
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import { ReferenceResolver } from "./references.js";
@@ -132,7 +133,7 @@ async function buildContent(
   const json = format === JSON_FORMAT;
   let schema: unknown;
   try {
-    schema = JSON.parse(registered.schema) as unknown;
+    schema = holdSchema(registered.schema, !json);
   } catch (error) {
     return {
       subject,

@@ -101,7 +101,7 @@ function parseInto(
     depth === 0 && scope instanceof protobuf.Namespace ? scope.nestedArray.map((n) => n.name) : [];
   for (const imported of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
     if (seen.has(imported)) continue;
-    const reference = source.references.find((r) => r.name === imported) ?? known.get(imported);
+    const reference = source.references.find((r) => importPathOf(r) === imported) ?? known.get(imported);
     if (reference !== undefined) {
       parseInto(
         root,
@@ -122,9 +122,19 @@ function parseInto(
   return { package: pkg, syntax: syntaxOf(source.text), names };
 }
 
-/** References by their name: for Protobuf, the import path the importing text writes. */
+/**
+ * The import path a reference answers: its name, or, for a registry's reference, the name it is
+ * registered under, which its display name ends with (`registry:main/money/versions/1 (reference
+ * 'shop/money.proto')`, registry/compile.ts).
+ */
+function importPathOf(reference: SchemaSource): string {
+  const registered = /\(reference '(.*)'\)$/.exec(reference.name);
+  return registered ? registered[1]! : reference.name;
+}
+
+/** References by the import path they answer. */
 const byName = (references: readonly SchemaSource[]): Map<string, SchemaSource> =>
-  new Map(references.map((r) => [r.name, r]));
+  new Map(references.map((r) => [importPathOf(r), r]));
 
 /** A file's syntax as it declares it: without a `syntax` or `edition` line, proto2. */
 function syntaxOf(text: string): string {
