@@ -45,10 +45,10 @@ for (const pair of pairs) {
       description: pair.description,
       confluent: pair.compatible ? "compatible" : `incompatible (${pair.changes.join(", ")})`,
       ours: `${result.backward}: ${result.changes
-        .filter((c) => c.backward !== "ok" || /loses|misreads/.test(c.reason))
+        .filter((c) => c.backward !== "ok" || c.forward !== "ok" || /loses|misreads/.test(c.reason))
         .map(
           (c) =>
-            `${c.kind} ${c.path}: ${c.reason}${c.witness?.backward ? ` [witness ${c.witness.backward.bytes}]` : ""}`,
+            `${c.kind} ${c.path}: ${c.reason}${c.witness?.backward ? ` [backward witness ${c.witness.backward.bytes}]` : ""}${c.witness?.forward ? ` [forward witness ${c.witness.forward.bytes}]` : ""}`,
         )
         .join("; ")}`,
     });
