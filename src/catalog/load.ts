@@ -1,6 +1,6 @@
 import { readdir, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { checkFormatSources } from "../config/format-sources.js";
+import { checkFormatSources } from "./format-sources.js";
 import type { Config, SubjectConfig } from "../config/types.js";
 import { SchemawatchError, messageOf } from "../errors.js";
 import type { ParsedSchema } from "../formats/format.js";

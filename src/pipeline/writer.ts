@@ -47,7 +47,7 @@ export class WriterResolver {
     this.#subject = subject;
     this.#lookups = lookups;
     // A format that decodes only with its writer's schema cannot read a version in the body: the
-    // default order leaves `pointer` out for it (a configured one is refused, config/format-sources.ts).
+    // default order leaves `pointer` out for it (a configured one is refused, catalog/format-sources.ts).
     this.#sources = subject.format.needsWriter
       ? config.sources.filter((source) => source !== "pointer")
       : config.sources;

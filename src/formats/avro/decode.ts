@@ -27,8 +27,10 @@ const BAD = { reason: "avro_decode" as const };
 const DEEP = { reason: "too_deep" as const };
 const utf8 = new TextDecoder("utf-8");
 
-let buf: Uint8Array = new Uint8Array(0);
-let data: DataView = new DataView(buf.buffer);
+const EMPTY = new Uint8Array(0);
+let buf: Uint8Array = EMPTY;
+/** Made for floats and doubles only, once per body. */
+let data: DataView | undefined;
 let pos = 0;
 let end = 0;
 let depth = 0;
@@ -43,7 +45,7 @@ export function decodeAvro(
   start: number,
 ): AvroValue | "avro_decode" | "too_deep" {
   buf = body;
-  data = new DataView(body.buffer, body.byteOffset, body.byteLength);
+  data = undefined;
   pos = start;
   end = body.length;
   depth = 0;
@@ -61,7 +63,9 @@ export function decodeAvro(
     if (error instanceof RangeError) return "too_deep";
     throw error;
   } finally {
-    buf = new Uint8Array(0);
+    // The body is not held past its decode.
+    buf = EMPTY;
+    data = undefined;
   }
 }
 
@@ -149,12 +153,14 @@ function read(node: Node): unknown {
       return varint(10);
     case Kind.Float: {
       if (end - pos < 4) throw BAD;
+      data ??= new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
       const value = data.getFloat32(pos, true);
       pos += 4;
       return value;
     }
     case Kind.Double: {
       if (end - pos < 8) throw BAD;
+      data ??= new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
       const value = data.getFloat64(pos, true);
       pos += 8;
       return value;

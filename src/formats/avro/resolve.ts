@@ -23,7 +23,7 @@ export const AVRO_RULES = [
 ] as const;
 type Rule = (typeof AVRO_RULES)[number];
 
-const enum R {
+export const enum R {
   Ok,
   Fail,
   Record,
@@ -32,7 +32,7 @@ const enum R {
   WriterUnion,
 }
 
-interface FieldPlan {
+export interface FieldPlan {
   readonly name: string;
   readonly writer: Node;
   /** Undefined: the reader has no such field, and drops it. */
@@ -44,7 +44,7 @@ interface FieldPlan {
  * SchemaCompatibility, decided once per (writer, reader) pair. What depends on the values (which
  * union branch, which enum symbol, how many items) is read off the decoded value's trace.
  */
-interface Plan {
+export interface Plan {
   kind: R;
   readonly writer: Node;
   /** No value of the writer can fail or lose anything here: the trace is skipped. */
@@ -67,12 +67,13 @@ const PROMOTIONS: Partial<Record<Kind, readonly Kind[]>> = {
   [Kind.Bytes]: [Kind.String],
 };
 
-const plans = new WeakMap<Node, WeakMap<Node, Plan>>();
+/** Per writer root, its plans by reader root: held by the writer's node, so they live as long as it. */
+const PLANS = Symbol("plans");
+type Planned = Node & { [PLANS]?: Map<Node, Plan> };
 
 /** The plan of a writer root read by a reader root, made once per pair for the life of both. */
 export function planOf(writer: Node, reader: Node): Plan {
-  let byReader = plans.get(writer);
-  if (!byReader) plans.set(writer, (byReader = new WeakMap()));
+  const byReader = ((writer as Planned)[PLANS] ??= new Map());
   let plan = byReader.get(reader);
   if (!plan) byReader.set(reader, (plan = resolve(writer, reader, new Map())));
   return plan;
@@ -213,10 +214,14 @@ let lostAt = "";
 let failedAt = "";
 const path: string[] = [];
 
+/**
+ * The JSON Pointer of where the check is. Its segments need no escaping: Avro names are
+ * `[A-Za-z_][A-Za-z0-9_]*`, array places are numbers and a map's is `*`.
+ */
 function here(last?: string): string {
   let out = "";
-  for (const segment of path) out += "/" + segment.replace(/~/g, "~0").replace(/\//g, "~1");
-  return last === undefined ? out : out + "/" + last.replace(/~/g, "~0").replace(/\//g, "~1");
+  for (let i = 0; i < path.length; i++) out += "/" + path[i]!;
+  return last === undefined ? out : out + "/" + last;
 }
 
 function lose(rule: Rule, last?: string): void {

@@ -1,5 +1,5 @@
 import { SchemawatchError } from "../errors.js";
-import type { SubjectConfig } from "./types.js";
+import type { SubjectConfig } from "../config/types.js";
 
 /**
  * Refuses what a subject's format cannot have: a format that decodes only with its writer's schema
