@@ -203,6 +203,25 @@ describe("what a reader of another version makes of a record, by field number", 
   });
 });
 
+describe("a package renamed", () => {
+  it("finds the writer's message by its own name in the reader's package, not only the first", () => {
+    const w = proto(
+      'syntax = "proto3"; package a; message First { int32 x = 1; } message Second { string s = 1; }',
+    );
+    const r = proto(
+      'syntax = "proto3"; package b; message First { int32 x = 1; } message Second { bytes s = 1; }',
+    );
+    const second = decodeProto(
+      w,
+      confluentRecord(1, [1], Uint8Array.from([0x0a, 0x01, 0x61])),
+      5,
+    ) as ProtoDecoded;
+    const out: ReaderCheck = { outcome: "fails", rule: "x", location: "/x" };
+    new ProtoReadPlan(w, r).check(second, out);
+    expect(out).toEqual(ok);
+  });
+});
+
 describe("crafted bytes", () => {
   it("never throw: each body decodes to a failure reason or to a message every reader judges", () => {
     const w = v3(
