@@ -144,6 +144,14 @@ describe("what a reader of another version makes of a record, by field number", 
     const w = v3("repeated string tag = 1; int32 a = 2; int32 b = 3;");
     const r = v3("string tag = 1; oneof pick { int32 a = 2; int32 b = 3; }");
     expect(read(w, r, { tag: ["x"] })).toEqual(ok);
+    // The same past the numbers counted in arrays (256 and up).
+    const far = (label: string) => v3(`${label} string tag = 1000;`);
+    expect(read(far("repeated"), far(""), { tag: ["x"] })).toEqual(ok);
+    expect(read(far("repeated"), far(""), { tag: ["x", "y"] })).toEqual({
+      outcome: "fails",
+      rule: "values_dropped",
+      location: "/tag",
+    });
     expect(read(w, r, { tag: ["x", "y"] })).toEqual({
       outcome: "fails",
       rule: "values_dropped",
