@@ -42,13 +42,13 @@ export const JSON_FORMAT: Format = {
   },
 
   check(reader, value, out: ReaderCheck) {
-    const validate = reader.validate;
-    if (validate(value)) {
+    // Called as the version's method: a validator compiled on first use puts itself in its place.
+    if (reader.validate(value)) {
       out.outcome = "ok";
       out.rule = null;
       out.location = null;
     } else {
-      const error = validate.errors?.[0];
+      const error = reader.validate.errors?.[0];
       out.outcome = "fails";
       out.rule = error?.keyword ?? "unknown";
       out.location = error?.instancePath ?? "";

@@ -6,7 +6,6 @@ import { formatOfRegistryType, JSON_FORMAT } from "../formats/index.js";
 import type { SchemaFile } from "../catalog/schema-file.js";
 import { messageOf } from "../errors.js";
 import type { ReferenceEntry, RegistryVersion, SkippedVersion } from "./types.js";
-import { schemaText } from "./schema-text.js";
 
 /** The scheme of the base URI of a registered version whose schema has no `$id`. */
 export const REGISTRY_SCHEME = "schemawatch-registry";
@@ -162,14 +161,14 @@ function parseRegistryVersion(
     return [
       {
         name: `${registryPath(registry, reference.subject, reference.version)} (reference '${entry.name}')`,
-        text: schemaText(reference.schema),
+        text: reference.text ?? JSON.stringify(reference.schema),
         references: reference.references.flatMap((e) => sourceOf(e, depth + 1)),
       },
     ];
   };
   const schema = format.parse({
     name: path,
-    text: schemaText(version.schema),
+    text: version.text ?? JSON.stringify(version.schema),
     references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),
   });
   const json = version.schema;

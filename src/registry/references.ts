@@ -1,7 +1,6 @@
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import type { RegisteredSchema, ResolvedReference } from "./types.js";
-import { holdSchema } from "./schema-text.js";
 
 const MAX_DEPTH = 32;
 
@@ -75,15 +74,17 @@ export class ReferenceResolver {
         const once = `${reference.name}\0${key}`;
         if (emitted.has(once)) continue;
         emitted.add(once);
-        let schema: unknown;
+        let schema: unknown = target.schema;
         try {
-          schema = holdSchema(target.schema, target.schemaType !== "JSON");
+          schema = JSON.parse(target.schema) as unknown;
         } catch (error) {
-          throw this.#invalid(
-            root,
-            `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
-            error,
-          );
+          // Another format's text need not be JSON: its format parses it (`text`).
+          if (target.schemaType === "JSON")
+            throw this.#invalid(
+              root,
+              `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
+              error,
+            );
         }
         out.push({
           name: reference.name,
@@ -92,7 +93,7 @@ export class ReferenceResolver {
           id: target.id,
           schema,
           references: target.references,
-          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType } : {}),
+          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType, text: target.schema } : {}),
         });
       }
     };

@@ -1,5 +1,4 @@
 import { formatOfRegistryType, JSON_FORMAT } from "../formats/index.js";
-import { holdSchema } from "./schema-text.js";
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import { ReferenceResolver } from "./references.js";
@@ -133,15 +132,18 @@ async function buildContent(
   const json = format === JSON_FORMAT;
   let schema: unknown;
   try {
-    schema = holdSchema(registered.schema, !json);
+    schema = JSON.parse(registered.schema) as unknown;
   } catch (error) {
-    return {
-      subject,
-      version,
-      id,
-      reason: "invalid_schema",
-      message: `${where}: the schema is not valid JSON: ${String(error)}`,
-    };
+    // Another format's text need not be JSON: its format parses it when the catalog is built.
+    if (!json) schema = registered.schema;
+    else
+      return {
+        subject,
+        version,
+        id,
+        reason: "invalid_schema",
+        message: `${where}: the schema is not valid JSON: ${String(error)}`,
+      };
   }
   // An Avro schema may be a type's name ("string") or a union (an array); a JSON Schema may not.
   if (
@@ -165,7 +167,7 @@ async function buildContent(
       id,
       ...(registered.guid !== undefined ? { guid: registered.guid } : {}),
       schema,
-      ...(json ? {} : { schemaType: format.registryType }),
+      ...(json ? {} : { schemaType: format.registryType, text: registered.schema }),
       references,
       referenceEntries: registered.references,
       ...(registered.metadataState !== undefined ? { metadataState: registered.metadataState } : {}),

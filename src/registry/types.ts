@@ -46,6 +46,8 @@ export interface ResolvedReference {
   readonly references: readonly ReferenceEntry[];
   /** The registry's `schemaType` when it is not JSON (`AVRO`); absent for JSON Schema. */
   readonly schemaType?: string;
+  /** The registered text, for a version that is not JSON Schema: what its format parses. */
+  readonly text?: string;
 }
 
 /** One version of a registry subject, in a format schemawatch reads, with its references resolved. */
@@ -63,6 +65,11 @@ export interface RegistryVersion {
    * absent for JSON Schema, as in snapshots saved before other formats.
    */
   readonly schemaType?: string;
+  /**
+   * The registered text, for a version that is not JSON Schema: what its format parses (`schema` is
+   * that text parsed as JSON where it is JSON, as an Avro schema is; the text itself otherwise).
+   */
+  readonly text?: string;
   /** Every schema its `$ref`s reach, deepest first, each (name, subject, version) once. */
   readonly references: readonly ResolvedReference[];
   /** Its own `references` entries, as registered (the roots of `references`). */

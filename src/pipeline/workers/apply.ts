@@ -69,6 +69,8 @@ export function applyJobResult(
         out.reader = subject.readers[j]!;
         out.direction = cells.pass.labels.direction;
         out.passed = result.passed[first + j] === 1;
+        // Workers judge JSON Schema subjects only (batches.ts): no read of theirs is lossy.
+        out.lossy = false;
         if (out.passed) {
           out.keyword = null;
           out.instancePath = null;

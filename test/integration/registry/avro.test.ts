@@ -147,6 +147,12 @@ subjects:
       (c) => `${c.labels.keyword} ${c.pointer}=${c.value}`,
     );
     expect(failures).toEqual(["enum_symbol /kind=5"]);
+    // Read, but not whole: v2 fills in v1's missing note, v1 drops v2's.
+    const losses = monitor.pipeline.tallies.losses.map(
+      (c) =>
+        `${c.labels.producer} ${c.labels.writer_version}>${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
+    );
+    expect(losses.sort()).toEqual(["web 1>2 field_defaulted /note=10", "web 2>1 field_dropped /note=10"]);
     const metrics = await (await fetch(`${monitor.address}/metrics`)).text();
     expect(metrics).toContain(`schemawatch_decode_errors_total{topic="${topic}",reason="avro_decode"} 1`);
 

@@ -168,21 +168,32 @@ describe("SnapshotReader against Apicurio", () => {
     client.http.close();
   });
 
-  it("reports versions that are not JSON Schema by their type", async () => {
-    // Apicurio fixes a subject's type with its first version, so Avro gets a subject of its own.
+  it("reads an Avro version with its type, and reports a version of a type no format reads", async () => {
+    // Apicurio fixes a subject's type with its first version, so each type gets a subject of its own.
     const subject = freshSubject("avro");
-    const avro = JSON.stringify({ type: "record", name: "R", doc: subject, fields: [] });
-    const id = await register(url, subject, avro, [], "AVRO");
+    const avro = { type: "record", name: "R", doc: subject, fields: [] };
+    const id = await register(url, subject, JSON.stringify(avro), [], "AVRO");
+    const proto = freshSubject("proto");
+    const protoId = await register(
+      url,
+      proto,
+      'syntax = "proto3";\nmessage M { string a = 1; }\n',
+      [],
+      "PROTOBUF",
+    );
     const client = testClient(url);
     const snapshot = await new SnapshotReader("main", client).read(subject);
-    expect(snapshot.versions).toEqual([]);
-    expect(snapshot.skipped).toEqual([
+    expect(snapshot.versions).toMatchObject([{ subject, version: 1, id, schema: avro, schemaType: "AVRO" }]);
+    expect(snapshot.skipped).toEqual([]);
+    const skipped = await new SnapshotReader("main", client).read(proto);
+    expect(skipped.versions).toEqual([]);
+    expect(skipped.skipped).toEqual([
       {
-        subject,
+        subject: proto,
         version: 1,
-        id,
+        id: protoId,
         reason: "not_json_schema",
-        message: `registry 'test' (${url}): ${subject} version 1 (id ${id}) is AVRO, not JSON Schema: left out`,
+        message: `registry 'test' (${url}): ${proto} version 1 (id ${protoId}) is PROTOBUF, which schemawatch does not read: left out`,
       },
     ]);
     client.http.close();

@@ -106,6 +106,14 @@ describe("pipeline: an Avro subject", () => {
     ]);
   });
 
+  it("never reads a version from the body: the default writer order leaves pointer out", async () => {
+    const { pipeline, send } = await payPipeline();
+    expect(pipeline.subjects.get("pay")!.writer.needsPayload).toBe(false);
+    // JSON that names a version at /schema, as a JSON subject's default order would read it.
+    send("web", Buffer.from('{"schema":"pay/1.0"}'));
+    expect(recordCounts(pipeline)).toEqual(["web none=1"]);
+  });
+
   it("counts a record that is not sampled without decoding its body", async () => {
     const { pipeline, send } = await payPipeline("", 0.5);
     const broken = Buffer.concat([

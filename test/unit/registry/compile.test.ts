@@ -53,6 +53,17 @@ describe("a registered Avro version", () => {
     expect(built.validate({ anything: true })).toBe(true);
   });
 
+  it("is parsed from the registered text when the snapshot kept it", () => {
+    const text = JSON.stringify({ type: "record", name: "Order", namespace: "shop", fields: [] });
+    const built = compileRegistryVersion(
+      "main",
+      { ...order([]), text },
+      new SchemaCompiler(),
+    ) as CompiledVersion;
+    expect((built.schema as AvroSchema).root.name).toBe("shop.Order");
+    expect((built.schema as AvroSchema).root.fields).toEqual([]);
+  });
+
   it("is left out, naming it, when a named type it uses is in none of its references", () => {
     expect(compileRegistryVersion("main", order([]), new SchemaCompiler())).toMatchObject({
       subject: "order-value",

@@ -2,7 +2,6 @@ import { describe, expect, it } from "vitest";
 import { SchemaCompiler } from "../../../src/catalog/compiler.js";
 import { primaryOf, type ProtoSchema } from "../../../src/formats/protobuf/parse.js";
 import { compileRegistryVersion, type CompiledVersion } from "../../../src/registry/compile.js";
-import { holdSchema, schemaText } from "../../../src/registry/schema-text.js";
 import type { RegistryVersion } from "../../../src/registry/types.js";
 
 const MONEY = 'syntax = "proto3"; package shop; message Money { int64 units = 1; string currency = 2; }';
@@ -13,7 +12,8 @@ const order = (references: RegistryVersion["references"]): RegistryVersion => ({
   subject: "order-value",
   version: 2,
   id: 41,
-  schema: holdSchema(ORDER, true),
+  schema: ORDER,
+  text: ORDER,
   schemaType: "PROTOBUF",
   references,
   referenceEntries: [{ name: "shop/money.proto", subject: "money", version: 1 }],
@@ -21,15 +21,6 @@ const order = (references: RegistryVersion["references"]): RegistryVersion => ({
 });
 
 describe("a registered Protobuf version", () => {
-  it("holds its .proto text as it came (it is not JSON), and gives it back to its format", () => {
-    expect(holdSchema(ORDER, true)).toEqual({ $schemaText: ORDER });
-    expect(schemaText(holdSchema(ORDER, true))).toBe(ORDER);
-    // JSON is still parsed, and given back as JSON; JSON Schema text that is not JSON still throws.
-    expect(holdSchema('{"type":"string"}', true)).toEqual({ type: "string" });
-    expect(schemaText({ type: "string" })).toBe('{"type":"string"}');
-    expect(() => holdSchema("message M {}", false)).toThrow(SyntaxError);
-  });
-
   it("is parsed by the Protobuf format with its references by import path", () => {
     const built = compileRegistryVersion(
       "main",
@@ -39,7 +30,8 @@ describe("a registered Protobuf version", () => {
           subject: "money",
           version: 1,
           id: 40,
-          schema: holdSchema(MONEY, true),
+          schema: MONEY,
+          text: MONEY,
           references: [],
           schemaType: "PROTOBUF",
         },

@@ -87,6 +87,7 @@ describe("ReferenceResolver", () => {
         schema: { title: "address" },
         references: [],
         schemaType: "AVRO",
+        text: JSON.stringify({ title: "address" }),
       },
     ]);
   });
