@@ -2,6 +2,7 @@ import { extname } from "node:path";
 import type { Format, FormatName } from "./format.js";
 import { AVRO_FORMAT } from "./avro/index.js";
 import { JSON_FORMAT } from "./json.js";
+import { PROTOBUF_FORMAT } from "./protobuf/index.js";
 
 export type { Format, FormatName } from "./format.js";
 export { JSON_FORMAT } from "./json.js";
@@ -11,6 +12,7 @@ export { AVRO_FORMAT } from "./avro/index.js";
 export const FORMATS: ReadonlyMap<FormatName, Format> = new Map<FormatName, Format>([
   ["json", JSON_FORMAT],
   ["avro", AVRO_FORMAT],
+  ["protobuf", PROTOBUF_FORMAT],
 ]);
 
 /**

@@ -35,7 +35,7 @@ export const METRICS = {
   validationLosses: {
     name: "schemawatch_validation_losses_total",
     type: "counter",
-    help: "Passed validations where the reader drops or defaults data the writer sent (Avro), by rule.",
+    help: "Passed validations where the reader drops or defaults data the writer sent (Avro, Protobuf), by rule.",
     labels: [...RECORD_LABELS, "reader_version", "direction", "keyword"],
   },
   decodeErrors: {

@@ -1,0 +1,305 @@
+import protobuf from "protobufjs";
+import type { ProtoSchema } from "../../formats/protobuf/parse.js";
+import { worst } from "../family.js";
+import type { Bump, Compatibility, Verdict } from "../vocabulary.js";
+import { enumsOf, label, localName, messagesOf, name, typeName } from "./names.js";
+import { candidateRecords, worstReading, type ProtoWitness } from "./witness.js";
+
+/** What changed between two Protobuf versions, named after Confluent's `Difference.Type` where one fits. */
+export type ProtoChangeKind =
+  | "package-changed"
+  | "message-added"
+  | "message-removed"
+  | "field-added"
+  | "field-removed"
+  | "required-field-added"
+  | "required-field-removed"
+  | "field-renamed"
+  | "field-type-changed"
+  | "field-label-changed"
+  | "default-changed"
+  | "fields-moved-into-oneof"
+  | "oneof-added"
+  | "oneof-removed"
+  | "enum-value-added"
+  | "enum-value-removed"
+  | "enum-value-renamed";
+
+/**
+ * One change, judged in both directions by reading records: `backward` is a NEW reader on records
+ * OLD wrote, `forward` an OLD reader on NEW's records. `breaks` when some record is misread or fails
+ * (the witness is that record); a reader that only drops or defaults data (`lossy`) is `ok`, and
+ * the reason says what it loses.
+ */
+export interface ProtoChange {
+  readonly kind: ProtoChangeKind;
+  /** `pkg.Message`, `pkg.Message.field(#n)`, or `pkg.Enum.VALUE(=n)`, in NEW where it is, else in OLD. */
+  readonly path: string;
+  readonly backward: Verdict;
+  readonly forward: Verdict;
+  readonly reason: string;
+  readonly witness?: { readonly backward?: ProtoWitness; readonly forward?: ProtoWitness };
+}
+
+export interface ProtoDiffResult {
+  readonly compatibility: Compatibility;
+  readonly backward: Verdict;
+  readonly forward: Verdict;
+  readonly bump: Bump;
+  readonly changes: readonly ProtoChange[];
+}
+
+/** A judged direction: its verdict, the witness of a `breaks` or a loss, and words for the reason. */
+interface Reading {
+  readonly verdict: Verdict;
+  readonly witness: ProtoWitness | null;
+}
+
+/**
+ * Compares two versions of a `.proto` file message by message (by name within the package) and field
+ * by field (by number), and judges each change by what a reader of each side makes of records the
+ * other writes (formats/protobuf/plan.ts, the per-record check the monitor runs).
+ */
+export function diffProto(old: ProtoSchema, next: ProtoSchema): ProtoDiffResult {
+  const changes: ProtoChange[] = [];
+  if (old.package !== next.package)
+    changes.push(
+      plain(
+        "package-changed",
+        next.package ?? "",
+        "the package is renamed: messages are matched by their own names",
+      ),
+    );
+  const oldMessages = messagesOf(old);
+  const newMessages = messagesOf(next);
+  // Pairs of messages to compare: the file's own by name, then the messages their fields hold by the
+  // same name in imported files (a reference's change reaches the records too).
+  const queue: [protobuf.Type, protobuf.Type][] = [];
+  const compared = new Set<string>();
+  const enqueue = (o: protobuf.Type, n: protobuf.Type) => {
+    if (compared.has(localName(o))) return;
+    compared.add(localName(o));
+    queue.push([o, n]);
+  };
+  for (const [local, o] of oldMessages) {
+    const n = newMessages.get(local);
+    if (n === undefined)
+      changes.push(judged(old, next, "message-removed", name(o), o, null, null, "the message is removed"));
+    else enqueue(o, n);
+  }
+  while (queue.length > 0) {
+    const [o, n] = queue.shift()!;
+    compareMessage(old, next, o, n, changes, enqueue);
+  }
+  for (const [local, n] of newMessages)
+    if (!oldMessages.has(local))
+      changes.push(judged(old, next, "message-added", name(n), null, n, null, "a message is added"));
+  compareEnums(old, next, changes);
+  const backward = worst(changes.map((c) => c.backward));
+  const forward = worst(changes.map((c) => c.forward));
+  const lossless = changes.every((c) => !/\bloses\b|\bdefault\b|\bdrops\b|\bkeeps one\b/.test(c.reason));
+  let bump: Bump = "none";
+  if (changes.length > 0)
+    bump = backward !== "ok" ? "major" : forward === "ok" && lossless ? "patch" : "minor";
+  return { compatibility: compatibilityOf(backward, forward), backward, forward, bump, changes };
+}
+
+function compareMessage(
+  old: ProtoSchema,
+  next: ProtoSchema,
+  o: protobuf.Type,
+  n: protobuf.Type,
+  out: ProtoChange[],
+  enqueue: (o: protobuf.Type, n: protobuf.Type) => void,
+): void {
+  const numbers = new Set([...o.fieldsArray.map((f) => f.id), ...n.fieldsArray.map((f) => f.id)]);
+  for (const number of [...numbers].sort((a, b) => a - b)) {
+    const of = o.fieldsById[number];
+    const nf = n.fieldsById[number];
+    const at = `${name(nf === undefined ? o : n)}.${(nf ?? of)!.name}(#${number})`;
+    if (nf === undefined) {
+      const kind = of!.required ? "required-field-removed" : "field-removed";
+      out.push(judged(old, next, kind, at, o, n, number, `field ${of!.name} is removed`));
+      continue;
+    }
+    if (of === undefined) {
+      const kind = nf.required ? "required-field-added" : "field-added";
+      out.push(judged(old, next, kind, at, o, n, number, `field ${nf.name} is added`));
+      continue;
+    }
+    if (of.name !== nf.name)
+      out.push(plain("field-renamed", at, `renamed from ${of.name}: the number is what the wire carries`));
+    const oType = typeName(of);
+    const nType = typeName(nf);
+    if (
+      oType === nType &&
+      of.resolvedType instanceof protobuf.Type &&
+      nf.resolvedType instanceof protobuf.Type
+    )
+      enqueue(of.resolvedType, nf.resolvedType);
+    if (oType !== nType)
+      out.push(judged(old, next, "field-type-changed", at, o, n, number, `${oType} becomes ${nType}`));
+    else if (label(of) !== label(nf))
+      out.push(
+        judged(old, next, "field-label-changed", at, o, n, number, `${label(of)} becomes ${label(nf)}`),
+      );
+    else if (of.options?.["default"] !== nf.options?.["default"])
+      out.push(judged(old, next, "default-changed", at, o, n, null, "its default changes"));
+  }
+  compareOneofs(old, next, o, n, out);
+}
+
+function compareOneofs(
+  old: ProtoSchema,
+  next: ProtoSchema,
+  o: protobuf.Type,
+  n: protobuf.Type,
+  out: ProtoChange[],
+): void {
+  const oldNames = new Set(o.oneofsArray.map((x) => x.name));
+  for (const oneof of n.oneofsArray) {
+    if (!oldNames.has(oneof.name))
+      out.push(plain("oneof-added", `${name(n)}.${oneof.name}`, "a oneof is added"));
+    // Members that OLD could set together (each outside any oneof, or in different oneofs) and NEW
+    // holds in one: a record of OLD may set several, of which a NEW reader keeps one.
+    const groups = new Map<string, protobuf.Field>();
+    for (const member of oneof.fieldsArray) {
+      const before = o.fieldsById[member.id];
+      if (before === undefined) continue;
+      const group = before.partOf === null ? `#${member.id}` : `oneof ${before.partOf.name}`;
+      if (!groups.has(group)) groups.set(group, before);
+    }
+    if (groups.size > 1) {
+      const fields = [...groups.values()];
+      const message = o.fullName.slice(1);
+      const record = Object.assign({}, ...fields.map((f) => candidateRecords(old, message, f.id)[0]));
+      out.push(
+        change(
+          "fields-moved-into-oneof",
+          `${name(n)}.${oneof.name}`,
+          reading(old, next, message, [record]),
+          ok,
+          `${fields.map((f) => f.name).join(", ")}, which a record could set together, are now in one oneof`,
+        ),
+      );
+    }
+  }
+  const newNames = new Set(n.oneofsArray.map((x) => x.name));
+  for (const oneof of o.oneofsArray)
+    if (!newNames.has(oneof.name))
+      out.push(plain("oneof-removed", `${name(o)}.${oneof.name}`, "a oneof is removed"));
+}
+
+function compareEnums(old: ProtoSchema, next: ProtoSchema, out: ProtoChange[]): void {
+  const oldEnums = enumsOf(old);
+  for (const [local, n] of enumsOf(next)) {
+    const o = oldEnums.get(local);
+    if (o === undefined) continue;
+    const byNumber = (e: protobuf.Enum) => new Map(Object.entries(e.values).map(([k, v]) => [v, k]));
+    const ov = byNumber(o);
+    const nv = byNumber(n);
+    for (const [number, key] of nv) {
+      const at = `${name(n)}.${key}(=${number})`;
+      if (!ov.has(number))
+        out.push(
+          plain("enum-value-added", at, "an old reader gets a number it has no name for (loses its name)"),
+        );
+      else if (ov.get(number) !== key)
+        out.push(
+          plain(
+            "enum-value-renamed",
+            at,
+            `renamed from ${ov.get(number)}: the number is what the wire carries`,
+          ),
+        );
+    }
+    for (const [number, key] of ov)
+      if (!nv.has(number))
+        out.push(
+          plain(
+            "enum-value-removed",
+            `${name(o)}.${key}(=${number})`,
+            "a new reader gets a number it has no name for (loses its name)",
+          ),
+        );
+  }
+}
+
+const ok: Reading = { verdict: "ok", witness: null };
+
+/** A change judged by records: backward, OLD's records (carrying field `number`) read by NEW; forward, the reverse. */
+function judged(
+  old: ProtoSchema,
+  next: ProtoSchema,
+  kind: ProtoChangeKind,
+  path: string,
+  o: protobuf.Type | null,
+  n: protobuf.Type | null,
+  number: number | null,
+  what: string,
+): ProtoChange {
+  const backward =
+    o === null
+      ? ok
+      : reading(old, next, o.fullName.slice(1), candidateRecords(old, o.fullName.slice(1), number));
+  const forward =
+    n === null
+      ? ok
+      : reading(next, old, n.fullName.slice(1), candidateRecords(next, n.fullName.slice(1), number));
+  return change(kind, path, backward, forward, what);
+}
+
+function reading(
+  writer: ProtoSchema,
+  reader: ProtoSchema,
+  message: string,
+  records: readonly unknown[],
+): Reading {
+  const witness = worstReading(writer, reader, message, records);
+  if (witness === null) return ok;
+  return { verdict: witness.reads.outcome === "fails" ? "breaks" : "ok", witness };
+}
+
+function change(
+  kind: ProtoChangeKind,
+  path: string,
+  backward: Reading,
+  forward: Reading,
+  what: string,
+): ProtoChange {
+  const said = (direction: string, r: Reading) =>
+    r.witness === null
+      ? []
+      : [
+          `${direction}: ${r.witness.reads.outcome === "fails" ? "misreads" : "loses"} (${r.witness.reads.rule} at ${r.witness.reads.location || "the record"})`,
+        ];
+  const reason = [what, ...said("backward", backward), ...said("forward", forward)].join("; ");
+  const witness =
+    backward.witness === null && forward.witness === null
+      ? undefined
+      : {
+          ...(backward.witness ? { backward: backward.witness } : {}),
+          ...(forward.witness ? { forward: forward.witness } : {}),
+        };
+  return {
+    kind,
+    path,
+    backward: backward.verdict,
+    forward: forward.verdict,
+    reason,
+    ...(witness ? { witness } : {}),
+  };
+}
+
+const plain = (kind: ProtoChangeKind, path: string, reason: string): ProtoChange => ({
+  kind,
+  path,
+  backward: "ok",
+  forward: "ok",
+  reason,
+});
+
+function compatibilityOf(backward: Verdict, forward: Verdict): Compatibility {
+  if (backward === "ok") return forward === "ok" ? "FULL" : "BACKWARD";
+  return forward === "ok" ? "FORWARD" : "NONE";
+}

@@ -1,0 +1,91 @@
+import type { Msg } from "./model.js";
+import { primaryOf, type ProtoSchema } from "./parse.js";
+import { MAX_PATH } from "./presence.js";
+
+/**
+ * A field of a subject's records. Protobuf names a field by number (a rename is safe on the wire, a
+ * reused number is not), so a field is its number path (`2.5`: field 5 of the message in field 2),
+ * shown by the names the newest version that has it gives it (`/lines/*\/sku`).
+ */
+export interface ProtoField {
+  /** The number path, dotted: what evidence is kept under. */
+  readonly id: string;
+  readonly numbers: readonly number[];
+  /** A JSON Pointer by the newest version's names (`*` for any element of a list or map). */
+  readonly pointer: string;
+  /** The name the pointer ends with. */
+  readonly key: string;
+  /** The versions (by their label) that mark it `[deprecated = true]`, in the order given. */
+  readonly deprecatedIn: readonly string[];
+}
+
+/** A version as the walk reads it. */
+export interface ProtoVersion {
+  readonly label: string;
+  readonly retired: boolean;
+  readonly schema: ProtoSchema;
+}
+
+export interface Found {
+  readonly numbers: number[];
+  readonly pointer: string;
+  readonly key: string;
+  readonly deprecated: boolean;
+}
+
+/**
+ * The fields marked `[deprecated = true]` in a version that is not retired, in the file's first
+ * message and the messages under it (a message already on the path is not entered again, so a
+ * recursive message's copies of its own fields are not tracked; at most `MAX_PATH` steps), named by
+ * the newest version (last in `versions`) that has the number path; shallower first, then by number.
+ */
+export function deprecatedFields(versions: readonly ProtoVersion[]): ProtoField[] {
+  const deprecatedIn = new Map<string, string[]>();
+  const named = new Map<string, Found>();
+  for (const version of versions) {
+    for (const found of walk(primaryOf(version.schema))) {
+      const id = found.numbers.join(".");
+      named.set(id, found);
+      if (!version.retired && found.deprecated)
+        deprecatedIn.set(id, [...(deprecatedIn.get(id) ?? []), version.label]);
+    }
+  }
+  return [...deprecatedIn]
+    .map(([id, labels]) => {
+      const found = named.get(id)!;
+      return { id, numbers: found.numbers, pointer: found.pointer, key: found.key, deprecatedIn: labels };
+    })
+    .sort((a, b) => compareNumbers(a.numbers, b.numbers));
+}
+
+/** Every field under `root` by number path, depth first, each message type once per path. */
+export function walk(root: Msg): Found[] {
+  const out: Found[] = [];
+  const visit = (msg: Msg, numbers: number[], pointer: string, onPath: Set<Msg>): void => {
+    if (numbers.length >= MAX_PATH) return;
+    for (const field of msg.fields.values()) {
+      const path = [...numbers, field.number];
+      const at = `${pointer}/${escape(field.name)}`;
+      out.push({ numbers: path, pointer: at, key: field.name, deprecated: field.deprecated });
+      const inner = field.map ? field.message?.fields.get(2)?.message : field.message;
+      if (inner === undefined || onPath.has(inner)) continue;
+      // A map's values: the entry's field 2 on the wire, `*` in the pointer.
+      const next = field.map ? [...path, 2] : path;
+      onPath.add(inner);
+      visit(inner, next, field.repeated ? `${at}/*` : at, onPath);
+      onPath.delete(inner);
+    }
+  };
+  visit(root, [], "", new Set([root]));
+  return out;
+}
+
+/** Number paths in order: shallower first, then by number, step by step. */
+function compareNumbers(a: readonly number[], b: readonly number[]): number {
+  if (a.length !== b.length) return a.length - b.length;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+  return 0;
+}
+
+/** A JSON Pointer segment (RFC 6901). */
+const escape = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");

@@ -1,0 +1,170 @@
+import protobuf from "protobufjs";
+import { SchemawatchError, messageOf } from "../../errors.js";
+import type { ParsedSchema, SchemaSource } from "../format.js";
+import { Models, type Msg } from "./model.js";
+import type { ProtoReadPlan } from "./plan.js";
+
+const { Root, Type, parse, common } = protobuf;
+type Root = protobuf.Root;
+type Type = protobuf.Type;
+
+/** One version's `.proto` file, parsed and resolved with its imports. */
+export interface ProtoSchema extends ParsedSchema {
+  readonly format: "protobuf";
+  readonly name: string;
+  /** The file's package, or undefined. */
+  readonly package: string | undefined;
+  /** `proto2`, `proto3`, or the file's edition. */
+  readonly syntax: string;
+  readonly root: Root;
+  /** The file's own top-level messages in the order it declares them: the message index's first step. */
+  readonly messages: readonly Type[];
+  /** The file's own top-level enums, in its order. */
+  readonly enums: readonly protobuf.Enum[];
+  /** Their names, which Apicurio's `Ref` gives. */
+  readonly names: ReadonlySet<string>;
+  /** The messages as the decoder and the readers use them, built once. */
+  readonly models: Models;
+  /** How each reader version reads this version's records, made on the first record that needs it. */
+  readonly plans: WeakMap<ProtoSchema, ProtoReadPlan>;
+}
+
+/** Imports nested deeper than this are refused, as a loop would be: no real file needs so many. */
+const MAX_IMPORT_DEPTH = 32;
+
+/**
+ * Parses `source` with protobufjs (field names as written, `keepCase`), its imports taken from its
+ * references by import path, and `google/protobuf/*.proto` from protobufjs's bundled copies when no
+ * reference gives them. Throws SCHEMA_INVALID naming the file for text that does not parse, an
+ * import no reference gives, a name that does not resolve, or a file without a message.
+ */
+export function parseProto(source: SchemaSource): ProtoSchema {
+  const root = new Root();
+  const seen = new Set<string>();
+  const file = parseInto(root, source, source.name, byName(source.references), seen, 0);
+  try {
+    root.resolveAll();
+  } catch (error) {
+    throw invalid(source.name, messageOf(error), error);
+  }
+  const scope = file.package === undefined ? root : root.lookup(file.package);
+  const messages = file.names.map((name) => (scope as protobuf.Namespace | null)?.get(name));
+  const types = messages.filter((m): m is Type => m instanceof Type);
+  if (types.length === 0) throw invalid(source.name, "the file declares no message");
+  return {
+    format: "protobuf",
+    name: source.name,
+    package: file.package,
+    syntax: file.syntax,
+    root,
+    messages: types,
+    enums: messages.filter((m): m is protobuf.Enum => m instanceof protobuf.Enum),
+    names: new Set(types.map((t) => t.name)),
+    models: new Models(),
+    plans: new WeakMap(),
+  };
+}
+
+interface ParsedFile {
+  package: string | undefined;
+  syntax: string;
+  /** The file's top-level declarations, in order (its messages are found among them). */
+  names: string[];
+}
+
+/**
+ * `known`: the references of the file and of every file that imported it on the way here, so that a
+ * registry's flat list (Confluent resolves references transitively into one name→text map) and a
+ * nested one both resolve.
+ */
+function parseInto(
+  root: Root,
+  source: SchemaSource,
+  path: string,
+  known: ReadonlyMap<string, SchemaSource>,
+  seen: Set<string>,
+  depth: number,
+): ParsedFile {
+  if (depth > MAX_IMPORT_DEPTH) throw invalid(source.name, `imports nest deeper than ${MAX_IMPORT_DEPTH}`);
+  seen.add(path);
+  let parsed: protobuf.IParserResult;
+  try {
+    parsed = parse(source.text, root, { keepCase: true });
+  } catch (error) {
+    throw invalid(source.name, messageOf(error), error);
+  }
+  const pkg = parsed.package ?? undefined;
+  // The first file parsed is the version's own, into an empty root: what its package holds now is
+  // what it declares, in order, before its imports add to the same namespace.
+  const scope = pkg === undefined ? root : root.lookup(pkg);
+  const names =
+    depth === 0 && scope instanceof protobuf.Namespace ? scope.nestedArray.map((n) => n.name) : [];
+  for (const imported of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
+    if (seen.has(imported)) continue;
+    const reference = source.references.find((r) => importPathOf(r) === imported) ?? known.get(imported);
+    if (reference !== undefined) {
+      parseInto(
+        root,
+        reference,
+        imported,
+        new Map([...known, ...byName(reference.references)]),
+        seen,
+        depth + 1,
+      );
+      continue;
+    }
+    const bundled = imported.startsWith("google/protobuf/") ? common.get(imported) : null;
+    if (bundled === null || bundled === undefined)
+      throw invalid(source.name, `imports "${imported}", which none of its references gives`);
+    seen.add(imported);
+    root.addJSON(bundled.nested ?? {});
+  }
+  return { package: pkg, syntax: syntaxOf(source.text), names };
+}
+
+/**
+ * The import path a reference answers: its name, or, for a registry's reference, the name it is
+ * registered under, which its display name ends with (`registry:main/money/versions/1 (reference
+ * 'shop/money.proto')`, registry/compile.ts).
+ */
+function importPathOf(reference: SchemaSource): string {
+  const registered = /\(reference '(.*)'\)$/.exec(reference.name);
+  return registered ? registered[1]! : reference.name;
+}
+
+/** References by the import path they answer. */
+const byName = (references: readonly SchemaSource[]): Map<string, SchemaSource> =>
+  new Map(references.map((r) => [importPathOf(r), r]));
+
+/** A file's syntax as it declares it: without a `syntax` or `edition` line, proto2. */
+function syntaxOf(text: string): string {
+  const declared = /^\s*(?:syntax|edition)\s*=\s*["']([^"']+)["']/m.exec(text);
+  return declared ? declared[1]! : "proto2";
+}
+
+/**
+ * The message a Confluent message-index path names, or undefined when it runs past the file's
+ * messages. A nested step counts the message's nested messages in the order protobufjs keeps them,
+ * which is the file's order; a `map` field's entry, which protoc lists among them, is not counted.
+ */
+export function messageAt(schema: ProtoSchema, indexes: readonly number[]): Msg | undefined {
+  let type = schema.messages[indexes[0] ?? 0];
+  for (let i = 1; i < indexes.length && type !== undefined; i++)
+    type = type.nestedArray.filter((n): n is Type => n instanceof Type)[indexes[i]!];
+  return type === undefined ? undefined : schema.models.of(type);
+}
+
+/** The message a record of the version is read as when its framing names none: the file's first. */
+export function primaryOf(schema: ProtoSchema): Msg {
+  return schema.models.of(schema.messages[0]!);
+}
+
+/** The file's message named `name` (Apicurio's `Ref`), or undefined. */
+export function messageNamed(schema: ProtoSchema, name: string): Msg | undefined {
+  const type = schema.messages.find((t) => t.name === name);
+  return type === undefined ? undefined : schema.models.of(type);
+}
+
+function invalid(name: string, problem: string, cause?: unknown): SchemawatchError {
+  return new SchemawatchError("SCHEMA_INVALID", `${name}: not a valid .proto file: ${problem}`, { cause });
+}

@@ -1,0 +1,141 @@
+import { describe, expect, it } from "vitest";
+import { diffProto } from "../../../../src/diff/protobuf/index.js";
+import { proto } from "../../../helpers/protobuf.js";
+
+const summary = (
+  old: string,
+  next: string,
+  refs: [Record<string, string>, Record<string, string>] = [{}, {}],
+) => {
+  const result = diffProto(proto(old, refs[0]), proto(next, refs[1]));
+  return {
+    compatibility: result.compatibility,
+    bump: result.bump,
+    changes: result.changes.map((c) => [c.kind, c.path, c.backward, c.forward]),
+  };
+};
+
+describe("diff for Protobuf pairs", () => {
+  it("calls adding and removing an optional field compatible both ways, with what a reader loses", () => {
+    const result = diffProto(
+      proto('syntax = "proto3"; package p; message M { string a = 1; string b = 2; }'),
+      proto('syntax = "proto3"; package p; message M { string a = 1; int32 c = 3; }'),
+    );
+    expect(result.changes.map((c) => [c.kind, c.path, c.backward, c.forward, c.reason])).toEqual([
+      [
+        "field-removed",
+        "p.M.b(#2)",
+        "ok",
+        "ok",
+        "field b is removed; backward: loses (unknown_field at /b); forward: loses (default_read at /b)",
+      ],
+      [
+        "field-added",
+        "p.M.c(#3)",
+        "ok",
+        "ok",
+        "field c is added; backward: loses (default_read at /c); forward: loses (unknown_field at /c)",
+      ],
+    ]);
+    expect([result.compatibility, result.bump]).toEqual(["FULL", "minor"]);
+  });
+
+  it("judges a type change by the values each side reads, with the record that proves a break", () => {
+    const result = diffProto(
+      proto('syntax = "proto3"; message M { sint32 n = 1; int64 w = 2; }'),
+      proto('syntax = "proto3"; message M { int32 n = 1; int32 w = 2; }'),
+    );
+    expect(result.changes.map((c) => [c.kind, c.path, c.backward, c.forward])).toEqual([
+      ["field-type-changed", "M.n(#1)", "breaks", "breaks"],
+      ["field-type-changed", "M.w(#2)", "breaks", "ok"],
+    ]);
+    // sint32 -1 is zigzag 1, which int32 reads as 1.
+    expect(result.changes[0]!.witness!.backward).toEqual({
+      message: "M",
+      record: { n: -1 },
+      bytes: "0801",
+      reads: { outcome: "fails", rule: "type_reinterpreted", location: "/n" },
+    });
+    // An int64 past 32 bits, truncated by an int32 reader.
+    expect(result.changes[1]!.witness!.backward!.record).toEqual({ w: "5000000000" });
+    expect(result.changes[1]!.witness!.backward!.reads.rule).toBe("value_changed");
+    expect([result.compatibility, result.bump]).toEqual(["NONE", "major"]);
+  });
+
+  it("follows Protobuf's compatible groups: int32 to int64, string to bytes, enum to int32", () => {
+    expect(
+      summary(
+        'syntax = "proto3"; message M { int32 a = 1; string s = 2; E e = 3; } enum E { Z = 0; A = 1; }',
+        'syntax = "proto3"; message M { int64 a = 1; bytes s = 2; int32 e = 3; } enum E { Z = 0; A = 1; }',
+      ),
+    ).toEqual({
+      // New readers read old records; old readers misread a long int64 and bytes that are not UTF-8.
+      compatibility: "BACKWARD",
+      bump: "minor",
+      changes: [
+        ["field-type-changed", "M.a(#1)", "ok", "breaks"],
+        ["field-type-changed", "M.s(#2)", "ok", "breaks"],
+        ["field-type-changed", "M.e(#3)", "ok", "ok"],
+      ],
+    });
+  });
+
+  it("says which direction a required field and a label change break, and a oneof that joins fields", () => {
+    expect(
+      summary(
+        'syntax = "proto2"; message M { optional string a = 1; required string b = 2; optional int32 n = 3; optional int32 x = 4; optional int32 y = 5; }',
+        'syntax = "proto2"; message M { optional string a = 1; repeated int32 n = 3 [packed = true]; oneof o { int32 x = 4; int32 y = 5; } }',
+      ),
+    ).toEqual({
+      compatibility: "NONE",
+      bump: "major",
+      changes: [
+        ["required-field-removed", "M.b(#2)", "ok", "breaks"],
+        ["field-label-changed", "M.n(#3)", "ok", "breaks"],
+        ["oneof-added", "M.o", "ok", "ok"],
+        ["fields-moved-into-oneof", "M.o", "breaks", "ok"],
+      ],
+    });
+  });
+
+  it("compares messages by name within the package, a reference's messages too, and enum values by number", () => {
+    expect(
+      summary(
+        'syntax = "proto3"; package a; import "dep.proto"; message M { d.Home h = 1; E e = 2; } enum E { Z = 0; ONE = 1; TWO = 2; }',
+        'syntax = "proto3"; package b; import "dep.proto"; message M { d.Home h = 1; E e = 2; } enum E { Z = 0; UNO = 1; THREE = 3; }',
+        [
+          { "dep.proto": 'syntax = "proto3"; package d; message Home { int32 id = 1; }' },
+          { "dep.proto": 'syntax = "proto3"; package d; message Home { string id = 1; }' },
+        ],
+      ),
+    ).toEqual({
+      compatibility: "NONE",
+      bump: "major",
+      changes: [
+        ["package-changed", "b", "ok", "ok"],
+        ["field-type-changed", "d.Home.id(#1)", "breaks", "breaks"],
+        ["enum-value-renamed", "b.E.UNO(=1)", "ok", "ok"],
+        ["enum-value-added", "b.E.THREE(=3)", "ok", "ok"],
+        ["enum-value-removed", "a.E.TWO(=2)", "ok", "ok"],
+      ],
+    });
+  });
+
+  it("calls a removed message a break for its records, an added one for an old reader, and nothing changed none", () => {
+    expect(
+      summary(
+        'syntax = "proto3"; message M { int32 a = 1; } message R { int32 b = 1; }',
+        'syntax = "proto3"; message M { int32 a = 1; } message S { int32 b = 1; }',
+      ),
+    ).toEqual({
+      compatibility: "NONE",
+      bump: "major",
+      changes: [
+        ["message-removed", "R", "breaks", "ok"],
+        ["message-added", "S", "ok", "breaks"],
+      ],
+    });
+    const same = 'syntax = "proto3"; message M { int32 a = 1; }';
+    expect(summary(same, same)).toEqual({ compatibility: "FULL", bump: "none", changes: [] });
+  });
+});
