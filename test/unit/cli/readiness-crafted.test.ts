@@ -89,7 +89,7 @@ describe("readiness --field on a crafted capture", () => {
       expect(amount.code, odd).toBe(1);
       const total = await readiness("/total", capture("", bytes));
       expect(total.stdout, odd).toBe(
-        "pay /total is not ready to require yet:\n  - 1 record of web could not be read in the last 1m, the last one 5s ago: they may lack /total\n",
+        "pay /total is not ready to require yet:\n  - 1 record of web could not be read in the last 1m, the last one 5s ago: they may lack /total\n  - 10 records carried /total since the last that lacked it; 20 needed\n",
       );
       expect(total.code, odd).toBe(1);
     }
