@@ -12,6 +12,7 @@ export const PRESENCE_NAMES = ["absent", "present", "unknown"] as const;
 export type PresenceName = (typeof PRESENCE_NAMES)[number];
 
 const QUOTE = 0x22;
+const APOSTROPHE = 0x27;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
 /** How far past a payload the first search for a backslash in a frame reads on, at most. */
@@ -20,25 +21,24 @@ const WINDOW = 64 * 1024;
 const isSpace = (byte: number): boolean => byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 
 /**
- * Whether each record carries each of a set of property names, read from its raw bytes without
- * parsing: cheap enough for every record, not a sample.
+ * The first pass of the presence check (docs/fields.md): whether each record may carry each of a set
+ * of property names, read from its raw bytes without parsing, cheap enough for every record.
  *
- * The rule: a name is present when the document has a key of that name anywhere, at any depth (the
- * key's place is not checked, so `/amount` counts as present when only `/items/0/amount` is there),
- * whether it is written plainly (`"amount":`) or with escapes (`"\u0061mount":`, found by decoding
- * the keys that hold a backslash, only in payloads that hold one). A plain `"amount"` that is not
- * followed by `:` is a string value, not a key. In valid JSON the plain search cannot be fooled by a
- * string value (a quote inside one is escaped); in a payload that is not valid JSON it may find a
- * key that is not there, which errs towards present. A payload that is empty, that does not begin
- * with `{` or `[` and end with `}` or `]`, or whose escaped keys do not decode, is `UNKNOWN`.
- * Invalid UTF-8 is not looked for (that costs a pass over every byte): the bytes are searched as
- * they are, and a name's own bytes match exactly or not at all.
+ * `ABSENT` is exact: the name is nowhere a key, in JSON or in a dialect of it. `PRESENT` here only
+ * means "maybe present": the name's bytes lie where a key's would (after a quote, an opening brace, a
+ * comma or whitespace, and before an optional closing quote, whitespace and a colon), so quoted,
+ * single-quoted and unquoted keys are all found, at any depth; or a key written with escapes
+ * (`"\u0061mount":`, found by decoding the keys that hold a backslash, only in payloads that hold one)
+ * decodes to it. Such a record is then read exactly (exact.ts), which says where the key is and whether
+ * the record is JSON at all. A payload that is empty, that does not begin with `{` or `[` and end with
+ * `}` or `]`, whose escaped keys do not decode, or that holds a backslash outside a string, is `UNKNOWN`.
+ * Invalid UTF-8 is not looked for here (that costs a pass over every byte): the exact read does.
  */
 export class PresenceCheck {
   readonly keys: readonly string[];
-  /** Each key as JSON writes it without escapes, from its opening quote to its closing one. */
+  /** Each key as JSON writes it, without its quotes. */
   readonly #needles: Uint8Array[];
-  /** How far apart the sampled byte pairs are: one less than the shortest needle (at most 15). */
+  /** How far apart the sampled byte pairs are: one less than the shortest needle (1 to 15). */
   readonly #stride: number;
   /**
    * Per byte pair (hashed by `pair`), a bit `j` for each place `j` (1 to the stride) where a needle's
@@ -62,11 +62,16 @@ export class PresenceCheck {
   constructor(keys: readonly string[]) {
     this.keys = keys;
     this.#keySet = new Set(keys);
-    this.#needles = keys.map((key) => Buffer.from(JSON.stringify(key)));
-    // Needles hold at least the two quotes, so the stride is at least 1; bits 1 to 15 fit the table.
-    this.#stride = Math.min(15, Math.min(...this.#needles.map((n) => n.length)) - 1);
-    for (const needle of this.#needles)
+    this.#needles = keys.map((key) => Buffer.from(JSON.stringify(key).slice(1, -1)));
+    // Bits 1 to 15 fit the table. A needle of one byte (or none) begins a byte before any pair's second.
+    this.#stride = Math.max(1, Math.min(15, Math.min(...this.#needles.map((n) => n.length)) - 1));
+    for (const needle of this.#needles) {
+      if (needle.length < 2) {
+        for (let next = 0; next < 256; next++) this.#starts[pair(needle[0] ?? QUOTE, next)]! |= 2;
+        continue;
+      }
       for (let j = 1; j <= this.#stride; j++) this.#starts[pair(needle[j - 1]!, needle[j]!)]! |= 1 << j;
+    }
   }
 
   /**
@@ -139,11 +144,10 @@ export class PresenceCheck {
   }
 
   /**
-   * The plain search: keys written without escapes, marked present; returns how many. A needle spans
-   * at least `stride + 1` bytes, so it holds exactly one of the byte pairs that end every `stride`
-   * bytes from `start`: only those pairs are read, and needles are compared only where the table says
-   * one could begin. A skip search (Horspool, before) reads about as many bytes, but each read waits
-   * for the one before to say how far to skip; these reads do not wait on each other.
+   * The plain search: names written without escapes, marked present; returns how many. A needle
+   * spans at least `stride + 1` bytes (a shorter one is tabled by its first byte), so it holds one of
+   * the byte pairs that end every `stride` bytes from `start`: only those pairs are read, and needles
+   * are compared only where the table says one could begin. No read waits on another (a skip search's do).
    */
   #search(bytes: Uint8Array, start: number, into: Uint8Array): number {
     const starts = this.#starts;
@@ -160,22 +164,25 @@ export class PresenceCheck {
     return present;
   }
 
-  /** Compares the needles at each place `places` names before `at`; returns how many it found. */
+  /**
+   * Compares the needles at each place `places` names before `at`, where a key's name may begin (after
+   * a quote, a brace, a comma or whitespace) and end (a colon follows); returns how many it found.
+   */
   #compare(bytes: Uint8Array, at: number, places: number, into: Uint8Array): number {
     const needles = this.#needles;
     let present = 0;
     for (let rest = places >>> 1, pos = at - 1; rest !== 0; rest >>>= 1, pos--) {
       // Stryker disable next-line ConditionalExpression: comparing at every place before `at` finds the same keys, more slowly
-      if ((rest & 1) === 0 || bytes[pos] !== QUOTE) continue;
+      if ((rest & 1) === 0 || !KEY_BEFORE[bytes[pos - 1]!]) continue;
       for (let k = 0; k < needles.length; k++) {
         if (into[k] === PRESENT) continue;
         const needle = needles[k]!;
         const length = needle.length;
         // Past the payload's end a byte reads undefined: no match, no bounds check needed.
-        let j = 1;
+        let j = 0;
         // Stryker disable next-line ConditionalExpression,EqualityOperator: past the needle's end needle[j] is undefined, which no byte equals
         while (j < length && bytes[pos + j] === needle[j]) j++;
-        if (j === length && followedByColon(bytes, pos + length)) {
+        if (j === length && keyEnds(bytes, pos + length)) {
           into[k] = PRESENT;
           present++;
         }
@@ -195,6 +202,8 @@ export class PresenceCheck {
     // Stryker disable next-line EqualityOperator: bytes[end] is undefined, not a quote: the loop ends alike
     while (i < end) {
       if (bytes[i] !== QUOTE) {
+        // A backslash outside a string: not JSON, and its keys may be written in any escape.
+        if (bytes[i] === BACKSLASH) return present + unknownRest(into, this.keys.length);
         i++;
         continue;
       }
@@ -221,8 +230,7 @@ export class PresenceCheck {
         );
       } catch {
         // A key whose escapes do not decode: what it names cannot be known.
-        for (let k = 0; k < this.keys.length; k++) if (into[k] === ABSENT) into[k] = UNKNOWN;
-        return present;
+        return present + unknownRest(into, this.keys.length);
       }
       // Stryker disable next-line ConditionalExpression,LogicalOperator: a quoted string decodes to a string, and the loop below compares every key anyway
       if (typeof key !== "string" || !this.#keySet.has(key)) continue;
@@ -244,6 +252,24 @@ export class PresenceCheck {
  */
 // Stryker disable next-line ArrowFunction: every pair at the entry `undefined` (a typed array keeps it as a property) compares at every place: the same keys, more slowly
 const pair = (first: number, second: number): number => ((first << 5) ^ second) & 0xfff;
+
+/** The bytes a key's name may follow: a quote (either kind), a brace, a comma, whitespace. */
+const KEY_BEFORE: readonly boolean[] = Array.from(
+  { length: 256 },
+  (_, byte) => [QUOTE, APOSTROPHE, 0x7b, 0x2c].includes(byte) || isSpace(byte),
+);
+
+/** Whether a key's name may end at `at`: an optional closing quote (either kind), whitespace, a colon. */
+function keyEnds(bytes: Uint8Array, at: number): boolean {
+  const byte = bytes[at];
+  return followedByColon(bytes, byte === QUOTE || byte === APOSTROPHE ? at + 1 : at);
+}
+
+/** Marks the keys still absent unknown; returns 0 (none found). */
+function unknownRest(into: Uint8Array, keys: number): number {
+  for (let k = 0; k < keys; k++) if (into[k] === ABSENT) into[k] = UNKNOWN;
+  return 0;
+}
 
 /** Whether the next byte past whitespace from `at` is a colon: the string before it is a key. */
 function followedByColon(bytes: Uint8Array, at: number): boolean {
@@ -273,7 +299,7 @@ function indexOfByte(bytes: Uint8Array, byte: number, from: number): number {
   return buffer.indexOf(byte, from);
 }
 
-/** The verdicts for `keys` on one payload, by name: for tests, commands and anything off the hot path. */
+/** The first pass's verdicts for `keys` on one payload, by name (`present`: maybe), for tests. */
 export function presenceOf(payload: string | Uint8Array | null, keys: readonly string[]): PresenceName[] {
   const bytes = typeof payload === "string" ? Buffer.from(payload) : payload;
   const into = new Uint8Array(keys.length);

@@ -4,7 +4,8 @@ import type { DecodeReason, RecordFrame } from "../pipeline/record.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
 import type { FieldsConfig } from "../config/types.js";
 import { MAX_FIELDS, fieldsOfInterest, type FieldOfInterest } from "./interest.js";
-import { ABSENT, PRESENT, PresenceCheck, type PresenceName } from "./presence.js";
+import { FieldPresence } from "./exact.js";
+import { ABSENT, PRESENT, type PresenceName } from "./presence.js";
 import { dropColumns, keptFields, movedPairs } from "./reload.js";
 import { FORMS, FORM_UNKNOWN, formOf, type RenamePair } from "./rename.js";
 import { fieldSamples, renameSamples, summedOverProducers, type RenameSample } from "./samples.js";
@@ -80,13 +81,11 @@ class SubjectFieldState implements SubjectFieldsView {
   truncated = false;
   readonly rows: FieldRow[] = [];
   pairs: RenamePair[] = [];
-  /** Per pair, the check's key index of the replaced field then of the replacement. */
-  #pairKeys: number[] = [];
+  /** Per pair, the field index of the replaced field then of the replacement. */
+  #pairFields: number[] = [];
   #config: FieldsConfig | undefined;
-  /** Each field's index among the check's distinct keys (`/amount` and `/items/*\/amount` share one). */
-  #keyOf: number[] = [];
-  check = new PresenceCheck([]);
-  verdicts = new Uint8Array(0);
+  /** The byte search, then the exact read of a record it says may carry a field. */
+  presence = new FieldPresence([]);
   readonly #byLabels = new Map<string, Map<string, FieldRow>>();
   readonly #bySeries = new Map<RecordSeries, FieldRow>();
   readonly #max: number;
@@ -134,8 +133,6 @@ class SubjectFieldState implements SubjectFieldsView {
     this.overflow = overflow;
     this.unresolvedRefs = found.unresolvedRefs;
     this.truncated = found.truncated;
-    const keys = [...new Set(this.fields.map((f) => f.key))];
-    this.#keyOf = this.fields.map((f) => keys.indexOf(f.key));
     const pairs: RenamePair[] = [];
     this.fields.forEach((field, replaced) => {
       const replacement = this.fields.findIndex((f) => f.pointer === field.replacedBy);
@@ -143,9 +140,12 @@ class SubjectFieldState implements SubjectFieldsView {
     });
     // The config's pairs stay what they were at start: a reload adds none, so their counts stay put.
     if (pairs.length > this.pairs.length) this.pairs = pairs;
-    this.#pairKeys = this.pairs.flatMap((p) => [this.#keyOf[p.replaced]!, this.#keyOf[p.replacement]!]);
-    this.check = new PresenceCheck(keys);
-    this.verdicts = new Uint8Array(keys.length);
+    this.#pairFields = this.pairs.flatMap((p) => [p.replaced, p.replacement]);
+    // A deprecated field is in use where any record carries it; an optional one is ready only where
+    // every object at its parent's place carries it.
+    this.presence = new FieldPresence(
+      this.fields.map((f) => ({ pointer: f.pointer, every: f.deprecatedIn.length === 0 })),
+    );
     for (const row of this.rows) grow(row, this.fields.length, this.pairs.length);
   }
 
@@ -198,11 +198,11 @@ class SubjectFieldState implements SubjectFieldsView {
       for (let p = 0; p < this.pairs.length; p++) countForm(row, p * FORMS + FORM_UNKNOWN, records, at);
       return;
     }
-    const verdicts = this.verdicts;
-    this.check.check(value, start, verdicts, frame);
-    const keyOf = this.#keyOf;
+    const presence = this.presence;
+    presence.check(value, start, frame);
+    const verdicts = presence.verdicts;
     for (let i = 0; i < fields; i++) {
-      const verdict = verdicts[keyOf[i]!];
+      const verdict = verdicts[i];
       if (verdict === ABSENT) {
         row.absent[i]! += records;
         if (at > row.lastAbsentAt[i]!) row.lastAbsentAt[i] = at;
@@ -214,9 +214,9 @@ class SubjectFieldState implements SubjectFieldsView {
         if (at > row.lastUnknownAt[i]!) row.lastUnknownAt[i] = at;
       }
     }
-    const pairKeys = this.#pairKeys;
-    for (let p = 0; p < pairKeys.length; p += 2) {
-      const form = formOf(verdicts[pairKeys[p]!]!, verdicts[pairKeys[p + 1]!]!);
+    const pairFields = this.#pairFields;
+    for (let p = 0; p < pairFields.length; p += 2) {
+      const form = formOf(verdicts[pairFields[p]!]!, verdicts[pairFields[p + 1]!]!);
       countForm(row, (p >> 1) * FORMS + form, records, at);
     }
   }
@@ -285,20 +285,6 @@ export class FieldTallies {
     state.count(state.row(series), value, start, readable, records, series.lastObservedMs, frame);
   };
 
-  /**
-   * A reloaded config's `fields` blocks (by subject name) over the reloaded catalog: each subject's
-   * fields follow them at once (`SubjectFieldState.reconfigure`).
-   */
-  reconfigure(catalog: Catalog, config: ReadonlyMap<string, FieldsConfig>): void {
-    this.#config = config;
-    for (const subject of catalog.subjects.values()) {
-      const state = this.#states.get(subject.name);
-      if (state) state.reconfigure(subject, config.get(subject.name));
-      else
-        this.#states.set(subject.name, new SubjectFieldState(subject, this.#max, config.get(subject.name)));
-    }
-  }
-
   /** Each subject's tracked fields and rows. */
   subjects(): Iterable<SubjectFieldsView> {
     return this.#states.values();
@@ -321,5 +307,19 @@ export class FieldTallies {
   /** Every rename pair's records per producer and form (samples.ts). */
   renameSamples(producerDetail = true): Iterable<RenameSample> {
     return renameSamples(this.#states.values(), producerDetail);
+  }
+
+  /**
+   * A reloaded config's `fields` blocks (by subject name) over the reloaded catalog: each subject's
+   * fields follow them at once (`SubjectFieldState.reconfigure`).
+   */
+  reconfigure(catalog: Catalog, config: ReadonlyMap<string, FieldsConfig>): void {
+    this.#config = config;
+    for (const subject of catalog.subjects.values()) {
+      const state = this.#states.get(subject.name);
+      if (state) state.reconfigure(subject, config.get(subject.name));
+      else
+        this.#states.set(subject.name, new SubjectFieldState(subject, this.#max, config.get(subject.name)));
+    }
   }
 }

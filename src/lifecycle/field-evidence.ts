@@ -52,7 +52,11 @@ export interface FieldUse {
   lastPresentAt: number;
   lastAbsentAt: number;
   lastUnknownAt: number;
-  /** Records that carried it since the last one that lacked it or could not be read. */
+  /**
+   * Records of this use that carried it since the last record of the field, of any producer, that
+   * lacked it or could not be read (as far as folding tells the order: see `FieldEvidence.observe`).
+   * Summed over a replica's uses: the field's streak on that replica.
+   */
   presentSinceMissing: number;
   /** Counts per time bucket, oldest first, as far back as the longer window of the subject. */
   buckets: FieldBucket[];
@@ -154,6 +158,9 @@ export class FieldEvidence {
       const window = windowMs(f.subject);
       const width = bucketWidth(window);
       const start = Math.floor(now / width) * width;
+      // A record of any producer that lacked a field, or could not be read for it, ends every streak
+      // of that field here: the records of other producers folded before it came before that record.
+      const missed = f.fields.map((t, i) => f.rows.some((row) => this.#misses(row, t.pointer, i)));
       for (const row of f.rows) {
         let folded = this.#folded.get(row);
         if (!folded) this.#folded.set(row, (folded = new Map()));
@@ -183,7 +190,7 @@ export class FieldEvidence {
           use.lastUnknownAt = Math.max(use.lastUnknownAt, row.lastUnknownAt[i] ?? 0);
           // Within what was folded at once, the order is not known: a record that lacked it may have
           // come last, so the streak starts again at 0 (never longer than it was).
-          use.presentSinceMissing = absent + unknown > 0 ? 0 : use.presentSinceMissing + present;
+          use.presentSinceMissing = missed[i] ? 0 : use.presentSinceMissing + present;
           let bucket = use.buckets[use.buckets.length - 1];
           if (!bucket || bucket.start < start) {
             use.buckets.push((bucket = { start, present: 0, absent: 0, unknown: 0 }));
@@ -197,7 +204,20 @@ export class FieldEvidence {
           while (use.buckets.length > 0 && use.buckets[0]!.start + width < oldest) use.buckets.shift();
         }
       }
+      for (const use of subject.uses.values())
+        if (missed[f.fields.findIndex((t) => t.pointer === use.field)]) use.presentSinceMissing = 0;
     }
+  }
+
+  /** Whether a row lacked field `i` (at `pointer`), or could not be read for it, since it was last folded. */
+  #misses(row: FieldFactsRow, pointer: string, i: number): boolean {
+    const absent = row.absent[i] ?? 0;
+    const unknown = row.unknown[i] ?? 0;
+    let was = this.#folded.get(row)?.get(pointer) ?? { present: 0, absent: 0, unknown: 0 };
+    // Fewer than folded: the field left and joined again, its column counting from zero (as observe reads it).
+    if ((row.present[i] ?? 0) < was.present || absent < was.absent || unknown < was.unknown)
+      was = { present: 0, absent: 0, unknown: 0 };
+    return absent > was.absent || unknown > was.unknown;
   }
 
   #subject(name: string): SubjectEvidence {

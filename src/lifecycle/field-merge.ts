@@ -8,25 +8,33 @@ const isNumber = (v: unknown): v is number => typeof v === "number" && Number.is
 /** When a use last lacked the field or could not be read for it: what ends its streak (ms; 0: never). */
 const lastMissing = (use: FieldUse) => Math.max(use.lastAbsentAt, use.lastUnknownAt);
 
+/** When any of a replica's uses last missed the field: what ends its streaks (ms; 0: never). */
+export const lastMissingOf = (uses: readonly FieldUse[]) => Math.max(0, ...uses.map(lastMissing));
+
 /**
  * The uses of one field seen by several replicas, judged as one, per producer and writer version.
  * Last times merge by max, so a record any replica saw carry, lack or fail the field counts; bucket
  * counts add up by bucket start. The streak of records carrying it since the last that did not: a
- * replica's records cannot be ordered against another's, so after a miss only the streak of the
- * replica whose miss came last counts (the shortest of those, conservatively), as the candidates'
- * samples since a failure do; with no miss anywhere, the streaks add up.
+ * replica's records cannot be ordered against another's, so after a miss only the streaks of the
+ * replica whose miss (of any producer) came last count, a use's shortest where replicas tie; another
+ * replica's records may all have come before that miss, and count nothing. With no miss anywhere, the
+ * streaks add up.
  */
 export function mergeFieldUses(views: ReadonlyArray<readonly FieldUse[]>): FieldUse[] {
-  const groups = new Map<string, FieldUse[]>();
-  for (const view of views)
+  const missedAt = Math.max(0, ...views.map(lastMissingOf));
+  const groups = new Map<string, Array<{ use: FieldUse; last: boolean }>>();
+  for (const view of views) {
+    const last = lastMissingOf(view) === missedAt;
     for (const use of view) {
       const key = `${use.producer}\u0000${use.writer}`;
       const list = groups.get(key) ?? [];
-      list.push(use);
+      list.push({ use, last });
       groups.set(key, list);
     }
+  }
   const merged: FieldUse[] = [];
-  for (const list of groups.values()) {
+  for (const entries of groups.values()) {
+    const list = entries.map((e) => e.use);
     const buckets = new Map<number, FieldBucket>();
     for (const use of list)
       for (const b of use.buckets) {
@@ -38,7 +46,7 @@ export function mergeFieldUses(views: ReadonlyArray<readonly FieldUse[]>): Field
           into.unknown += b.unknown;
         }
       }
-    const missedAt = Math.max(...list.map(lastMissing));
+    const since = entries.filter((e) => e.last).map((e) => e.use.presentSinceMissing);
     merged.push({
       producer: list[0]!.producer,
       writer: list[0]!.writer,
@@ -48,7 +56,9 @@ export function mergeFieldUses(views: ReadonlyArray<readonly FieldUse[]>): Field
       presentSinceMissing:
         missedAt === 0
           ? list.reduce((n, u) => n + u.presentSinceMissing, 0)
-          : Math.min(...list.filter((u) => lastMissing(u) === missedAt).map((u) => u.presentSinceMissing)),
+          : since.length === 0
+            ? 0
+            : Math.min(...since),
       buckets: [...buckets.values()].sort((a, b) => a.start - b.start),
     });
   }

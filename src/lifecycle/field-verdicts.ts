@@ -8,6 +8,7 @@ import {
   type FieldUse,
   type TrackedField,
 } from "./field-evidence.js";
+import { lastMissingOf } from "./field-merge.js";
 import type { LifecycleSubject } from "./lifecycle.js";
 import type { Observation } from "./observation.js";
 import { ago, coverageFor, iso, type Verdict } from "./verdicts.js";
@@ -267,7 +268,10 @@ export function judgeOptionalField(
     since,
     now,
   );
-  const streak = uses.reduce((n, u) => n + u.presentSinceMissing, 0);
+  // Records since the last that lacked the field, of any producer: a use whose last record came
+  // before that miss adds nothing, whatever it counted since a miss of its own.
+  const missedAt = lastMissingOf(uses);
+  const streak = uses.reduce((n, u) => (u.lastPresentAt > missedAt ? n + u.presentSinceMissing : n), 0);
   const reasons = [
     ...holding,
     ...unreadable,

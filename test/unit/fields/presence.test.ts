@@ -44,6 +44,14 @@ describe("the presence check", () => {
     expect(presenceOf('{"é":1}', ["é"])).toEqual(["present"]);
   });
 
+  it("says maybe for a name where a key of a dialect would be, so the exact read sees the record", () => {
+    expect(presenceOf("{'amount':1, currency :2}", KEYS)).toEqual(["present", "present", "absent"]);
+    // After an escaped quote: maybe (the exact read says it is another key).
+    expect(presenceOf('{"x\\"amount":1}', KEYS)).toEqual(["present", "absent", "absent"]);
+    // A backslash outside any string is no JSON: what its keys name cannot be known.
+    expect(presenceOf("{\\u0061mount:1}", KEYS)).toEqual(["unknown", "unknown", "unknown"]);
+  });
+
   it("is unknown for a payload that cannot be read", () => {
     for (const payload of [null, "", "   ", "not json", '"amount"', "42", '{"amount":1', "\u0000\u0001{}x"])
       expect(presenceOf(payload, KEYS), String(payload)).toEqual(["unknown", "unknown", "unknown"]);

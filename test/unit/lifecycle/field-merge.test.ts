@@ -15,7 +15,7 @@ const T0 = Date.parse("2026-12-01T08:00:00Z");
 const S = 1000;
 
 describe("mergeFieldUses", () => {
-  it("per producer and writer: last times by max, bucket counts added by start, streaks added while nobody missed", () => {
+  it("per producer and writer: last times by max, bucket counts added by start, streaks of the replica whose miss came last", () => {
     const a = use({
       lastPresentAt: T0 + 5,
       lastAbsentAt: 0,
@@ -36,10 +36,12 @@ describe("mergeFieldUses", () => {
       lastAbsentAt: T0 + 1,
       buckets: [{ start: T0, present: 0, absent: 2, unknown: 0 }],
     });
+    // Web's miss on the first replica is the last of the field: the second replica's 6 records of
+    // billing may all have come before it, so only the first replica's 4 count.
     expect(mergeFieldUses([[a, web], [b]])).toEqual([
       use({
         lastPresentAt: T0 + 9,
-        presentSinceMissing: 10,
+        presentSinceMissing: 4,
         buckets: [
           { start: T0 - 100, present: 1, absent: 0, unknown: 0 },
           { start: T0, present: 9, absent: 0, unknown: 0 },
@@ -49,6 +51,24 @@ describe("mergeFieldUses", () => {
     ]);
     // the inputs are not changed
     expect(a.buckets).toEqual([{ start: T0, present: 4, absent: 0, unknown: 0 }]);
+    // With no miss anywhere, the streaks add up.
+    expect(mergeFieldUses([[a], [b]])[0]!.presentSinceMissing).toBe(10);
+  });
+
+  it("counts nothing of a replica whose last miss, of any producer, came before another replica's", () => {
+    // Billing never missed on either replica; web missed on the second. The first replica's 300 may
+    // all have come before that miss: only the second replica's 10 since it count.
+    const views = [
+      [use({ lastPresentAt: T0 + 50, presentSinceMissing: 300 })],
+      [
+        use({ lastPresentAt: T0 + 40, presentSinceMissing: 10 }),
+        use({ producer: "web", lastAbsentAt: T0 + 30, presentSinceMissing: 0 }),
+      ],
+    ];
+    expect(mergeFieldUses(views).map((u) => [u.producer, u.presentSinceMissing])).toEqual([
+      ["billing", 10],
+      ["web", 0],
+    ]);
   });
 
   it("after a miss, only the streak of the replica whose miss came last counts (the shortest of those)", () => {
@@ -128,8 +148,10 @@ describe("field verdicts with other replicas' evidence", () => {
     expect(verdicts.get("pay\u0000/amount")!.reasons).toEqual([
       "billing still sends /amount in 100% of its records (3 of 3 in the last 10m; writer 1.1.0), the last one 9m10s ago",
     ]);
+    // Web's 20 records here came before billing's miss there, as far as anyone can tell: none count.
     expect(verdicts.get("pay\u0000/total")!.reasons).toEqual([
       "billing still omits /total in 100% of its records (3 of 3 in the last 10m; writer 1.1.0), the last one 9m10s ago",
+      "0 records carried /total since the last that lacked it; 1 needed",
     ]);
     // the window passes on the other replica's last record too
     expect(judge(T0 + 701 * S + 1).get("pay\u0000/amount")!.yes).toBe(true);

@@ -169,12 +169,15 @@ describe("an optional field ready to require", () => {
     expect(summary(w.judge(T0 + 600 * S).total)).toEqual({
       kind: "ready",
       yes: false,
-      // billing's 40 records carried it since (web's streak is 0: within one fold the order is not
-      // known, and a record that lacked it may have come last).
+      // Billing's 40 records came before web's miss: none carried it since (within one fold the
+      // order is not known either, and a record that lacked it may have come last).
       reasons: [
         "web still omits /total in 10% of its records (5 of 50 in the last 10m; writer 1.1.0), the last one 9m40s ago",
+        "0 records carried /total since the last that lacked it; 10 needed",
       ],
     });
+    send(w.billing, T0 + 30 * S, 40, { amount: true, total: true });
+    w.fold(T0 + 30 * S);
     expect(w.judge(T0 + 621 * S + 1).total.reasons).toEqual([]);
     const ready = w.judge(T0 + 621 * S + 1).total;
     expect(ready.yes).toBe(true);
@@ -183,10 +186,41 @@ describe("an optional field ready to require", () => {
       window: "10m",
       coveredSince: "2026-12-01T08:00Z",
       partitions: 1,
-      records: 90,
+      records: 130,
       recordsSinceMissing: 40,
       lackingBound95: 1 - Math.pow(0.05, 1 / 40),
     });
+  });
+
+  it("counts nothing since another producer's last miss of a producer that stopped before it", () => {
+    // Issue 42: billing sent 300 records carrying it, then stopped; web lacked it once after them,
+    // then sent 5 carrying it. 5 records since the last that lacked it, not 305.
+    const w = world();
+    send(w.billing, T0 + 10 * S, 300, { amount: false, total: true });
+    w.fold(T0 + 10 * S);
+    send(w.web, T0 + 20 * S, 1, { amount: false, total: false });
+    w.fold(T0 + 20 * S);
+    send(w.web, T0 + 30 * S, 5, { amount: false, total: true });
+    w.fold(T0 + 30 * S);
+    const total = w.judge(T0 + 700 * S).total;
+    expect(total.reasons).toEqual(["5 records carried /total since the last that lacked it; 10 needed"]);
+    expect(total.evidence["recordsSinceMissing"]).toBe(5);
+    // Evidence restored from a state written before (billing's streak never reset): the same answer,
+    // since billing's last record came before web's miss.
+    const restored = world();
+    restored.evidence.restore(w.evidence.toState());
+    const state = restored.evidence.toState();
+    const billing = Object.values(state["pay"]!.uses).find(
+      (u) => u.producer === "billing" && u.field === "/total",
+    )!;
+    expect(billing.presentSinceMissing).toBe(0);
+    billing.presentSinceMissing = 300;
+    restored.evidence.restore(state);
+    expect(restored.judge(T0 + 700 * S).total.evidence["recordsSinceMissing"]).toBe(5);
+    // Billing sends again after web's miss: its 300 of before still do not count, its 7 since do.
+    send(w.billing, T0 + 40 * S, 7, { amount: false, total: true });
+    w.fold(T0 + 40 * S);
+    expect(w.judge(T0 + 700 * S).total.evidence["recordsSinceMissing"]).toBe(12);
   });
 
   it("needs minSamples records carrying it since the last that lacked it", () => {
