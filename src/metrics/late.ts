@@ -69,14 +69,11 @@ export function foldPassingReaders(samples: readonly Sample[]): Sample[] {
       out.push(s);
       continue;
     }
-    const key = `${String(l["topic"])}\u0000${String(l["subject"])}\u0000${String(l["result"])}`;
+    const key = `${String(l["subject"])}\u0000${String(l["result"])}`;
     const sum = sums.get(key);
     if (sum !== undefined) sum.value += s.value;
     else {
-      const entry = {
-        labels: { topic: l["topic"], subject: l["subject"], result: l["result"] },
-        value: s.value,
-      };
+      const entry = { labels: { subject: l["subject"], result: l["result"] }, value: s.value };
       sums.set(key, entry);
       out.push(entry);
     }

@@ -37,7 +37,7 @@ describe("foldPassingReaders", () => {
         v("1.3", "conformance", "fail", 1, "web"),
         v("1.3", "conformance", "pass", 13),
       ]),
-    ).toEqual([
+    ).toStrictEqual([
       v("1.0", "forward", "pass", 5),
       v("1.0", "forward", "fail", 2),
       { labels: { subject: "s", result: "pass" }, value: 18 },
