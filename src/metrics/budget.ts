@@ -24,7 +24,10 @@ export type Keep = (labels: Readonly<Record<string, unknown>>) => boolean;
 export class SeriesBudget {
   readonly limit: number;
   #counted = 0;
+  /** The series of the metrics that are never folded, as the last decision counted them. */
+  #fixed = 0;
   #folding = false;
+  #depth: Depth = "producers";
   /** Per metric name: how many series the last scrape folded away (0 when it folded nothing). */
   readonly folded = new Map<string, number>();
 
@@ -39,13 +42,29 @@ export class SeriesBudget {
 
   /** At the first foldable metric: whether this scrape folds, given what the foldable ones hold. */
   decide(foldable: number): boolean {
+    this.#fixed = this.#counted;
     this.#folding = this.#counted + foldable > this.limit;
+    this.#depth = "producers";
     this.#counted = 0;
     return this.#folding;
   }
 
+  /**
+   * When this scrape folds: given how many series the foldable metrics keep summed over producers
+   * alone, whether it must fold deeper (over writer versions too, its zero sums left out).
+   */
+  deepen(foldedOverProducers: number): Depth {
+    if (this.#folding && this.#fixed + foldedOverProducers > this.limit) this.#depth = "writers";
+    return this.#depth;
+  }
+
   get folding(): boolean {
     return this.#folding;
+  }
+
+  /** How far this scrape folds: `writers` when summing over producers was not enough. */
+  get depth(): Depth {
+    return this.#depth;
   }
 
   /** The samples as this scrape exports them, folded or not; records how many series went. */
@@ -54,7 +73,7 @@ export class SeriesBudget {
       this.folded.set(metric, 0);
       return samples;
     }
-    const out = foldProducers(samples, keep);
+    const out = foldProducers(samples, keep, this.#depth);
     this.folded.set(metric, samples.length - out.length);
     return out;
   }
@@ -68,10 +87,28 @@ export class SeriesBudget {
 }
 
 /**
- * The samples that `keep` accepts as they are; the others summed over `producer`, which their sums
- * leave out, one sum per remaining label set (in the order each first appears).
+ * How far a fold goes. `producers`: the series that need no attention summed over `producer`. `writers`
+ * (when summing over producers alone still leaves the scrape over the budget): summed over `producer`,
+ * `writer_version` and `topic` (the rules and panels sum validations by subject, never by topic), and a sum that is 0 not exported (a fold keeps its totals exact, and a missing
+ * series adds nothing to a `sum by`).
  */
-export function foldProducers(samples: Iterable<ProducerSample>, keep: Keep): Sample[] {
+export type Depth = "producers" | "writers";
+const OMITTED: Record<Depth, readonly string[]> = {
+  producers: ["producer"],
+  writers: ["producer", "writer_version", "topic"],
+};
+
+/**
+ * The samples that `keep` accepts as they are; the others summed over the labels `depth` leaves out
+ * (`producer`, or `producer`, `writer_version` and `topic`), one sum per remaining label set (in the order each
+ * first appears); at depth `writers` every series of 0 is left out.
+ */
+export function foldProducers(
+  samples: Iterable<ProducerSample>,
+  keep: Keep,
+  depth: Depth = "producers",
+): Sample[] {
+  const omitted = OMITTED[depth];
   const out: Sample[] = [];
   const sums = new Map<string, { labels: object; value: number }>();
   for (const sample of samples) {
@@ -80,7 +117,8 @@ export function foldProducers(samples: Iterable<ProducerSample>, keep: Keep): Sa
       out.push(sample);
       continue;
     }
-    const { producer: _producer, ...rest } = labels;
+    const rest: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(labels)) if (!omitted.includes(name)) rest[name] = value;
     // Label values never hold a NUL or a \u0001 (topics, versions, keywords and pointers cannot).
     const key = Object.entries(rest)
       .map(([name, value]) => `${name}\u0001${String(value)}`)
@@ -92,16 +130,21 @@ export function foldProducers(samples: Iterable<ProducerSample>, keep: Keep): Sa
       out.push(entry);
     } else sum.value += sample.value;
   }
-  return out;
+  return depth === "producers" ? out : out.filter((sample) => sample.value !== 0);
 }
 
-/** `subject\0version` of every deprecated or retired version: their series keep their producers. */
-export function versionsNeedingAttention(catalog: Catalog): Set<string> {
+/**
+ * `subject\0version` of every deprecated or retired version (or only those of `statuses`): their series
+ * keep their producers.
+ */
+export function versionsNeedingAttention(
+  catalog: Catalog,
+  statuses: readonly string[] = ["deprecated", "retired"],
+): Set<string> {
   const versions = new Set<string>();
   for (const subject of catalog.subjects.values())
     for (const v of subject.versions)
-      if (v.status === "deprecated" || v.status === "retired")
-        versions.add(`${subject.name}\u0000${v.version.text}`);
+      if (statuses.includes(v.status)) versions.add(`${subject.name}\u0000${v.version.text}`);
   return versions;
 }
 

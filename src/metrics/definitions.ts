@@ -255,7 +255,7 @@ export const METRICS = {
   seriesFolded: {
     name: "schemawatch_series_folded",
     type: "gauge",
-    help: "Series the last scrape did not export per producer because it was over metrics.seriesBudget: the series of versions, pairs and fields that need no attention, summed over producers (0 when under the budget).",
+    help: "Series the last scrape did not export as they are because it was over metrics.seriesBudget: the series of versions, pairs and fields that need no attention summed over producers (and, when that is not enough, over writers, or left out at 0), per metric (0 when under the budget).",
     labels: ["metric"],
   },
 } as const satisfies Record<string, MetricDefinition>;

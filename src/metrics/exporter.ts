@@ -12,6 +12,7 @@ import { FOLD_REASONS } from "../stats/store.js";
 import { METRICS, type MetricDefinition } from "./definitions.js";
 import { SeriesBudget } from "./budget.js";
 import { addFoldable } from "./foldable.js";
+import { quantilesFold, recordsFold, withoutZeros, type LateFamily } from "./late.js";
 
 type Sample = { readonly labels: object; readonly value: number };
 
@@ -88,14 +89,19 @@ export function createRegistry(sources: MetricSources): Registry {
   const { pipeline, health } = sources;
   const tallies = pipeline.tallies;
 
-  add(METRICS.records, () => tallies.records);
+  // Folded at the budget's depth `writers` (src/metrics/late.ts): registered after the others.
+  const late: LateFamily[] = [
+    { definition: METRICS.records, read: () => tallies.records, fold: recordsFold },
+  ];
   // Every reason on every configured topic starts at zero.
   for (const subject of pipeline.subjects.values()) {
     for (const topic of subject.subject.topics)
       for (const reason of DECODE_REASONS) tallies.decodeCell(topic, reason);
   }
-  add(METRICS.decodeErrors, () => tallies.decodeErrors);
-  add(METRICS.tombstones, () => tallies.tombstones);
+  late.push(
+    { definition: METRICS.decodeErrors, read: () => tallies.decodeErrors, fold: withoutZeros },
+    { definition: METRICS.tombstones, read: () => tallies.tombstones, fold: withoutZeros },
+  );
   add(METRICS.versionInfo, function* () {
     for (const subject of sources.catalog().subjects.values()) {
       for (const v of subject.versions) {
@@ -103,13 +109,17 @@ export function createRegistry(sources: MetricSources): Registry {
       }
     }
   });
-  add(METRICS.lastSeen, function* () {
-    for (const subject of sources.catalog().subjects.values()) {
-      const seen = tallies.lastSeen(subject.name);
-      for (const version of [...subject.versions.map((v) => v.version.text), NO_VERSION]) {
-        yield { labels: { subject: subject.name, version }, value: seen.get(version) ?? 0 };
+  late.push({
+    definition: METRICS.lastSeen,
+    read: function* () {
+      for (const subject of sources.catalog().subjects.values()) {
+        const seen = tallies.lastSeen(subject.name);
+        for (const version of [...subject.versions.map((v) => v.version.text), NO_VERSION]) {
+          yield { labels: { subject: subject.name, version }, value: seen.get(version) ?? 0 };
+        }
       }
-    }
+    },
+    fold: withoutZeros,
   });
   add(METRICS.sampleRatio, function* () {
     for (const [name, subject] of pipeline.subjects) {
@@ -187,8 +197,8 @@ export function createRegistry(sources: MetricSources): Registry {
     { labels: { version: sources.version, node_version: process.version }, value: 1 },
   ]);
   const lifecycle = sources.lifecycle;
-  const verdictMetric = (definition: MetricDefinition, status: "deprecated" | "candidate") =>
-    add(definition, function* () {
+  const verdicts = (status: "deprecated" | "candidate") =>
+    function* () {
       for (const subject of sources.catalog().subjects.values()) {
         for (const v of subject.versions) {
           if (v.status !== status) continue;
@@ -196,9 +206,10 @@ export function createRegistry(sources: MetricSources): Registry {
           yield { labels: { subject: subject.name, version: v.version.text }, value: verdict?.yes ? 1 : 0 };
         }
       }
-    });
-  verdictMetric(METRICS.versionRemovable, "deprecated");
-  verdictMetric(METRICS.candidateReady, "candidate");
+    };
+  // A deprecated version needs attention: its 0 (not drained yet) stays at every depth.
+  add(METRICS.versionRemovable, verdicts("deprecated"));
+  late.push({ definition: METRICS.candidateReady, read: verdicts("candidate"), fold: withoutZeros });
   add(METRICS.drainWindow, function* () {
     for (const [name, subject] of pipeline.subjects)
       yield { labels: { subject: name }, value: subject.config.drainWindow };
@@ -221,8 +232,8 @@ export function createRegistry(sources: MetricSources): Registry {
       }
     });
     // The last judgement's verdicts (every judge interval); a field not judged yet is 0.
-    const fieldVerdict = (definition: MetricDefinition, kind: "deprecated" | "optional") =>
-      add(definition, function* () {
+    const fieldVerdicts = (kind: "deprecated" | "optional") =>
+      function* () {
         const verdicts = lifecycle?.fieldVerdicts?.();
         for (const subject of fields.subjects())
           for (const field of subject.fields) {
@@ -230,22 +241,28 @@ export function createRegistry(sources: MetricSources): Registry {
             const verdict = verdicts?.get(`${subject.subject}\u0000${field.pointer}`);
             yield { labels: { subject: subject.subject, field: field.pointer }, value: verdict?.yes ? 1 : 0 };
           }
-      });
-    fieldVerdict(METRICS.fieldDrained, "deprecated");
-    fieldVerdict(METRICS.fieldReady, "optional");
+      };
+    // A deprecated field needs attention: its 0 (not drained yet) stays at every depth.
+    add(METRICS.fieldDrained, fieldVerdicts("deprecated"));
+    late.push({ definition: METRICS.fieldReady, read: fieldVerdicts("optional"), fold: withoutZeros });
     add(METRICS.fieldRenameRecords, () => fields.renameSamples(sources.producerDetail ?? true));
-    add(METRICS.fieldsUntracked, function* () {
-      for (const subject of fields.subjects())
-        yield { labels: { subject: subject.subject }, value: subject.overflow };
+    late.push({
+      definition: METRICS.fieldsUntracked,
+      read: function* () {
+        for (const subject of fields.subjects())
+          yield { labels: { subject: subject.subject }, value: subject.overflow };
+      },
+      fold: withoutZeros,
     });
   }
   // Declared whether or not the statistics are on (a scrape shows every metric's TYPE); empty when off.
-  addStatsMetrics(add, sources.stats);
+  addStatsMetrics(add, sources.stats, late);
   // Last of schemawatch's own: the series budget decides once every other metric has counted.
   addFoldable(
     (definition, read) => registry.registerMetric(new CollectedMetric(definition, read) as unknown as Metric),
     sources,
     budget,
+    late,
   );
   collectDefaultMetrics({ register: registry });
   return registry;
@@ -255,9 +272,17 @@ export function createRegistry(sources: MetricSources): Registry {
 function addStatsMetrics(
   add: (definition: MetricDefinition, read: () => Iterable<Sample>) => void,
   stats: FieldStats | undefined,
+  late: LateFamily[],
 ): void {
-  add(METRICS.fieldQuantile, () => stats?.quantiles() ?? []);
-  add(METRICS.fieldFindings, () => stats?.findingCounts() ?? []);
+  const findings = () => stats?.findingCounts() ?? [];
+  late.push(
+    {
+      definition: METRICS.fieldQuantile,
+      read: () => stats?.quantiles() ?? [],
+      fold: quantilesFold(findings),
+    },
+    { definition: METRICS.fieldFindings, read: findings, fold: withoutZeros },
+  );
   add(METRICS.fieldStatsDropped, () => (stats ? [{ labels: {}, value: stats.store.dropped }] : []));
   add(METRICS.fieldStatsFolded, () =>
     stats ? FOLD_REASONS.map((reason) => ({ labels: { reason }, value: stats.store.folded[reason] })) : [],

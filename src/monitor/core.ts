@@ -201,7 +201,11 @@ export function buildCore(inputs: CoreInputs): Core {
   });
   const status = (): MonitorStatus => ({
     ...buildStatus(catalog(), pipeline, health, follower),
-    seriesBudget: { limit: seriesBudget.limit, folded: seriesBudget.totalFolded() },
+    seriesBudget: {
+      limit: seriesBudget.limit,
+      folded: seriesBudget.totalFolded(),
+      deep: seriesBudget.folding && seriesBudget.depth === "writers",
+    },
   });
   // The last judgement's, which the report's own judgement renews before it reads them.
   const renameProgress = () => runtime.renames();

@@ -93,6 +93,15 @@ export function monitorSection(report: Report): Section {
 /** What the last scrape folded to keep to `metrics.seriesBudget` (docs/metrics.md, "The budget"). */
 function seriesBudgetFact(budget: NonNullable<Report["seriesBudget"]>): Cell {
   if (budget.folded === 0) return `under ${budget.limit.toLocaleString("en-US")} series: every producer's`;
+  if (budget.deep === true)
+    return {
+      text:
+        `${budget.folded.toLocaleString("en-US")} series summed over producers, writers and topics, or left ` +
+        `out at 0, to keep to ${budget.limit.toLocaleString("en-US")}; producers stay named for retired ` +
+        "versions, producers failing their own version and deprecated fields, and in the record counts " +
+        "(schemawatch_series_folded)",
+      tone: "warn",
+    };
   return {
     text:
       `${budget.folded.toLocaleString("en-US")} series summed over producers to keep to ` +

@@ -96,6 +96,8 @@ export interface SubjectStatus {
 export interface SeriesBudgetStatus {
   limit: number;
   folded: number;
+  /** Whether the last scrape folded deeper than producers (writers, topics, zeros): metrics.md. */
+  deep?: boolean;
 }
 
 export interface MonitorStatus {

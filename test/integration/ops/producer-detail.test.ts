@@ -20,9 +20,12 @@ import { startPrometheus, type RunningPrometheus, type Sample } from "../../help
 // out of the `by (...)` lists of the queries that read validation series (in the rules, of the recording
 // rules that do; the alerts read those recorded series, so their text is the project's on both sides).
 //
-// The series budget's folded form (metrics.seriesBudget: 0, every producer kept only where it needs
-// attention) is a third monitor and a third Prometheus, asked as the summed one is; its failing series
-// must also name the same producers as the detailed monitor's.
+// The series budget's folded form (metrics.seriesBudget one under the detailed monitor's series, so
+// that summing over producers is enough; every producer kept only where it needs attention) is a third
+// monitor and a third Prometheus, asked as the summed one is; its failing series must also name the
+// same producers as the detailed monitor's. Its deeper form (metrics.seriesBudget: 0: summed over
+// writers and topics too, passing readers summed, zeros left out) is a fourth, whose every alert
+// expression and every would-fail ratio above 0 must answer as the detailed monitor's.
 //
 // Counts must move for rate() to say anything, and the two Prometheus servers scrape at their own
 // moments: so each counter is served as its replayed value times a function of the time that grows
@@ -71,11 +74,16 @@ const proms: RunningPrometheus[] = [];
 let detailed: RunningPrometheus | undefined;
 let summed: RunningPrometheus | undefined;
 let budgeted: RunningPrometheus | undefined;
-const expositions: Record<"detailed" | "summed" | "budgeted", string> = {
+let deep: RunningPrometheus | undefined;
+const expositions: Record<"detailed" | "summed" | "budgeted" | "deep", string> = {
   detailed: "",
   summed: "",
   budgeted: "",
+  deep: "",
 };
+/** The metrics the budget folds at depth `writers`, beyond the validation series. */
+const FOLDED_DEEP =
+  /schemawatch_validation|schemawatch_field_records|schemawatch_records_total|schemawatch_decode_errors|schemawatch_tombstones|schemawatch_version_last_seen|schemawatch_candidate_ready|schemawatch_field_ready|schemawatch_fields_untracked|schemawatch_field_quantile|schemawatch_field_findings|schemawatch_series_folded/;
 
 /** `producer` taken out of every `by (...)` list: what a query means over series that have no producer. */
 function withoutProducer(expr: string): string {
@@ -130,12 +138,17 @@ function blocks(text: string): Map<string, string[]> {
  * The summed monitor's validation blocks with the detailed monitor's other blocks: prom-client's
  * process metrics differ between two processes, and the rest is asserted equal below.
  */
-function summedExposition(detailedText: string, summedText: string): string {
+function summedExposition(detailedText: string, summedText: string, folded = VALIDATION_SERIES): string {
   const own = blocks(summedText);
   return [...blocks(detailedText)]
-    .flatMap(([name, lines]) => (VALIDATION_SERIES.test(name) ? own.get(name)! : lines))
+    .flatMap(([name, lines]) => (folded.test(name) ? own.get(name)! : lines))
     .join("\n");
 }
+
+/** The detailed exposition's schemawatch series, but the budget's own report: what the budget counts. */
+const ownSeries = (text: string) =>
+  text.split("\n").filter((l) => l.startsWith("schemawatch_") && !l.startsWith("schemawatch_series_folded"))
+    .length;
 
 /** Serves `text` with every counter grown linearly with the time of the scrape, stamped with that time. */
 async function serveGrowing(text: string): Promise<string> {
@@ -185,11 +198,13 @@ beforeAll(async () => {
   scratch = await mkdtemp(join(tmpdir(), "schemawatch-producer-detail-"));
   expositions.detailed = await replayed("detailed", "producerDetail: true");
   expositions.summed = await replayed("summed", "producerDetail: false");
-  expositions.budgeted = await replayed("budgeted", "seriesBudget: 0");
-  const [detailedTarget, summedTarget, budgetedTarget] = [
+  expositions.budgeted = await replayed("budgeted", `seriesBudget: ${ownSeries(expositions.detailed) - 1}`);
+  expositions.deep = await replayed("deep", "seriesBudget: 0");
+  const [detailedTarget, summedTarget, budgetedTarget, deepTarget] = [
     await serveGrowing(expositions.detailed),
     await serveGrowing(summedExposition(expositions.detailed, expositions.summed)),
     await serveGrowing(summedExposition(expositions.detailed, expositions.budgeted)),
+    await serveGrowing(summedExposition(expositions.detailed, expositions.deep, FOLDED_DEEP)),
   ];
   detailed = await startPrometheus({
     targets: [detailedTarget],
@@ -206,7 +221,12 @@ beforeAll(async () => {
     ruleFiles: [await rulesCopy("budgeted.rules.yaml", true)],
   });
   proms.push(budgeted);
-}, 180_000);
+  deep = await startPrometheus({
+    targets: [deepTarget],
+    ruleFiles: [await rulesCopy("deep.rules.yaml", true)],
+  });
+  proms.push(deep);
+}, 240_000);
 
 afterAll(async () => {
   await Promise.all(proms.map((p) => p.stop()));
@@ -226,9 +246,13 @@ function folded(): [RunningPrometheus, RunningPrometheus] {
 }
 
 /** Waits until `other` answers every comparison as the detailed side does; returns what both left empty. */
-async function sameAnswers(other: RunningPrometheus, ask: (c: Comparison) => string): Promise<string[]> {
+async function sameAnswers(
+  other: RunningPrometheus,
+  ask: (c: Comparison) => string,
+  only: (c: Comparison) => boolean = () => true,
+): Promise<string[]> {
   const detailedProm = both()[0];
-  const asked = comparisons();
+  const asked = comparisons().filter(only);
   // both sides scraped for longer than the windows, and the rules evaluated on that
   for (const prom of [detailedProm, other])
     await prom.waitFor(
@@ -379,6 +403,58 @@ describe("the series budget's folded form (metrics.seriesBudget: 0) against a re
     ];
     expect(a.length).toBeGreaterThan(0);
     expect(a.every((l) => l.includes('producer="'))).toBe(true);
+    expect(b).toEqual(a);
+  });
+});
+
+describe("the series budget's deeper form (metrics.seriesBudget: 0) against a real Prometheus", () => {
+  function deeper(): [RunningPrometheus, RunningPrometheus] {
+    if (detailed === undefined || deep === undefined) throw new Error("the Prometheus servers did not start");
+    return [detailed, deep];
+  }
+  const alerts = (c: Comparison) => c.where.startsWith("alert ");
+
+  it("sums over writers and topics, sums the passes of readers no one fails, and says so", () => {
+    const samples = expositions.deep
+      .split("\n")
+      .filter((l) => l.startsWith("schemawatch_validations_total{"));
+    expect(samples.length).toBeGreaterThan(0);
+    // what keeps its producers (a failing conformance pair) keeps its writer and topic; the sums have neither
+    const sums = samples.filter((l) => !l.includes('producer="'));
+    expect(sums.length).toBeGreaterThan(0);
+    expect(sums.some((l) => l.includes("writer_version=") || l.includes("topic="))).toBe(false);
+    expect(
+      samples.filter((l) => l.includes('producer="')).every((l) => l.includes('direction="conformance"')),
+    ).toBe(true);
+    expect(samples.some((l) => l.endsWith(" 0"))).toBe(false);
+    // the bundled traffic fails 1.0.0 forward: that reader keeps its own series
+    expect(samples.some((l) => /reader_version="1\.0\.0",direction="forward",result="fail"/.test(l))).toBe(
+      true,
+    );
+    const folded = /^schemawatch_series_folded\{metric="schemawatch_validations_total"\} (\d+)$/m.exec(
+      expositions.deep,
+    );
+    const all = expositions.detailed
+      .split("\n")
+      .filter((l) => l.startsWith("schemawatch_validations_total{"));
+    expect(Number(folded?.[1])).toBe(all.length - samples.length);
+  });
+
+  it("gives every alert expression the detailed monitor's answer, producer apart", async () => {
+    expect(await sameAnswers(deeper()[1], (c) => c.detailed, alerts)).toEqual(
+      NOTHING_TO_COMPARE.filter((w) => w.startsWith("alert ")).sort(),
+    );
+  });
+
+  it("gives the same would-fail ratios wherever they are above 0", async () => {
+    const [detailedProm, deepProm] = deeper();
+    const at = Date.now() / 1000 - 3;
+    const ratios = "schemawatch:validations_fail:ratio_rate5m > 0";
+    const [a, b] = [
+      canonical(await detailedProm.query(ratios, at)),
+      canonical(await deepProm.query(ratios, at)),
+    ];
+    expect(a.length).toBeGreaterThan(0);
     expect(b).toEqual(a);
   });
 });

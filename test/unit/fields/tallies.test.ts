@@ -146,19 +146,19 @@ describe("field tallies", () => {
     pipeline.process(record({ id: 1, amount: 5 }, web("1.0"), { topic: "payments" }));
     const text = await metricsOf(pipeline, catalog, fields);
     expect(text.filter((l) => l.startsWith("schemawatch_field"))).toEqual([
+      // The series budget's foldable metrics (records, ready, untracked) come after the others.
       'schemawatch_field_info{subject="pay",field="/amount",kind="deprecated"} 1',
       'schemawatch_field_info{subject="pay",field="/total",kind="optional"} 1',
       // No lifecycle here: no verdict, so each field's gauge is 0.
       'schemawatch_field_drained{subject="pay",field="/amount"} 0',
-      'schemawatch_field_ready{subject="pay",field="/total"} 0',
-      'schemawatch_fields_untracked{subject="pay"} 1',
-      // The counts come last: they may be folded by the series budget, decided after every other metric (metrics/budget.ts).
       'schemawatch_field_records_total{subject="pay",field="/amount",producer="web",writer_version="1.0.0",presence="absent"} 0',
       'schemawatch_field_records_total{subject="pay",field="/amount",producer="web",writer_version="1.0.0",presence="present"} 1',
       'schemawatch_field_records_total{subject="pay",field="/amount",producer="web",writer_version="1.0.0",presence="unknown"} 0',
       'schemawatch_field_records_total{subject="pay",field="/total",producer="web",writer_version="1.0.0",presence="absent"} 1',
       'schemawatch_field_records_total{subject="pay",field="/total",producer="web",writer_version="1.0.0",presence="present"} 0',
       'schemawatch_field_records_total{subject="pay",field="/total",producer="web",writer_version="1.0.0",presence="unknown"} 0',
+      'schemawatch_field_ready{subject="pay",field="/total"} 0',
+      'schemawatch_fields_untracked{subject="pay"} 1',
     ]);
   });
 

@@ -61,6 +61,29 @@ async function scrape(seriesBudget?: number): Promise<Map<string, Json["values"]
   return new Map(json.map((m) => [m.name, m.values]));
 }
 
+/** The metrics the budget sums over producers, then the ones it folds only at depth `writers`. */
+const FOLDABLE = [
+  "schemawatch_validations_total",
+  "schemawatch_validation_failures_total",
+  "schemawatch_validation_losses_total",
+];
+const LATE = [
+  "schemawatch_records_total",
+  "schemawatch_decode_errors_total",
+  "schemawatch_tombstones_total",
+  "schemawatch_version_last_seen_timestamp_seconds",
+  "schemawatch_candidate_ready",
+  "schemawatch_field_quantile",
+  "schemawatch_field_findings",
+];
+
+/** Every schemawatch series of an unfolded scrape but the budget's own report. */
+async function ownSeries(): Promise<number> {
+  return [...(await scrape())]
+    .filter(([name]) => name.startsWith("schemawatch_") && name !== "schemawatch_series_folded")
+    .reduce((n, [, values]) => n + values.length, 0);
+}
+
 const line = (v: Json["values"][number]) =>
   `${v.labels["producer"] ?? "-"} ${v.labels["writer_version"]}>${v.labels["reader_version"]} ${v.labels["result"]} ${v.value}`;
 const lines = (values: Json["values"] | undefined) => (values ?? []).map(line).sort();
@@ -70,15 +93,14 @@ describe("the series budget", () => {
     const metrics = await scrape(10_000);
     // unknown (at zero) for 1.0.0, 1.1.0, 1.2.0 and none, + web, mobile and legacy: 7 × 3 readers × 2
     expect(metrics.get("schemawatch_validations_total")).toHaveLength(42);
-    expect(metrics.get("schemawatch_series_folded")).toEqual([
-      { labels: { metric: "schemawatch_validations_total" }, value: 0 },
-      { labels: { metric: "schemawatch_validation_failures_total" }, value: 0 },
-      { labels: { metric: "schemawatch_validation_losses_total" }, value: 0 },
-    ]);
+    expect(metrics.get("schemawatch_series_folded")).toEqual(
+      [...FOLDABLE, ...LATE].map((metric) => ({ labels: { metric }, value: 0 })),
+    );
   });
 
   it("over it, keeps the producers of the deprecated version and of the failing pair, and sums the rest", async () => {
-    const metrics = await scrape(1);
+    // One under the unfolded count: summing over producers is enough, so it goes no deeper.
+    const metrics = await scrape((await ownSeries()) - 1);
     expect(lines(metrics.get("schemawatch_validations_total"))).toEqual(
       [
         // 1.0.0 is deprecated: every producer, every reader
@@ -113,16 +135,61 @@ describe("the series budget", () => {
     // 42 series before, 12 + 6 kept and 16 sums after
     expect(metrics.get("schemawatch_series_folded")).toEqual([
       { labels: { metric: "schemawatch_validations_total" }, value: 42 - 34 },
-      { labels: { metric: "schemawatch_validation_failures_total" }, value: 0 },
-      { labels: { metric: "schemawatch_validation_losses_total" }, value: 0 },
+      ...[...FOLDABLE.slice(1), ...LATE].map((metric) => ({ labels: { metric }, value: 0 })),
     ]);
   });
 
+  it("far over it, sums over writers and topics too, the passes of readers no one fails over readers, and leaves out zeros", async () => {
+    const metrics = await scrape(1);
+    // 1.1.0 read as 1.0.0 fails (web 2, mobile 1): that reader keeps its series; every other
+    // validation passed (1.1.0 as 1.1.0 and 1.2.0 three times each, 1.0.0 as all three readers once)
+    // strictly: a label left out is absent, never `undefined`
+    expect(metrics.get("schemawatch_validations_total")).toStrictEqual([
+      { labels: { subject: "pay", result: "pass" }, value: 9 },
+      { labels: { subject: "pay", reader_version: "1.0.0", direction: "forward", result: "fail" }, value: 3 },
+    ]);
+    expect(metrics.get("schemawatch_validation_failures_total")).toEqual([
+      {
+        labels: {
+          subject: "pay",
+          reader_version: "1.0.0",
+          direction: "forward",
+          keyword: "additionalProperties",
+        },
+        value: 3,
+      },
+    ]);
+    // records keep their producers (who sends the deprecated 1.0.0); the zeros of `unknown` go
+    expect(lines(metrics.get("schemawatch_records_total"))).toEqual([
+      "legacy 1.0.0>undefined undefined 1",
+      "mobile 1.1.0>undefined undefined 1",
+      "web 1.1.0>undefined undefined 2",
+    ]);
+    expect(metrics.get("schemawatch_decode_errors_total")).toEqual([]);
+    // the deprecated version's verdict stays, at 0: it needs attention
+    expect(metrics.get("schemawatch_version_removable")).toEqual([
+      { labels: { subject: "pay", version: "1.0.0" }, value: 0 },
+    ]);
+    expect(metrics.get("schemawatch_series_folded")).toEqual(
+      [
+        ["schemawatch_validations_total", 42 - 2],
+        ["schemawatch_validation_failures_total", 2 - 1],
+        // JSON Schema readers drop nothing: no loss series to fold
+        ["schemawatch_validation_losses_total", 0],
+        ["schemawatch_records_total", 8 - 3],
+        ["schemawatch_decode_errors_total", 13],
+        ["schemawatch_tombstones_total", 1],
+        // 1.2.0 and none never seen
+        ["schemawatch_version_last_seen_timestamp_seconds", 2],
+        ["schemawatch_candidate_ready", 0],
+        ["schemawatch_field_quantile", 0],
+        ["schemawatch_field_findings", 0],
+      ].map(([metric, value]) => ({ labels: { metric }, value })),
+    );
+  });
+
   it("counts every schemawatch series of the scrape: at the unfolded count it folds nothing, one below it folds", async () => {
-    const unfolded = await scrape();
-    const own = [...unfolded]
-      .filter(([name]) => name.startsWith("schemawatch_") && name !== "schemawatch_series_folded")
-      .reduce((n, [, values]) => n + values.length, 0);
+    const own = await ownSeries();
     const folded = async (budget: number) =>
       (await scrape(budget)).get("schemawatch_series_folded")!.reduce((n, v) => n + v.value, 0);
     expect(await folded(own)).toBe(0);

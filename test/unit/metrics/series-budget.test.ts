@@ -112,8 +112,10 @@ function formula(producerDetail: boolean): Record<string, number> {
     schemawatch_broker_up: 1,
     schemawatch_ready: 1,
     schemawatch_build_info: 1,
-    // the series budget's report: folded series of the validations and their failures (none here)
-    schemawatch_series_folded: 3,
+    // the series budget's report: folded series of the validations and their failures, and of the
+    // seven metrics it folds when that is not enough (records, decode errors, tombstones, last seen,
+    // candidate ready, field quartiles and findings): none here
+    schemawatch_series_folded: 10,
   };
 }
 
@@ -122,19 +124,19 @@ const own = (counts: Map<string, number>) =>
 const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + b, 0);
 
 describe("the series budget of a 200-subject catalog", () => {
-  it("is exactly the formula with the per-producer detail of validations, 13,607 schemawatch series", async () => {
+  it("is exactly the formula with the per-producer detail of validations, 13,614 schemawatch series", async () => {
     const counts = own(seriesPerMetric(await exposition(true)));
     expect(counts).toEqual(Object.fromEntries(Object.entries(formula(true)).sort()));
-    expect(total(counts)).toBe(13_607);
+    expect(total(counts)).toBe(13_614);
   });
 
-  it("is exactly the formula without it: 9,207 schemawatch series, under 10,000 with the process metrics", async () => {
+  it("is exactly the formula without it: 9,214 schemawatch series, under 10,000 with the process metrics", async () => {
     const all = seriesPerMetric(await exposition(false));
     const counts = own(all);
     expect(counts).toEqual(Object.fromEntries(Object.entries(formula(false)).sort()));
-    expect(total(counts)).toBe(9_207);
+    expect(total(counts)).toBe(9_214);
     // prom-client's process and Node.js metrics: about 96, whatever the catalog
     const process = [...all].filter(([name]) => !name.startsWith("schemawatch_"));
-    expect(total(Object.fromEntries(process))).toBeLessThan(10_000 - 9_207);
+    expect(total(Object.fromEntries(process))).toBeLessThan(10_000 - 9_214);
   });
 });

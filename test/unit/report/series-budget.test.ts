@@ -38,6 +38,16 @@ describe("the monitor section's series budget", () => {
     });
   });
 
+  it("says when it folded deeper than producers, and where producers stay named then", () => {
+    expect(budgetFact(report({ limit: 10_000, folded: 34_880, deep: true }))).toEqual({
+      text:
+        "34,880 series summed over producers, writers and topics, or left out at 0, to keep to 10,000; " +
+        "producers stay named for retired versions, producers failing their own version and deprecated " +
+        "fields, and in the record counts (schemawatch_series_folded)",
+      tone: "warn",
+    });
+  });
+
   it("says nothing where no budget is known (reports built by the tools)", () => {
     expect(budgetFact(report())).toBeUndefined();
   });

@@ -53,6 +53,16 @@ describe("the field statistics' metrics", () => {
         ),
       ),
     ).toEqual([
+      // The quartiles and findings, which the series budget can fold, come after the others.
+      "schemawatch_field_stats_dropped_total 0",
+      'schemawatch_field_stats_folded_total{reason="outside_enum"} 0',
+      'schemawatch_field_stats_folded_total{reason="past_max_values"} 0',
+      'schemawatch_field_stats_folded_total{reason="memory"} 0',
+      'schemawatch_field_stats_folded_total{reason="cut"} 0',
+      "schemawatch_field_stats_unshared_total 0",
+      // 4 series (400 + 8 × 48 slots each), 5 amount buckets of 128 bins (700 + 12 × 128 each), 5 event
+      // buckets of 1, 1, 1, 2 and 1 values (700 + 80 + 2 a character each: buy ×4, click, view).
+      "schemawatch_field_stats_bytes 18338",
       'schemawatch_field_quantile{subject="event",field="/amount",producer="billing",measure="value",quantile="0.25"} 32',
       'schemawatch_field_quantile{subject="event",field="/amount",producer="billing",measure="value",quantile="0.5"} 56',
       'schemawatch_field_quantile{subject="event",field="/amount",producer="billing",measure="value",quantile="0.75"} 77',
@@ -68,15 +78,6 @@ describe("the field statistics' metrics", () => {
       'schemawatch_field_findings{subject="event",field="/amount",producer="billing",kind="peers"} 0',
       'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="scale"} 0',
       'schemawatch_field_findings{subject="event",field="/amount",producer="web",kind="peers"} 0',
-      "schemawatch_field_stats_dropped_total 0",
-      'schemawatch_field_stats_folded_total{reason="outside_enum"} 0',
-      'schemawatch_field_stats_folded_total{reason="past_max_values"} 0',
-      'schemawatch_field_stats_folded_total{reason="memory"} 0',
-      'schemawatch_field_stats_folded_total{reason="cut"} 0',
-      "schemawatch_field_stats_unshared_total 0",
-      // 4 series (400 + 8 × 48 slots each), 5 amount buckets of 128 bins (700 + 12 × 128 each), 5 event
-      // buckets of 1, 1, 1, 2 and 1 values (700 + 80 + 2 a character each: buy ×4, click, view).
-      "schemawatch_field_stats_bytes 18338",
     ]);
   });
 });
