@@ -1,3 +1,4 @@
+import { NO_DEADLINE, type Deadline } from "./deadline.js";
 import { isObject, escapePointer, type Loc } from "./document.js";
 import {
   at,
@@ -34,9 +35,12 @@ export class Engine implements Comparer {
   constructor(
     readonly model: Model,
     private readonly families: readonly Family[],
+    private readonly deadline: Pick<Deadline, "check"> = NO_DEADLINE,
   ) {}
 
   compare(a: Loc, b: Loc, ctx: Ctx): Change[] {
+    // Every pair of nodes is a step of the comparison: past the budget it throws OutOfTime.
+    this.deadline.check();
     const oldLoc = this.model.deref(a);
     const newLoc = this.model.deref(b);
     if (oldLoc.node === false || newLoc.node === false) {
