@@ -18,12 +18,13 @@ import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-fla
 import { diffAgainstRegistry } from "./diff-registry.js";
 import { hinted, monitorOrExit, type LiveStatus } from "./diff-live.js";
 import { DEFAULT_URL } from "../http-client.js";
+import { REF_FLAGS, REF_FLAGS_HELP } from "./schema-refs.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 import { BUDGET_HELP, budgetOf } from "./diff-budget.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
-                        [--budget SECONDS]
+                        [--budget SECONDS] [--ref FILE|DIR ...]
                         [--monitor URL --subject S]
        schemawatch diff --registry R --subject S --version V NEW [--config FILE] [--policy ...] ...
        schemawatch diff --registry R --subject S [NEW] [--config FILE] [--policy ...] [--format ...]
@@ -57,6 +58,7 @@ ${BUDGET_HELP}
                     defaultDialect and assertFormats apply unless the flags below say otherwise). With
                     --registry NAME it only names the registry (its URL, auth and TLS)
 ${REGISTRY_FLAGS_HELP}
+${REF_FLAGS_HELP}
 ${SCHEMA_FLAGS_HELP}
   -h, --help        show this help
 
@@ -268,6 +270,7 @@ export const diffCommand: Command = {
       subject: { type: "string" },
       budget: { type: "string" },
       ...REGISTRY_FLAGS,
+      ...REF_FLAGS,
       ...SCHEMA_FLAGS,
     });
     if (values.help) {
