@@ -4,6 +4,7 @@ import type { Change, Verdict, Witnesses } from "../vocabulary.js";
 import { Generator } from "./generate.js";
 import type { ProofContext } from "./proof-context.js";
 import { variantsOf } from "./surgery.js";
+import { targetedDocuments } from "./targeted.js";
 
 export type Direction = "backward" | "forward";
 
@@ -23,6 +24,7 @@ export function prove(
   const deadline = context.deadline ?? NO_DEADLINE;
   const pools = new Map<Direction, unknown[]>();
   const variants = new Map<string, Validator | undefined>();
+  const generators = new Map<Direction, Generator>();
   const poolOf = (direction: Direction): unknown[] => {
     let pool = pools.get(direction);
     // Stryker disable next-line ConditionalExpression: a pool generated again is the same pool (generation is deterministic)
@@ -47,7 +49,16 @@ export function prove(
           if (witness !== undefined) break;
           deadline.check();
         }
-        result = settle(result, direction, witness, pool.length > 0);
+        // None in the document-wide pool: documents built for this change, where it is.
+        const targeted = witness === undefined ? targetedPool(change, direction, context, generators) : [];
+        for (const variant of targeted.length > 0 ? variantsOf(change, direction, context, variants) : []) {
+          witness = targeted.find((document) => {
+            deadline.check();
+            return safely(variant, document);
+          });
+          if (witness !== undefined) break;
+        }
+        result = settle(result, direction, witness, pool.length + targeted.length > 0);
       } catch (error) {
         if (!(error instanceof OutOfTime)) throw error;
         ranOut.add(direction);
@@ -84,6 +95,35 @@ function settle(change: Change, direction: Direction, witness: unknown, anyWitne
     ? "no generated document that breaks is rejected because of this change"
     : `no generated document breaks ${direction}`;
   return { ...change, [direction]: "undecided", reason: `${change.reason}; no witness found (${why})` };
+}
+
+/**
+ * The documents built for one change (targeted.ts), kept when the engine accepts them under the
+ * accepting version and rejects them under the other, smallest first.
+ */
+function targetedPool(
+  change: Change,
+  direction: Direction,
+  context: ProofContext,
+  generators: Map<Direction, Generator>,
+): unknown[] {
+  const site = change.site;
+  if (!site) return [];
+  const deadline = context.deadline ?? NO_DEADLINE;
+  const [accept, reject] = direction === "backward" ? [context.old, context.new] : [context.new, context.old];
+  let generator = generators.get(direction);
+  if (!generator) generators.set(direction, (generator = new Generator(context.model, deadline)));
+  const sites =
+    direction === "backward"
+      ? { accept: site.old, reject: site.new }
+      : { accept: site.new, reject: site.old };
+  const documents = targetedDocuments(context.model, generator, accept.root, sites);
+  const found = documents.filter((d) => {
+    deadline.check();
+    return safely(accept.validate, d) && !safely(reject.validate, d);
+  });
+  const size = (d: unknown) => JSON.stringify(d).length;
+  return found.sort((a, b) => size(a) - size(b));
 }
 
 function generatePool(context: ProofContext, direction: Direction): unknown[] {
