@@ -17,6 +17,15 @@ export interface PairVerdict {
   readonly unsound?: readonly string[];
   readonly falseAlarms?: readonly string[];
   readonly missed?: readonly string[];
+  readonly disagreements?: readonly string[];
+}
+export interface EngineCompiler {
+  compileVersion(input: {
+    uri: string;
+    json: unknown;
+    name: string;
+    refs?: readonly unknown[];
+  }): (document: unknown) => boolean;
 }
 export declare const ROOT: string;
 export declare function loadRealCorpus(): {
@@ -29,5 +38,6 @@ export declare function judgePair(
   pair: RealPair,
   refs: Map<string, unknown>,
   diffSchemas: (old: unknown, next: unknown, options: object) => unknown,
+  engine: EngineCompiler,
   budget?: number,
 ): Promise<PairVerdict>;

@@ -108,12 +108,40 @@ function refusal(error) {
 }
 
 /**
- * Runs `diff` on one pair and judges it: `unsound` lists each `ok` direction a real document
- * contradicts (valid under the source version, invalid under the other, for the independent
- * validator), `falseAlarms` each witness the independent validator does not see break, `missed` each
- * undecided direction a real document proves broken. `decided` counts the directions `ok` or `breaks`.
+ * The engine's validators for one version (the ajv `diff` and the monitor run), `$ref`s reaching the
+ * corpus's published schemas: `new SchemaCompiler()` from src/ or dist/.
  */
-export async function judgePair(pair, refs, diffSchemas, budget = 10) {
+export function engineValidator(compiler, schema, refs) {
+  // Only the documents this version names: a document of another dialect would not compile beside it.
+  const text = JSON.stringify(schema);
+  const documents = [...refs]
+    .filter(([url]) => text.includes(url))
+    .map(([url, json]) => ({ uri: url, json: renamed(json, url), name: url }));
+  const validate = compiler.compileVersion({
+    uri: "https://corpus.invalid/version.json",
+    json: schema,
+    name: "version",
+    refs: documents,
+  });
+  return (document) => {
+    try {
+      return validate(document);
+    } catch {
+      return false;
+    }
+  };
+}
+
+/**
+ * Runs `diff` on one pair and judges it. A real document proves a direction broken when both the
+ * independent validator and the engine (`engine`: a SchemaCompiler) find it valid under the source
+ * version and invalid under the other; where the two disagree (`disagreements`, for instance
+ * draft-04, which has no `const`, read by ajv with one) the document proves nothing about `diff`,
+ * whose contract is the engine's reading. `unsound` lists each `ok` direction a document proves
+ * broken, `falseAlarms` each witness the independent validator does not see break, `missed` each
+ * undecided direction a document proves broken. `decided` counts the directions `ok` or `breaks`.
+ */
+export async function judgePair(pair, refs, diffSchemas, engine, budget = 10) {
   const started = performance.now();
   let result;
   try {
@@ -132,10 +160,21 @@ export async function judgePair(pair, refs, diffSchemas, budget = 10) {
   } catch (error) {
     return { name: pair.name, seconds, refused: `the independent validator: ${refusal(error)}` };
   }
+  let engineBefore, engineAfter;
+  try {
+    engineBefore = engineValidator(engine, pair.old, refs);
+    engineAfter = engineValidator(engine, pair.new, refs);
+  } catch (error) {
+    return { name: pair.name, seconds, refused: `the engine: ${refusal(error)}` };
+  }
   const valid = pair.docs.map((d) => [before(d.json), after(d.json)]);
+  const agreed = pair.docs.map(
+    (d, i) => engineBefore(d.json) === valid[i][0] && engineAfter(d.json) === valid[i][1],
+  );
+  const disagreements = pair.docs.filter((_, i) => !agreed[i]).map((d) => d.file);
   const proves = {
-    backward: pair.docs.filter((_, i) => valid[i][0] && !valid[i][1]).map((d) => d.file),
-    forward: pair.docs.filter((_, i) => !valid[i][0] && valid[i][1]).map((d) => d.file),
+    backward: pair.docs.filter((_, i) => agreed[i] && valid[i][0] && !valid[i][1]).map((d) => d.file),
+    forward: pair.docs.filter((_, i) => agreed[i] && !valid[i][0] && valid[i][1]).map((d) => d.file),
   };
   const unsound = [];
   const falseAlarms = [];
@@ -166,5 +205,6 @@ export async function judgePair(pair, refs, diffSchemas, budget = 10) {
     unsound,
     falseAlarms,
     missed,
+    disagreements,
   };
 }

@@ -7,18 +7,20 @@
 //
 //   node bench/diff-corpus.js [BUDGET_SECONDS]     # default 10, as the CLI's
 import { loadavg } from "node:os";
+import { SchemaCompiler } from "../dist/catalog/compiler.js";
 import { diffSchemas } from "../dist/diff/index.js";
 import { judgePair, loadRealCorpus } from "./diff-corpus-judge.js";
 
 const budget = Number(process.argv[2] ?? 10);
 const { pairs, refs } = loadRealCorpus();
+const engine = new SchemaCompiler();
 const load = () =>
   loadavg()
     .map((n) => n.toFixed(2))
     .join(" ");
 console.log(`diff real-world corpus: ${pairs.length} pairs, budget ${budget} s, load before ${load()}`);
 const verdicts = [];
-for (const pair of pairs) verdicts.push(await judgePair(pair, refs, diffSchemas, budget));
+for (const pair of pairs) verdicts.push(await judgePair(pair, refs, diffSchemas, engine, budget));
 const judged = verdicts.filter((v) => !v.refused);
 const refused = verdicts.filter((v) => v.refused);
 const directions = judged.length * 2;
@@ -49,6 +51,11 @@ console.log(
   `undecided directions a real document proves broken: ${missed.reduce((n, v) => n + v.missed.length, 0)}`,
 );
 for (const v of missed) console.log(`  ${v.name}: ${v.missed.join("; ")}`);
+const split = judged.filter((v) => v.disagreements.length > 0);
+console.log(
+  `documents the engine (ajv) and the independent validator read differently: ${split.reduce((n, v) => n + v.disagreements.length, 0)} in ${split.length} pairs`,
+);
+for (const v of split) console.log(`  ${v.name}: ${v.disagreements.join(", ")}`);
 const wrong = judged.filter((v) => v.unsound.length + v.falseAlarms.length > 0);
 console.log(
   `unsound verdicts ${judged.reduce((n, v) => n + v.unsound.length, 0)}, false alarms ${judged.reduce((n, v) => n + v.falseAlarms.length, 0)}`,
