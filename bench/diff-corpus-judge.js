@@ -112,17 +112,18 @@ function refusal(error) {
  * corpus's published schemas: `new SchemaCompiler()` from src/ or dist/.
  */
 export function engineValidator(compiler, schema, refs) {
-  // Only the documents this version names: a document of another dialect would not compile beside it.
+  // First only the documents this version names by their URL (one of another dialect would not
+  // compile beside it), then all of them (a relative `$ref` names one by a path).
   const text = JSON.stringify(schema);
-  const documents = [...refs]
-    .filter(([url]) => text.includes(url))
-    .map(([url, json]) => ({ uri: url, json: renamed(json, url), name: url }));
-  const validate = compiler.compileVersion({
-    uri: "https://corpus.invalid/version.json",
-    json: schema,
-    name: "version",
-    refs: documents,
-  });
+  const all = [...refs].map(([url, json]) => ({ uri: url, json: renamed(json, url), name: url }));
+  const named = all.filter((d) => text.includes(d.uri));
+  const input = { uri: "https://corpus.invalid/version.json", json: schema, name: "version" };
+  let validate;
+  try {
+    validate = compiler.compileVersion({ ...input, refs: named });
+  } catch {
+    validate = compiler.compileVersion({ ...input, refs: all });
+  }
   return (document) => {
     try {
       return validate(document);
