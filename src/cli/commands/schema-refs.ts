@@ -35,7 +35,11 @@ export async function refDocuments(
     const file = await readSchemaFile(mapping[2]!, defaultDialect);
     mapped.push({ ...documentOf(file), uri });
   }
-  const byId = (await loadSharedDocuments(paths, defaultDialect)).map(documentOf);
+  // Reached by their `$id` (the base a `$ref` resolves against), not the file they were read from.
+  const byId = (await loadSharedDocuments(paths, defaultDialect)).map((file) => ({
+    ...documentOf(file),
+    uri: file.baseId,
+  }));
   const out = new Map<string, SchemaDocument>();
   for (const document of [...mapped, ...byId]) {
     const existing = out.get(document.uri);
