@@ -18,7 +18,7 @@ export interface ServerDependencies {
   /** Extra JSON endpoints (`/api/report`, …), registered explicitly by the composition root. */
   readonly routes?: Readonly<Record<string, (params: RouteParams) => unknown>>;
   /** HTML pages (the index at `/`, a subject's at `/subjects/:name`), rendered at request time. */
-  readonly pages?: Readonly<Record<string, (params: RouteParams) => PageResult>>;
+  readonly pages?: Readonly<Record<string, (params: RouteParams) => PageResult | Promise<PageResult>>>;
   readonly logger?: Logger;
 }
 
@@ -64,7 +64,7 @@ export function buildServer(deps: ServerDependencies): FastifyInstance {
     app.get(path, async (request) => handler(request.params as RouteParams));
   for (const [path, render] of Object.entries(deps.pages ?? {}))
     app.get(path, async (request, reply) => {
-      const page = render(request.params as RouteParams);
+      const page = await render(request.params as RouteParams);
       const html = typeof page === "string" ? page : page.html;
       if (typeof page !== "string") reply.code(page.statusCode);
       return reply.type("text/html; charset=utf-8").send(html);

@@ -5,10 +5,23 @@ import type { PageResult, RouteParams } from "../http/server.js";
 import type { Report } from "../report/model.js";
 import type { SubjectCharts } from "../report/history-section.js";
 import type { PageContext, TopicFlow } from "../report/page-context.js";
-import { indexDocument, subjectDocument, unknownSubjectDocument } from "../report/pages.js";
-import { renderHtml } from "../report/render-html.js";
+import type * as Pages from "../report/pages.js";
+import type * as RenderHtml from "../report/render-html.js";
 import type { Health } from "../health/health.js";
 import type { TopicRates } from "./rates.js";
+
+type Renderers = typeof Pages & typeof RenderHtml;
+let renderers: Promise<Renderers> | undefined;
+/**
+ * The pages' renderers (a few dozen modules of src/report/) load at the first page asked for, not at
+ * start-up, which never draws a page.
+ */
+function loadRenderers(): Promise<Renderers> {
+  renderers ??= Promise.all([import("../report/pages.js"), import("../report/render-html.js")]).then(
+    ([pages, html]) => ({ ...pages, ...html }),
+  );
+  return renderers;
+}
 
 export interface StatusPagesDependencies {
   readonly config: Config;
@@ -33,7 +46,7 @@ function notFound(message: string): Error & { statusCode: number } {
  * corpus is served) an example of it. Everything is built at request time from one report.
  */
 export function statusPages(deps: StatusPagesDependencies): {
-  pages: Record<string, (params: RouteParams) => PageResult>;
+  pages: Record<string, (params: RouteParams) => Promise<PageResult>>;
   routes: Record<string, (params: RouteParams) => unknown>;
 } {
   const served = deps.corpus !== undefined && deps.config.corpus.serve ? deps.corpus : undefined;
@@ -78,8 +91,8 @@ export function statusPages(deps: StatusPagesDependencies): {
         : {}),
     };
   };
-  const html = (document: Parameters<typeof renderHtml>[0], home?: string) =>
-    renderHtml(document, {
+  const html = (r: Renderers, document: Parameters<typeof RenderHtml.renderHtml>[0], home?: string) =>
+    r.renderHtml(document, {
       refreshSeconds: REFRESH_SECONDS,
       monitorUrl: "",
       ...(home === undefined ? {} : { home }),
@@ -96,17 +109,21 @@ export function statusPages(deps: StatusPagesDependencies): {
   };
   return {
     pages: {
-      "/": () => html(indexDocument(deps.report(), context(""))),
-      "/subjects/:name": (params) => {
+      "/": async () => {
+        const r = await loadRenderers();
+        return html(r, r.indexDocument(deps.report(), context("")));
+      },
+      "/subjects/:name": async (params) => {
+        const r = await loadRenderers();
         const report = deps.report();
         const subject = report.subjects.find((s) => s.subject === params["name"]);
         const page = context("../");
         if (!subject)
           return {
             statusCode: 404,
-            html: html(unknownSubjectDocument(report, params["name"]!, page), "../"),
+            html: html(r, r.unknownSubjectDocument(report, params["name"]!, page), "../"),
           };
-        return html(subjectDocument(report, subject, page), "../");
+        return html(r, r.subjectDocument(report, subject, page), "../");
       },
     },
     routes: {
