@@ -3,6 +3,7 @@ import type { CountedHook, SubjectPipeline } from "../pipeline/pipeline.js";
 import type { DecodeReason, RecordFrame } from "../pipeline/record.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
 import type { FieldsConfig } from "../config/types.js";
+import type { BodyPresence } from "../formats/format.js";
 import { MAX_FIELDS, fieldsOfInterest, type FieldOfInterest } from "./interest.js";
 import { FieldPresence } from "./exact.js";
 import { ABSENT, PRESENT, type PresenceName } from "./presence.js";
@@ -84,8 +85,10 @@ class SubjectFieldState implements SubjectFieldsView {
   /** Per pair, the field index of the replaced field then of the replacement. */
   #pairFields: number[] = [];
   #config: FieldsConfig | undefined;
-  /** The byte search, then the exact read of a record it says may carry a field. */
+  /** The byte search, then the exact read of a record it says may carry a field (a JSON body). */
   presence = new FieldPresence([]);
+  /** A binary format's presence check (`Format.fields`), in place of `presence`; undefined for JSON. */
+  #body: BodyPresence | undefined;
   readonly #byLabels = new Map<string, Map<string, FieldRow>>();
   readonly #bySeries = new Map<RecordSeries, FieldRow>();
   readonly #max: number;
@@ -122,7 +125,8 @@ class SubjectFieldState implements SubjectFieldsView {
   }
 
   #read(subject: CatalogSubject): void {
-    const found = fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, this.#config);
+    const binary = subject.format.fields;
+    const found = fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, this.#config, binary);
     let overflow = 0;
     for (const field of found.fields) {
       const at = this.fields.findIndex((f) => f.pointer === field.pointer);
@@ -144,7 +148,11 @@ class SubjectFieldState implements SubjectFieldsView {
     // A deprecated field is in use where any record carries it; an optional one is ready only where
     // every object at its parent's place carries it.
     this.presence = new FieldPresence(
-      this.fields.map((f) => ({ pointer: f.pointer, every: f.deprecatedIn.length === 0 })),
+      binary ? [] : this.fields.map((f) => ({ pointer: f.pointer, every: f.deprecatedIn.length === 0 })),
+    );
+    this.#body = binary?.presence(
+      subject.versions,
+      this.fields.map((f) => f.pointer),
     );
     for (const row of this.rows) grow(row, this.fields.length, this.pairs.length);
   }
@@ -198,9 +206,17 @@ class SubjectFieldState implements SubjectFieldsView {
       for (let p = 0; p < this.pairs.length; p++) countForm(row, p * FORMS + FORM_UNKNOWN, records, at);
       return;
     }
-    const presence = this.presence;
-    presence.check(value, start, frame);
-    const verdicts = presence.verdicts;
+    let verdicts: Uint8Array;
+    const body = this.#body;
+    if (body === undefined) {
+      const presence = this.presence;
+      presence.check(value, start, frame);
+      verdicts = presence.verdicts;
+    } else {
+      // A binary body is read against its writer version: the row's, which a catalog reload keeps.
+      body.check(this.#from.byVersion.get(row.labels.writer_version), value, start);
+      verdicts = body.verdicts;
+    }
     for (let i = 0; i < fields; i++) {
       const verdict = verdicts[i];
       if (verdict === ABSENT) {
