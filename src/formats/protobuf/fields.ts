@@ -121,22 +121,31 @@ export const PROTOBUF_FIELDS: FormatFields = {
     const numbersOf = new Map<string, number[]>();
     for (const version of protos)
       for (const found of walk(primaryOf(version.schema))) numbersOf.set(found.pointer, found.numbers);
+    // Each number path scanned once: an old and a new name of one field share it.
     const paths: number[][] = [];
+    const pathIndex = new Map<string, number>();
     const slot = pointers.map((pointer) => {
       const numbers = numbersOf.get(pointer);
-      return numbers === undefined ? -1 : paths.push(numbers) - 1;
+      if (numbers === undefined) return -1;
+      const id = numbers.join(".");
+      let at = pathIndex.get(id);
+      if (at === undefined) pathIndex.set(id, (at = paths.push(numbers) - 1));
+      return at;
     });
-    const newest = protos.at(-1)?.schema;
-    const scan = newest === undefined ? undefined : new ProtoPresence(newest, paths);
+    // One scan per writer version: its framing names its own first message (Apicurio's `Ref`).
+    const scans = new Map<ProtoSchema, ProtoPresence>();
     const found = new Uint8Array(paths.length);
     const verdicts = new Uint8Array(pointers.length);
     return {
       verdicts,
       check(writer, bytes, start) {
-        if (scan === undefined || writer?.schema?.format !== "protobuf") {
+        if (writer?.schema?.format !== "protobuf") {
           verdicts.fill(UNKNOWN);
           return;
         }
+        const schema = writer.schema as ProtoSchema;
+        let scan = scans.get(schema);
+        if (scan === undefined) scans.set(schema, (scan = new ProtoPresence(schema, paths)));
         scan.check(bytes, start, found);
         for (let i = 0; i < verdicts.length; i++) verdicts[i] = slot[i]! < 0 ? UNKNOWN : found[slot[i]!]!;
       },
