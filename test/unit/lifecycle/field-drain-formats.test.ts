@@ -1,3 +1,4 @@
+import avro from "avsc";
 import { pino } from "pino";
 import { describe, expect, it } from "vitest";
 import { loadCatalog } from "../../../src/catalog/load.js";
@@ -10,7 +11,8 @@ import { record } from "../../helpers/monitor.js";
 import { confluentRecord, encode, proto } from "../../helpers/protobuf.js";
 
 // A Protobuf field marked `[deprecated = true]` drained through the lifecycle from the field tallies'
-// tag scan, as a JSON field is: the records that carry it, then the window without any.
+// tag scan, and an Avro field tagged DEPRECATED from its writer versions, as a JSON field is: the
+// records that carry it, then the window without any.
 
 const V1 = `syntax = "proto3"; package shop;
 message Pay { int64 id = 1; string coupon = 2 [deprecated = true]; }`;
@@ -18,7 +20,7 @@ const V2 = `syntax = "proto3"; package shop;
 message Pay { int64 id = 1; }`;
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 
-async function setup() {
+async function setup(ext = "proto", files: Record<string, unknown> = { "1.0": V1, "2.0": V2 }) {
   const yaml = `subjects:
   - name: pay
     topics: [pay]
@@ -29,8 +31,8 @@ async function setup() {
       "2.0": { status: active, confluentId: 12 }
 `;
   const dir = await writeTree({
-    "schemas/pay/1.0.proto": V1,
-    "schemas/pay/2.0.proto": V2,
+    [`schemas/pay/1.0.${ext}`]: files["1.0"],
+    [`schemas/pay/2.0.${ext}`]: files["2.0"],
     "config.yaml": yaml,
   });
   const config = parseConfig(yaml, `${dir}/config.yaml`);
@@ -46,24 +48,22 @@ async function setup() {
   lifecycle.coverage.assigned(new Map([["pay", [0]]]), T0, false);
   const v1 = proto(V1);
   const v2 = proto(V2);
-  const send = (seconds: number, id: 11 | 12, value: Record<string, unknown>) =>
+  const sendRaw = (seconds: number, raw: Uint8Array) =>
     pipeline.process(
       record(
         undefined,
         { producer: "web" },
-        {
-          raw: Buffer.from(confluentRecord(id, [0], encode(id === 11 ? v1 : v2, "shop.Pay", value))),
-          topic: "pay",
-          timestamp: T0 + seconds * 1000,
-        },
+        { raw: Buffer.from(raw), topic: "pay", timestamp: T0 + seconds * 1000 },
       ),
     );
+  const send = (seconds: number, id: 11 | 12, value: Record<string, unknown>) =>
+    sendRaw(seconds, confluentRecord(id, [0], encode(id === 11 ? v1 : v2, "shop.Pay", value)));
   const judge = (seconds: number) => {
     now = T0 + seconds * 1000;
     lifecycle.observeFields(tallies.subjects());
     return lifecycle.judgeFields().get("pay\u0000/coupon")!;
   };
-  return { send, judge, logged, pipeline };
+  return { send, sendRaw, judge, logged };
 }
 
 describe("a Protobuf deprecated field through the lifecycle", () => {
@@ -92,6 +92,51 @@ describe("a Protobuf deprecated field through the lifecycle", () => {
       ],
     ]);
     const drained = m.judge(92);
+    expect([drained.yes, drained.reasons]).toEqual([true, []]);
+    expect(m.logged).toEqual(["pay /coupon is drained"]);
+  });
+});
+
+const AV1 = {
+  type: "record",
+  name: "Pay",
+  namespace: "shop",
+  fields: [
+    { name: "id", type: "long" },
+    { name: "coupon", type: "string", "confluent:tags": ["DEPRECATED"] },
+  ],
+};
+const AV2 = { ...AV1, fields: [AV1.fields[0]] };
+const avroRecord = (id: number, schema: unknown, value: unknown): Uint8Array => {
+  const prefix = Buffer.alloc(5);
+  prefix.writeUInt32BE(id, 1);
+  return Buffer.concat([prefix, avro.Type.forSchema(schema as avro.Schema).toBuffer(value)]);
+};
+
+describe("an Avro deprecated field through the lifecycle", () => {
+  it("is in use while a writer version that has it is written, whatever the value, and drained a window after", async () => {
+    const m = await setup("avsc", { "1.0": AV1, "2.0": AV2 });
+    m.sendRaw(0, avroRecord(11, AV1, { id: 1, coupon: "" }));
+    // The monitor observes the tallies as it goes: each record is bucketed when it was counted.
+    expect(m.judge(10).yes).toBe(false);
+    m.sendRaw(30, avroRecord(11, AV1, { id: 2, coupon: "" }));
+    m.sendRaw(40, avroRecord(12, AV2, { id: 3 }));
+    const inUse = m.judge(91);
+    expect([inUse.yes, inUse.reasons]).toEqual([
+      false,
+      // An empty string is a value: v1 writes coupon in every record.
+      [
+        "web still sends /coupon in 50% of its records (1 of 2 in the last 1m; writer 1.0.0), the last one 1m1s ago",
+      ],
+    ]);
+    // A v2 record of an id the catalog lacks: unknown, it may carry the field.
+    m.sendRaw(80, avroRecord(99, AV2, { id: 4 }));
+    const unknown = m.judge(92);
+    expect([unknown.yes, unknown.reasons]).toEqual([
+      false,
+      ["1 record of web could not be read in the last 1m, the last one 12s ago: they may carry /coupon"],
+    ]);
+    const drained = m.judge(142);
     expect([drained.yes, drained.reasons]).toEqual([true, []]);
     expect(m.logged).toEqual(["pay /coupon is drained"]);
   });
