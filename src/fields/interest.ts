@@ -1,6 +1,7 @@
 import type { VersionStatus } from "../catalog/types.js";
 import { MAX_FIELDS } from "../config/fields.js";
 import type { FieldsConfig } from "../config/types.js";
+import type { FormatFields, ParsedSchema } from "../formats/format.js";
 import { byPriority, configuredFields, excluded, type SchemaFacts } from "./configured.js";
 
 /**
@@ -52,17 +53,23 @@ export interface VersionSchema {
   readonly version: { readonly text: string };
   readonly status: VersionStatus;
   readonly file: { readonly json: unknown };
+  /** A binary format's parsed schema (what its `FormatFields` reads); absent for JSON Schema. */
+  readonly schema?: ParsedSchema;
 }
 
 /**
  * The fields of interest of a subject's versions (in the catalog's ascending order), with what the
- * config adds, marks as replaced, or leaves out.
+ * config adds, marks as replaced, or leaves out. `binary`: the subject's format's answers when it is
+ * not JSON Schema (`Format.fields`): its deprecated fields only, a field the config names being
+ * deprecated or nothing (no "ready to require" for a binary format: docs/fields.md).
  */
 export function fieldsOfInterest(
   versions: readonly VersionSchema[],
   max = MAX_FIELDS,
   config?: FieldsConfig,
+  binary?: FormatFields,
 ): SubjectFields {
+  if (binary !== undefined) return binaryFields(versions, max, config, binary);
   const deprecated = new Map<string, string[]>();
   const unresolved = new Set<string>();
   let truncated = false;
@@ -103,16 +110,40 @@ export function fieldsOfInterest(
   all.sort(byPriority);
   // The config's fields first: they always fit under the cap (config/fields.ts refuses more).
   const named = config ? configuredFields(all, config, schemaFacts(versions, newestActive, required)) : [];
+  return { ...capped(all, named, config, max), unresolvedRefs: [...unresolved].sort(), truncated };
+}
+
+/** The config's fields first, then the schemas' not excluded, at most `max`; the rest counted. */
+function capped(
+  all: readonly FieldOfInterest[],
+  named: readonly FieldOfInterest[],
+  config: FieldsConfig | undefined,
+  max: number,
+): { fields: FieldOfInterest[]; overflow: number } {
   const pointers = new Set(named.map((f) => f.pointer));
   const listed = config
     ? [...named, ...all.filter((f) => !pointers.has(f.pointer) && !excluded(f.pointer, config.exclude))]
     : all;
-  return {
-    fields: listed.slice(0, max),
-    overflow: Math.max(0, listed.length - max),
-    unresolvedRefs: [...unresolved].sort(),
-    truncated,
-  };
+  return { fields: listed.slice(0, max), overflow: Math.max(0, listed.length - max) };
+}
+
+function binaryFields(
+  versions: readonly VersionSchema[],
+  max: number,
+  config: FieldsConfig | undefined,
+  binary: FormatFields,
+): SubjectFields {
+  const all: FieldOfInterest[] = binary
+    .deprecated(versions)
+    .map(({ pointer, key, deprecatedIn }) => ({ pointer, key, deprecatedIn, optionalIn: undefined }));
+  all.sort(byPriority);
+  const newestActive = versions.filter((v) => v.status === "active").at(-1);
+  const named = config
+    ? configuredFields(all, config, schemaFacts(versions, newestActive, new Set())).map((f) =>
+        f.optionalIn === undefined ? f : { ...f, optionalIn: undefined },
+      )
+    : [];
+  return { ...capped(all, named, config, max), unresolvedRefs: [], truncated: false };
 }
 
 function schemaFacts(

@@ -18,7 +18,9 @@ export function keptFields(
   after: FieldsConfig | undefined,
 ): boolean[] {
   const named = new Set(
-    fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, after).fields.map((f) => f.pointer),
+    fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, after, subject.format.fields).fields.map(
+      (f) => f.pointer,
+    ),
   );
   return fields.map(
     (f) =>

@@ -3,45 +3,16 @@ import type { CountedHook, SubjectPipeline } from "../pipeline/pipeline.js";
 import type { DecodeReason, RecordFrame } from "../pipeline/record.js";
 import type { RecordSeries } from "../pipeline/tallies.js";
 import type { FieldsConfig } from "../config/types.js";
+import type { BodyPresence } from "../formats/format.js";
 import { MAX_FIELDS, fieldsOfInterest, type FieldOfInterest } from "./interest.js";
 import { FieldPresence } from "./exact.js";
 import { ABSENT, PRESENT, type PresenceName } from "./presence.js";
 import { dropColumns, keptFields, movedPairs } from "./reload.js";
+import { countForm, grow, type FieldRow } from "./rows.js";
 import { FORMS, FORM_UNKNOWN, formOf, type RenamePair } from "./rename.js";
 import { fieldSamples, renameSamples, summedOverProducers, type RenameSample } from "./samples.js";
 
-/** Where a field's counts are kept: one row per (subject, producer, writer version), summed over topics. */
-export interface FieldRowLabels {
-  readonly subject: string;
-  readonly producer: string;
-  readonly writer_version: string;
-}
-
-/** The counts of one row, each array indexed like the subject's tracked fields. */
-export interface FieldRow {
-  readonly labels: FieldRowLabels;
-  /** Records checked: each one counts once in `present`, `absent` or `unknown` of every field. */
-  checked: number;
-  readonly present: number[];
-  readonly absent: number[];
-  readonly unknown: number[];
-  /**
-   * Per field, when a record last carried it, lacked it, or could not be read for it (the pipeline's
-   * observation clock, ms; 0 when never): what the lifecycle's field verdicts date their windows by.
-   * Each is the series' latest observation when the record was counted, never earlier than the record.
-   */
-  readonly lastPresentAt: number[];
-  readonly lastAbsentAt: number[];
-  readonly lastUnknownAt: number[];
-  /**
-   * Per rename pair (`SubjectFieldsView.pairs`), records per form (`RENAME_FORMS`): the counts of
-   * pair `p` are at `p * FORMS` on. Read from the same presence verdicts, so both fields of a record
-   * are seen at once.
-   */
-  readonly renames: number[];
-  /** When a record last took each form, laid out as `renames` (ms; 0: never). */
-  readonly renameLastAt: number[];
-}
+export type { FieldRow, FieldRowLabels } from "./rows.js";
 
 /** One sample of `schemawatch_field_records_total`. */
 export interface FieldSample {
@@ -84,8 +55,10 @@ class SubjectFieldState implements SubjectFieldsView {
   /** Per pair, the field index of the replaced field then of the replacement. */
   #pairFields: number[] = [];
   #config: FieldsConfig | undefined;
-  /** The byte search, then the exact read of a record it says may carry a field. */
+  /** The byte search, then the exact read of a record it says may carry a field (a JSON body). */
   presence = new FieldPresence([]);
+  /** A binary format's presence check (`Format.fields`), in place of `presence`; undefined for JSON. */
+  #body: BodyPresence | undefined;
   readonly #byLabels = new Map<string, Map<string, FieldRow>>();
   readonly #bySeries = new Map<RecordSeries, FieldRow>();
   readonly #max: number;
@@ -122,7 +95,8 @@ class SubjectFieldState implements SubjectFieldsView {
   }
 
   #read(subject: CatalogSubject): void {
-    const found = fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, this.#config);
+    const binary = subject.format.fields;
+    const found = fieldsOfInterest(subject.versions, Number.MAX_SAFE_INTEGER, this.#config, binary);
     let overflow = 0;
     for (const field of found.fields) {
       const at = this.fields.findIndex((f) => f.pointer === field.pointer);
@@ -144,7 +118,11 @@ class SubjectFieldState implements SubjectFieldsView {
     // A deprecated field is in use where any record carries it; an optional one is ready only where
     // every object at its parent's place carries it.
     this.presence = new FieldPresence(
-      this.fields.map((f) => ({ pointer: f.pointer, every: f.deprecatedIn.length === 0 })),
+      binary ? [] : this.fields.map((f) => ({ pointer: f.pointer, every: f.deprecatedIn.length === 0 })),
+    );
+    this.#body = binary?.presence(
+      subject.versions,
+      this.fields.map((f) => f.pointer),
     );
     for (const row of this.rows) grow(row, this.fields.length, this.pairs.length);
   }
@@ -198,9 +176,17 @@ class SubjectFieldState implements SubjectFieldsView {
       for (let p = 0; p < this.pairs.length; p++) countForm(row, p * FORMS + FORM_UNKNOWN, records, at);
       return;
     }
-    const presence = this.presence;
-    presence.check(value, start, frame);
-    const verdicts = presence.verdicts;
+    let verdicts: Uint8Array;
+    const body = this.#body;
+    if (body === undefined) {
+      const presence = this.presence;
+      presence.check(value, start, frame);
+      verdicts = presence.verdicts;
+    } else {
+      // A binary body is read against its writer version: the row's, which a catalog reload keeps.
+      body.check(this.#from.byVersion.get(row.labels.writer_version), value, start);
+      verdicts = body.verdicts;
+    }
     for (let i = 0; i < fields; i++) {
       const verdict = verdicts[i];
       if (verdict === ABSENT) {
@@ -219,26 +205,6 @@ class SubjectFieldState implements SubjectFieldsView {
       const form = formOf(verdicts[pairFields[p]!]!, verdicts[pairFields[p + 1]!]!);
       countForm(row, (p >> 1) * FORMS + form, records, at);
     }
-  }
-}
-
-function countForm(row: FieldRow, at: number, records: number, when: number): void {
-  row.renames[at]! += records;
-  if (when > row.renameLastAt[at]!) row.renameLastAt[at] = when;
-}
-
-function grow(row: FieldRow, fields: number, pairs: number): void {
-  while (row.renames.length < pairs * FORMS) {
-    row.renames.push(0);
-    row.renameLastAt.push(0);
-  }
-  while (row.present.length < fields) {
-    row.present.push(0);
-    row.absent.push(0);
-    row.unknown.push(0);
-    row.lastPresentAt.push(0);
-    row.lastAbsentAt.push(0);
-    row.lastUnknownAt.push(0);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { CatalogVersion } from "../catalog/types.js";
+import type { CatalogVersion, VersionStatus } from "../catalog/types.js";
 
 /**
  * The seam between schemawatch and the schema languages it reads (docs/architecture.md, "Formats").
@@ -91,4 +91,45 @@ export interface Format {
   check(reader: CatalogVersion, value: unknown, out: ReaderCheck): void;
   /** The record as JSON values (what stats, the corpus and shapes read); JSON: the document itself. */
   document(value: unknown): unknown;
+  /**
+   * What the fields room (src/fields/) asks of a binary format: its fields of interest and a presence
+   * check over every record's body. Absent for JSON Schema, whose bodies are JSON text that the fields
+   * room reads itself (its byte search and exact read, docs/fields.md).
+   */
+  readonly fields?: FormatFields;
+}
+
+/** A version as the fields room reads it (a `CatalogVersion` is one). */
+export interface FieldsVersion {
+  readonly version: { readonly text: string };
+  readonly status: VersionStatus;
+  readonly schema?: ParsedSchema;
+}
+
+/** A field a version's schema marks deprecated, named by a JSON Pointer (`*`: any element or value). */
+export interface MarkedField {
+  readonly pointer: string;
+  /** The name the pointer ends with. */
+  readonly key: string;
+  /** The versions (by their text) not retired that mark it, ascending. */
+  readonly deprecatedIn: readonly string[];
+}
+
+/**
+ * A presence check over records' bodies for a list of fields, without decoding them. `verdicts[i]`
+ * is field `i`'s after `check`: 0 absent, 1 present, 2 unknown (fields/presence.ts). It errs only
+ * towards present or unknown: a record it cannot read, or whose writer version is not known, is
+ * unknown for every field, never absent.
+ */
+export interface BodyPresence {
+  readonly verdicts: Uint8Array;
+  /** `bytes[start..]`: the body past the 5-byte wire prefix, as the pipeline's `counted` hook gives it. */
+  check(writer: FieldsVersion | undefined, bytes: Uint8Array | null, start: number): void;
+}
+
+export interface FormatFields {
+  /** The fields the subject's versions (ascending) mark deprecated, shallower first. */
+  deprecated(versions: readonly FieldsVersion[]): MarkedField[];
+  /** A presence check for `pointers` (fields of interest) over the subject's versions (ascending). */
+  presence(versions: readonly FieldsVersion[], pointers: readonly string[]): BodyPresence;
 }

@@ -1,6 +1,7 @@
 import type { Decoded, Format } from "../format.js";
 import { decodeAvro, type AvroValue } from "./decode.js";
 import { checkAvro } from "./check.js";
+import { AVRO_FIELDS } from "./fields.js";
 import { parseAvro, type AvroSchema } from "./schema.js";
 
 export { AVRO_RULES } from "./resolve.js";
@@ -37,4 +38,6 @@ export const AVRO_FORMAT: Format = {
   },
 
   document: (value) => (value as AvroValue).view,
+
+  fields: AVRO_FIELDS,
 };

@@ -1,6 +1,7 @@
+import type { BodyPresence, FieldsVersion, FormatFields } from "../format.js";
 import type { Msg } from "./model.js";
 import { primaryOf, type ProtoSchema } from "./parse.js";
-import { MAX_PATH } from "./presence.js";
+import { MAX_PATH, ProtoPresence } from "./presence.js";
 
 /**
  * A field of a subject's records. Protobuf names a field by number (a rename is safe on the wire, a
@@ -89,3 +90,65 @@ function compareNumbers(a: readonly number[], b: readonly number[]): number {
 
 /** A JSON Pointer segment (RFC 6901). */
 const escape = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
+
+const UNKNOWN = 2;
+
+/** The versions that are Protobuf, as the walk reads them. */
+function protoVersions(versions: readonly FieldsVersion[]): ProtoVersion[] {
+  return versions.flatMap((v) =>
+    v.schema?.format === "protobuf"
+      ? [{ label: v.version.text, retired: v.status === "retired", schema: v.schema as ProtoSchema }]
+      : [],
+  );
+}
+
+/**
+ * The fields room's questions (format.ts `FormatFields`): fields marked `[deprecated = true]`, and
+ * the tag scan (presence.ts) for every record, a field being its number path as the newest version
+ * that has its pointer names it. A pointer no version has (a config's name) is unknown in every
+ * record; a record of no known writer version is unknown for every field.
+ */
+export const PROTOBUF_FIELDS: FormatFields = {
+  deprecated: (versions) =>
+    deprecatedFields(protoVersions(versions)).map(({ pointer, key, deprecatedIn }) => ({
+      pointer,
+      key,
+      deprecatedIn,
+    })),
+
+  presence(versions, pointers): BodyPresence {
+    const protos = protoVersions(versions);
+    const numbersOf = new Map<string, number[]>();
+    for (const version of protos)
+      for (const found of walk(primaryOf(version.schema))) numbersOf.set(found.pointer, found.numbers);
+    // Each number path scanned once: an old and a new name of one field share it.
+    const paths: number[][] = [];
+    const pathIndex = new Map<string, number>();
+    const slot = pointers.map((pointer) => {
+      const numbers = numbersOf.get(pointer);
+      if (numbers === undefined) return -1;
+      const id = numbers.join(".");
+      let at = pathIndex.get(id);
+      if (at === undefined) pathIndex.set(id, (at = paths.push(numbers) - 1));
+      return at;
+    });
+    // One scan per writer version: its framing names its own first message (Apicurio's `Ref`).
+    const scans = new Map<ProtoSchema, ProtoPresence>();
+    const found = new Uint8Array(paths.length);
+    const verdicts = new Uint8Array(pointers.length);
+    return {
+      verdicts,
+      check(writer, bytes, start) {
+        if (writer?.schema?.format !== "protobuf") {
+          verdicts.fill(UNKNOWN);
+          return;
+        }
+        const schema = writer.schema as ProtoSchema;
+        let scan = scans.get(schema);
+        if (scan === undefined) scans.set(schema, (scan = new ProtoPresence(schema, paths)));
+        scan.check(bytes, start, found);
+        for (let i = 0; i < verdicts.length; i++) verdicts[i] = slot[i]! < 0 ? UNKNOWN : found[slot[i]!]!;
+      },
+    };
+  },
+};

@@ -3,6 +3,7 @@ import type { Decoded, Format, ReaderCheck } from "../format.js";
 import { ProtoDecoded, decodeProto } from "./decode.js";
 import { parseProto, type ProtoSchema } from "./parse.js";
 import { ProtoReadPlan } from "./plan.js";
+import { PROTOBUF_FIELDS } from "./fields.js";
 
 const decoded: Decoded = { value: undefined, text: "" };
 
@@ -53,4 +54,6 @@ export const PROTOBUF_FORMAT: Format = {
   },
 
   document: (value) => (value instanceof ProtoDecoded ? value.document() : undefined),
+
+  fields: PROTOBUF_FIELDS,
 };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { deprecatedFields } from "../../../../src/formats/protobuf/fields.js";
-import { proto } from "../../../helpers/protobuf.js";
+import { PROTOBUF_FIELDS, deprecatedFields } from "../../../../src/formats/protobuf/fields.js";
+import { apicurioRef, encode, proto } from "../../../helpers/protobuf.js";
 
 const V1 = proto(`syntax = "proto3"; package pay;
 message Payment {
@@ -49,5 +49,37 @@ describe("deprecated Protobuf fields", () => {
       ["3.1", ["2.0.0"]],
       ["4.2.1", ["2.0.0"]],
     ]);
+  });
+});
+
+describe("Protobuf field presence for the fields room (PROTOBUF_FIELDS.presence)", () => {
+  const versions = [
+    { version: { text: "1.0.0" }, status: "deprecated" as const, schema: V1 },
+    { version: { text: "2.0.0" }, status: "active" as const, schema: V2 },
+  ];
+  const names = (verdicts: Uint8Array) => [...verdicts].map((v) => ["absent", "present", "unknown"][v]);
+
+  it("finds a field by its number under any version's name, and says unknown for a name no version has", () => {
+    const presence = PROTOBUF_FIELDS.presence(versions, [
+      "/amount",
+      "/amount_cents",
+      "/items/*/sku",
+      "/nope",
+    ]);
+    const v1Body = encode(V1, "pay.Payment", { id: "a", amount: 5, lines: [{ qty: 1 }] });
+    presence.check(versions[0], Uint8Array.from([0, ...v1Body]), 0);
+    expect(names(presence.verdicts)).toEqual(["present", "present", "absent", "unknown"]);
+    // Apicurio's Ref naming the writer's own first message, then the body.
+    const v2Body = encode(V2, "pay.Payment", { id: "b", items: [{ sku: "s" }] });
+    presence.check(versions[1], apicurioRef("Payment", v2Body), 0);
+    expect(names(presence.verdicts)).toEqual(["absent", "absent", "present", "unknown"]);
+  });
+
+  it("is unknown throughout for a record of no Protobuf writer version", () => {
+    const presence = PROTOBUF_FIELDS.presence(versions, ["/amount_cents"]);
+    presence.check(undefined, Uint8Array.from([0, 0x10, 0x05]), 0);
+    expect(names(presence.verdicts)).toEqual(["unknown"]);
+    presence.check(versions[1], Uint8Array.from([0, 0x10, 0x05]), 0);
+    expect(names(presence.verdicts)).toEqual(["present"]);
   });
 });
