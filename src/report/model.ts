@@ -133,8 +133,19 @@ export interface WouldFailEntry {
   wouldFailRate: number;
   /** Failing keywords, most frequent first, with the JSON Pointer of a latest failure of each. */
   failures: Array<{ keyword: string; count: number; pointer: string }>;
-  /** Validations and failures per producer, for the producers that sent this writer version. */
-  producers: Record<string, { validations: number; failed: number }>;
+  /**
+   * Sampled records the reader reads but that lose data the writer sent (`lossy`: a field dropped or
+   * defaulted, an unknown enum value read as its default). Counted among the passes, never the
+   * failures; always 0 for JSON Schema, which has no lossy read.
+   */
+  lossy: number;
+  /** The lossy rules (`field_dropped`, `default_read`, …), most frequent first, with a latest location of each. */
+  losses: Array<{ rule: string; count: number; pointer: string }>;
+  /**
+   * Validations and failures per producer, for the producers that sent this writer version; `lossy`
+   * only where some of its reads were.
+   */
+  producers: Record<string, { validations: number; failed: number; lossy?: number }>;
 }
 
 export interface ReportCoverage {

@@ -2,6 +2,7 @@ import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { fieldsSection } from "./fields-section.js";
+import { lossySection } from "./lossy-section.js";
 import { findingsSection } from "./findings-section.js";
 import { plainReasons, plainYes } from "./plain.js";
 import { registrySection } from "./registry-section.js";
@@ -27,6 +28,7 @@ export const SUBJECT_SECTIONS: ReadonlyArray<
   versionsSection,
   producersSection,
   wouldFailSection,
+  lossySection,
   verdictsSection,
   fieldsSection,
   findingsSection,
