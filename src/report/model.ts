@@ -55,6 +55,8 @@ export interface Report {
 
 export interface ReportSubject {
   subject: string;
+  /** Its schema language (`json`, `avro`, `protobuf`). Absent from reports of monitors before it. */
+  format?: SubjectStatus["format"];
   topics: string[];
   records: number;
   /** Records that declared no writer version. */
@@ -233,6 +235,7 @@ export function buildReport(
     problems: status.problems,
     subjects: status.subjects.map((s) => ({
       subject: s.subject,
+      format: s.format,
       topics: s.topics,
       records: s.records,
       undeclared: s.undeclared,

@@ -1,14 +1,12 @@
-import avro from "avsc";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { rm, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDashboard } from "../../../grafana/src/dashboard.js";
 import { expandQuery, panelQueries } from "../../../grafana/src/queries.js";
 import { createLogger } from "../../../src/log.js";
 import { startMonitor } from "../../../src/monitor/start.js";
-import { writeTree } from "../../helpers/files.js";
+import { avroPayCapture } from "../../helpers/avro-capture.js";
 import { startPrometheus, type RunningPrometheus, type Sample } from "../../helpers/prometheus.js";
 
 // The dashboard's lossy-read panels and its decode errors panel, answered by a real Prometheus for an
@@ -20,14 +18,6 @@ import { startPrometheus, type RunningPrometheus, type Sample } from "../../help
 
 const WINDOW = "20s";
 const EXPANSION = { rateInterval: WINDOW, range: WINDOW };
-
-const V1 = { type: "record", name: "Pay", namespace: "shop", fields: [{ name: "id", type: "long" }] };
-const V2 = { ...V1, fields: [...V1.fields, { name: "note", type: "string", default: "" }] };
-const confluent = (id: number, schema: unknown, value: unknown) => {
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(id, 1);
-  return Buffer.concat([prefix, avro.Type.forSchema(schema as avro.Schema).toBuffer(value)]);
-};
 
 let scratch = "";
 let server: Server | undefined;
@@ -57,43 +47,11 @@ async function serveGrowing(text: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  const config = `subjects:
-  - name: pay
-    topics: [pay]
-    schemas: schemas/pay
-    sampling: { ratio: 1 }
-    versions:
-      "1.0": { status: active, confluentId: 11 }
-      "2.0": { status: active, confluentId: 12 }
-`;
-  const cut = confluent(12, V2, { id: 9, note: "cut" });
-  const bodies: Array<[string, Buffer]> = [
-    ["web", confluent(11, V1, { id: 1 })],
-    ...[2, 3, 4].map((id): [string, Buffer] => ["app", confluent(12, V2, { id, note: "n" })]),
-    ["app", cut.subarray(0, cut.length - 2)],
-  ];
-  const capture = bodies
-    .map(([producer, raw], offset) =>
-      JSON.stringify({
-        topic: "pay",
-        partition: 0,
-        offset,
-        timestamp: 1796112000000 + offset * 1000,
-        key: null,
-        headers: { producer },
-        value: { base64: raw.toString("base64") },
-      }),
-    )
-    .join("\n");
-  scratch = await writeTree({
-    "schemas/pay/1.0.avsc": V1,
-    "schemas/pay/2.0.avsc": V2,
-    "config.yaml": config,
-  });
-  await writeFile(join(scratch, "pay.ndjson"), `${capture}\n`);
+  const pay = await avroPayCapture();
+  scratch = pay.dir;
   const monitor = await startMonitor({
-    configPath: join(scratch, "config.yaml"),
-    source: { file: join(scratch, "pay.ndjson") },
+    configPath: pay.config,
+    source: { file: pay.capture },
     host: "127.0.0.1",
     port: 0,
     env: {},

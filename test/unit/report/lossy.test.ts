@@ -158,6 +158,20 @@ describe("lossy reads in the report (issue 36)", () => {
     ]);
   });
 
+  it("names the subject's format in its facts, in every rendering, and in the JSON", async () => {
+    const report = await payReport();
+    const facts = (format: "text" | "markdown") =>
+      renderReport(report, format)
+        .split("\n")
+        .filter((l) => /format/.test(l) && !/^#/.test(l));
+    expect([report.subjects[0]!.format, facts("text"), facts("markdown")]).toEqual([
+      "avro",
+      ["  format           Avro"],
+      ["- **format**: Avro"],
+    ]);
+    expect(renderReport(report, "html")).toContain("<dt>format</dt><dd>Avro</dd>");
+  });
+
   it("leaves a JSON Schema subject's report without a lossy section or item", async () => {
     const { pipeline, catalog } = await eventPipeline();
     pipeline.process(record({ id: 1, event: "view" }, { producer: "web", "schema-version": "1.0" }));
@@ -166,6 +180,7 @@ describe("lossy reads in the report (issue 36)", () => {
       report.subjects[0]!.wouldFail.every((e) => e.lossy === 0 && e.losses.length === 0),
       renderReport(report, "text").includes("lossy"),
       report.attention.some((i) => i.kind === "lossy-read"),
-    ]).toEqual([true, false, false]);
+      report.subjects[0]!.format,
+    ]).toEqual([true, false, false, "json"]);
   });
 });
