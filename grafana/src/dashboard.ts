@@ -68,9 +68,9 @@ export function buildDashboard(): Dashboard {
   let builder = new DashboardBuilder("schemawatch: deprecation period")
     .uid("schemawatch-deprecation")
     .description(
-      "Live traffic against every version of each JSON Schema: who sends what, what would break, what can go.",
+      "Live traffic against every version of each schema (JSON Schema, Avro, Protobuf): who sends what, what would break or lose data, what can go.",
     )
-    .tags(["schemawatch", "kafka", "json-schema"])
+    .tags(["schemawatch", "kafka", "json-schema", "avro", "protobuf"])
     .editable()
     .tooltip(DashboardCursorSync.Crosshair)
     .refresh("30s")

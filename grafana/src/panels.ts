@@ -28,6 +28,8 @@ export const SUMMED_PRODUCERS =
 
 export const VALIDATIONS = `schemawatch_validations_total{${SUBJECT}, ${PRODUCER}}`;
 export const FAILED = `schemawatch_validations_total{${SUBJECT}, ${PRODUCER}, result="fail"}`;
+/** Passed reads that dropped or defaulted data the writer sent (Avro, Protobuf), by rule in `keyword`. */
+export const LOSSES = `schemawatch_validation_losses_total{${SUBJECT}, ${PRODUCER}}`;
 export const RECORDS = `schemawatch_records_total{${SUBJECT}, ${PRODUCER}}`;
 
 /** A range query drawn as lines over time. */

@@ -1,6 +1,7 @@
 import { retiredTrafficLine } from "../lifecycle/retired.js";
 import { fieldItems } from "./field-attention.js";
 import { findingItems } from "./finding-attention.js";
+import { lossyItems } from "./lossy-attention.js";
 import type { Report, ReportSubject, WouldFailEntry } from "./model.js";
 
 /**
@@ -257,6 +258,7 @@ export function attentionItems(report: Omit<Report, "attention">): AttentionItem
       ...verdicts(s),
       ...fieldItems(s),
       ...findingItems(s, report.generatedAt),
+      ...lossyItems(s),
     ]),
     ...monitorItems(report),
   ];

@@ -1,5 +1,5 @@
 import type { Direction } from "../engine/direction.js";
-import { NO_VERSION, type Tallies } from "../pipeline/tallies.js";
+import { NO_VERSION, type FailureCell, type Tallies } from "../pipeline/tallies.js";
 import type { WouldFailEntry } from "./model.js";
 
 /**
@@ -40,6 +40,8 @@ export function wouldFailMatrices(
         failed: 0,
         wouldFailRate: 0,
         failures: [],
+        lossy: 0,
+        losses: [],
         producers: {},
       };
       ofSubject.set(key(l.writer_version, l.reader_version), entry);
@@ -51,20 +53,16 @@ export function wouldFailMatrices(
     producer.validations += cell.value;
     producer.failed += failed;
   }
-  // Per keyword: the total, and the pointer of the series that failed it most often.
-  const keywords = new Map<string, Map<string, { count: number; pointer: string; most: number }>>();
-  for (const cell of tallies.failures) {
+  const keywords = byRule(tallies.failures, subjects);
+  const rules = byRule(tallies.losses, subjects);
+  // A lossy read is a pass (counted in the validations above): its count per entry and producer.
+  for (const cell of tallies.losses) {
     const l = cell.labels;
-    if (cell.value === 0 || !subjects.has(l.subject)) continue;
-    const k = `${l.subject}\u0000${key(l.writer_version, l.reader_version)}`;
-    let byKeyword = keywords.get(k);
-    if (!byKeyword) keywords.set(k, (byKeyword = new Map()));
-    const found = byKeyword.get(l.keyword);
-    if (!found) byKeyword.set(l.keyword, { count: cell.value, pointer: cell.pointer, most: cell.value });
-    else {
-      found.count += cell.value;
-      if (cell.value > found.most) Object.assign(found, { pointer: cell.pointer, most: cell.value });
-    }
+    const entry = entries.get(l.subject)?.get(key(l.writer_version, l.reader_version));
+    if (cell.value === 0 || !entry) continue;
+    entry.lossy += cell.value;
+    const producer = entry.producers[l.producer];
+    if (producer) producer.lossy = (producer.lossy ?? 0) + cell.value;
   }
   const out = new Map<string, WouldFailEntry[]>();
   for (const [subject, versions] of subjects) {
@@ -78,12 +76,46 @@ export function wouldFailMatrices(
           producers: Object.fromEntries(
             Object.entries(entry.producers).sort(([a], [b]) => a.localeCompare(b)),
           ),
-          failures: [...(keywords.get(`${subject}\u0000${key(entry.writer, entry.reader)}`)?.entries() ?? [])]
-            .map(([keyword, { count, pointer }]) => ({ keyword, count, pointer }))
-            .sort((a, b) => b.count - a.count || a.keyword.localeCompare(b.keyword)),
+          failures: ranked(keywords.get(`${subject}\u0000${key(entry.writer, entry.reader)}`)).map(
+            ({ name, count, pointer }) => ({ keyword: name, count, pointer }),
+          ),
+          losses: ranked(rules.get(`${subject}\u0000${key(entry.writer, entry.reader)}`)).map(
+            ({ name, count, pointer }) => ({ rule: name, count, pointer }),
+          ),
         }))
         .sort((a, b) => order(a.writer) - order(b.writer) || order(a.reader) - order(b.reader)),
     );
   }
   return out;
+}
+
+type ByRule = Map<string, Map<string, { count: number; pointer: string; most: number }>>;
+
+/**
+ * Per (subject, writer, reader) and keyword (a failure's) or rule (a lossy read's): the total, and
+ * the pointer of the series that counted it most often.
+ */
+function byRule(cells: readonly FailureCell[], subjects: ReadonlyMap<string, readonly string[]>): ByRule {
+  const out: ByRule = new Map();
+  for (const cell of cells) {
+    const l = cell.labels;
+    if (cell.value === 0 || !subjects.has(l.subject)) continue;
+    const k = `${l.subject}\u0000${l.writer_version}\u0000${l.reader_version}`;
+    let byKeyword = out.get(k);
+    if (!byKeyword) out.set(k, (byKeyword = new Map()));
+    const found = byKeyword.get(l.keyword);
+    if (!found) byKeyword.set(l.keyword, { count: cell.value, pointer: cell.pointer, most: cell.value });
+    else {
+      found.count += cell.value;
+      if (cell.value > found.most) Object.assign(found, { pointer: cell.pointer, most: cell.value });
+    }
+  }
+  return out;
+}
+
+/** Most frequent first, then by name. */
+function ranked(found: ByRule extends Map<string, infer V> ? V | undefined : never) {
+  return [...(found?.entries() ?? [])]
+    .map(([name, { count, pointer }]) => ({ name, count, pointer }))
+    .sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
 }

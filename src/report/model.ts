@@ -55,6 +55,8 @@ export interface Report {
 
 export interface ReportSubject {
   subject: string;
+  /** Its schema language (`json`, `avro`, `protobuf`). Absent from reports of monitors before it. */
+  format?: SubjectStatus["format"];
   topics: string[];
   records: number;
   /** Records that declared no writer version. */
@@ -133,8 +135,19 @@ export interface WouldFailEntry {
   wouldFailRate: number;
   /** Failing keywords, most frequent first, with the JSON Pointer of a latest failure of each. */
   failures: Array<{ keyword: string; count: number; pointer: string }>;
-  /** Validations and failures per producer, for the producers that sent this writer version. */
-  producers: Record<string, { validations: number; failed: number }>;
+  /**
+   * Sampled records the reader reads but that lose data the writer sent (`lossy`: a field dropped or
+   * defaulted, an unknown enum value read as its default). Counted among the passes, never the
+   * failures; always 0 for JSON Schema, which has no lossy read.
+   */
+  lossy: number;
+  /** The lossy rules (`field_dropped`, `default_read`, …), most frequent first, with a latest location of each. */
+  losses: Array<{ rule: string; count: number; pointer: string }>;
+  /**
+   * Validations and failures per producer, for the producers that sent this writer version; `lossy`
+   * only where some of its reads were.
+   */
+  producers: Record<string, { validations: number; failed: number; lossy?: number }>;
 }
 
 export interface ReportCoverage {
@@ -222,6 +235,7 @@ export function buildReport(
     problems: status.problems,
     subjects: status.subjects.map((s) => ({
       subject: s.subject,
+      format: s.format,
       topics: s.topics,
       records: s.records,
       undeclared: s.undeclared,

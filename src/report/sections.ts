@@ -2,6 +2,7 @@ import type { Block, Cell, ReportDocument, Section, Span } from "./document.js";
 import { attentionSection } from "./attention-section.js";
 import { evidenceBlocks } from "./evidence.js";
 import { fieldsSection } from "./fields-section.js";
+import { lossySection } from "./lossy-section.js";
 import { findingsSection } from "./findings-section.js";
 import { plainReasons, plainYes } from "./plain.js";
 import { registrySection } from "./registry-section.js";
@@ -14,6 +15,12 @@ const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 const code = (text: string): Span => ({ text, code: true });
 const muted = (text: string): Span => ({ text, tone: "muted" });
 const pointerText = (pointer: string) => (pointer === "" ? "(root)" : pointer);
+/** A schema language as people name it: the word a subject's "format" fact shows. */
+const FORMAT_WORDS: Readonly<Record<NonNullable<ReportSubject["format"]>, string>> = {
+  json: "JSON Schema",
+  avro: "Avro",
+  protobuf: "Protobuf",
+};
 const slug = (text: string) => text.replace(/[^A-Za-z0-9_-]+/g, "-");
 
 /**
@@ -27,6 +34,7 @@ export const SUBJECT_SECTIONS: ReadonlyArray<
   versionsSection,
   producersSection,
   wouldFailSection,
+  lossySection,
   verdictsSection,
   fieldsSection,
   findingsSection,
@@ -125,6 +133,7 @@ export function subjectSection(s: ReportSubject, page?: PageContext): Section {
         kind: "facts",
         facts: [
           ["topics", s.topics.join(", ")],
+          ...(s.format ? [["format", FORMAT_WORDS[s.format]] as [string, string]] : []),
           ["records", String(s.records)],
           ["undeclared", `${s.undeclared} (${pct(s.records ? s.undeclared / s.records : 0)})`],
           [

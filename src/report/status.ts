@@ -1,3 +1,4 @@
+import type { FormatName } from "../formats/format.js";
 import type { Catalog } from "../catalog/types.js";
 import { DIRECTIONS, type Direction } from "../engine/direction.js";
 import type { LookupResult, RegistryStatus, SubjectRegistryStatus } from "../registry/types.js";
@@ -81,6 +82,8 @@ function subjectRegistryEntry(status: SubjectRegistryStatus): SubjectRegistryEnt
 
 export interface SubjectStatus {
   subject: string;
+  /** Its schema language (`json`, `avro`, `protobuf`): every version of a subject is in one. */
+  format: FormatName;
   topics: string[];
   records: number;
   undeclared: number;
@@ -219,6 +222,7 @@ export function buildStatus(
     const seen = lastSeen(series.get(name) ?? []);
     subjects.push({
       subject: name,
+      format: subject.format.name,
       topics: [...subject.topics],
       records: total,
       undeclared: byVersion.get(NO_VERSION) ?? 0,

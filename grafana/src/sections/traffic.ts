@@ -2,6 +2,7 @@ import { RowBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import type { DashboardBuilder } from "@grafana/grafana-foundation-sdk/dashboard";
 import {
   FAILED,
+  LOSSES,
   PRODUCER,
   RECORDS,
   SUBJECT,
@@ -157,5 +158,48 @@ export function wouldFail(builder: DashboardBuilder): DashboardBuilder {
         },
         "percentunit",
       ).withTarget(statQuery("A", `max by (subject) (schemawatch_sample_ratio{${SUBJECT}})`, "{{subject}}")),
+    )
+    .withPanel(
+      timeseriesPanel(
+        {
+          id: 31,
+          title: "Lossy-read rate per producer",
+          description:
+            "Avro and Protobuf: the share of sampled records a reader of another version reads, but without data the writer sent (a field dropped, or read as its default). Nothing breaks; something is silently lost. Never for JSON Schema." +
+            SUMMED_PRODUCERS,
+          w: 12,
+          h: 8,
+        },
+        "percentunit",
+      ).withTarget(
+        rangeQuery(
+          "A",
+          `sum by (${byProducer}) (rate(${LOSSES}[$__rate_interval]))` +
+            ` / sum by (${byProducer}) (rate(schemawatch_validations_total{${SUBJECT}, ${PRODUCER}, direction=~"forward|backward"}[$__rate_interval]))`,
+          "{{producer}} {{writer_version}} → {{reader_version}} ({{direction}})",
+        ),
+      ),
+    )
+    .withPanel(
+      tablePanel({
+        id: 32,
+        title: "Lossy reads by rule in the selected range",
+        description:
+          "What a reader loses and by which rule: field_dropped, field_defaulted, enum_defaulted (Avro); unknown_field, default_read, unknown_enum_value (Protobuf)." +
+          SUMMED_PRODUCERS,
+        w: 12,
+        h: 8,
+      })
+        .withTarget(
+          tableQuery(
+            "A",
+            `sum by (subject, producer, writer_version, reader_version, direction, keyword) (increase(${LOSSES}[$__range]))`,
+          ),
+        )
+        .withTransformation({
+          id: "organize",
+          options: { excludeByName: { Time: true }, renameByName: { keyword: "rule", Value: "lossy reads" } },
+        })
+        .decimals(0),
     );
 }

@@ -91,7 +91,7 @@ describe("the status page in Chromium", () => {
     expect(await rows(page, "subject-event-topics")).toEqual(["events | — | — | not measured"]);
 
     expect(await page.locator("#subject-event > .facts").innerText()).toBe(
-      "topics\nevents\nrecords\n204\nundeclared\n21 (10.3%)\nversion unknown\n2 (1.0%): their version could not be read\nsample ratio\n1.00",
+      "topics\nevents\nformat\nJSON Schema\nrecords\n204\nundeclared\n21 (10.3%)\nversion unknown\n2 (1.0%): their version could not be read\nsample ratio\n1.00",
     );
     expect(await rows(page, "subject-event-versions")).toEqual([
       "1.0.0 | deprecated | 81 | 39.7% | 2026-12-01T08:03:20.000Z | not drained | schema",

@@ -61,6 +61,9 @@ const NOTHING_TO_COMPARE: readonly string[] = [
   "alert SchemawatchFieldReadyToRequire",
   // the bundled traffic keeps every field's scale and values: no field-statistics finding
   "alert SchemawatchFieldMeaningChanged",
+  // JSON Schema has no lossy read: the capture's catalog is JSON Schema only
+  'panel 31 A "Lossy-read rate per producer"',
+  'panel 32 A "Lossy reads by rule in the selected range"',
   // the served exposition is up, ready, and follows no registry
   "alert SchemawatchAbsent",
   "alert SchemawatchDown",

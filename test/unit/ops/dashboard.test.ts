@@ -59,6 +59,7 @@ describe("grafana/dashboards/schemawatch.json", () => {
       "schemawatch_records_total",
       "schemawatch_validations_total",
       "schemawatch_validation_failures_total",
+      "schemawatch_validation_losses_total",
       "schemawatch_decode_errors_total",
       "schemawatch_schema_version_info",
       "schemawatch_version_last_seen_timestamp_seconds",

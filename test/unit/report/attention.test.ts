@@ -228,6 +228,8 @@ describe("attention items", () => {
       failed: 5,
       wouldFailRate: 0.5,
       failures: [{ keyword: "required", count: 5, pointer: "" }],
+      lossy: 0,
+      losses: [],
       producers: { web: { validations: 10, failed: 5 } },
     });
     const items = attentionItems(
@@ -250,6 +252,8 @@ describe("attention items", () => {
       failed: 4,
       wouldFailRate: 1,
       failures: [],
+      lossy: 0,
+      losses: [],
       producers: { web: { validations: 4, failed: 4 } },
     });
     const items = attentionItems(

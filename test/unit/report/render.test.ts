@@ -43,6 +43,8 @@ describe("one report, several renderings", () => {
       failed: 100,
       wouldFailRate: 1,
       failures: [{ keyword: "additionalProperties", count: 100, pointer: "" }],
+      lossy: 0,
+      losses: [],
       producers: {
         billing: { validations: 40, failed: 40 },
         mobile: { validations: 40, failed: 40 },

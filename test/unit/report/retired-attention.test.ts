@@ -48,6 +48,8 @@ describe("a retired version still sent", () => {
       failed: 10,
       wouldFailRate: 1,
       failures: [{ keyword: "additionalProperties", count: 10, pointer: "" }],
+      lossy: 0,
+      losses: [],
       producers: { mobile: { validations: 10, failed: 10 } },
     };
     const items = attentionItems(
