@@ -32,6 +32,8 @@ const NOT_FROM_A_CAPTURE: Readonly<Record<string, string>> = {
   schemawatch_retired_version_records_total: "only for a catalog with a retired version",
   schemawatch_field_drained: "only for a catalog with a version that deprecates a field",
   schemawatch_field_rename_records_total: "only for a subject whose config names a rename (fields.replaces)",
+  schemawatch_validation_losses_total:
+    "only for a reader that drops or defaults data (Avro, Protobuf): JSON Schema reads lose nothing",
 };
 
 let monitor: RunningMonitor | undefined;
