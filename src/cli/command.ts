@@ -21,5 +21,11 @@ export interface Command {
   readonly summary: string;
   /** The full `schemawatch NAME --help` text. */
   readonly help: string;
+  /**
+   * The command reads `stopSignal` and stops cleanly on a first SIGINT/SIGTERM (the monitor drains,
+   * a producer finishes its batch), so the process handles the signals for it. Any other command is
+   * ended by the signal itself, at once, whatever it computes.
+   */
+  readonly stopsCleanly?: true;
   run(args: readonly string[], context: CommandContext): Promise<number>;
 }

@@ -60,9 +60,9 @@ function findCommand(name: string, stderr: CommandContext["stderr"]): Command | 
 }
 
 /**
- * SIGINT or SIGTERM asks the command to stop; a second one to stop at once. A command that has not
- * ended 2 s after that (one that knows no "at once") is ended by the signal's default action, as is
- * the process at a third signal.
+ * For a command that stops cleanly: SIGINT or SIGTERM asks it to stop; a second one to stop at once.
+ * A command that has not ended 2 s after that (one that knows no "at once") is ended by the signal's
+ * default action, as is the process at a third signal.
  */
 function processSignals(): { stop: AbortSignal; now: AbortSignal } {
   const stop = new AbortController();
@@ -91,17 +91,6 @@ export interface MainOptions {
 export async function main(argv: readonly string[], options: MainOptions = {}): Promise<number> {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
-  const signals: { stop: AbortSignal; now?: AbortSignal } = options.stopSignal
-    ? { stop: options.stopSignal }
-    : processSignals();
-  const context: CommandContext = {
-    stdout,
-    stderr,
-    env: options.env ?? process.env,
-    cwd: options.cwd ?? process.cwd(),
-    stopSignal: signals.stop,
-    ...(signals.now ? { stopNowSignal: signals.now } : {}),
-  };
   const [name, ...rest] = argv;
   if (name === undefined || HELP_WORDS.has(name)) {
     // `schemawatch help run` (and `--help run`): that command's help, as `schemawatch run --help`
@@ -126,6 +115,21 @@ export async function main(argv: readonly string[], options: MainOptions = {}): 
   }
   const command = findCommand(name, stderr);
   if (!command) return 2;
+  // A command that does not stop cleanly gets no handler: the signal's default action ends the process
+  // at once (status 130 or 143), however long a computation it is in the middle of (issue 41).
+  const signals: { stop: AbortSignal; now?: AbortSignal } = options.stopSignal
+    ? { stop: options.stopSignal }
+    : command.stopsCleanly
+      ? processSignals()
+      : { stop: new AbortController().signal };
+  const context: CommandContext = {
+    stdout,
+    stderr,
+    env: options.env ?? process.env,
+    cwd: options.cwd ?? process.cwd(),
+    stopSignal: signals.stop,
+    ...(signals.now ? { stopNowSignal: signals.now } : {}),
+  };
   try {
     return await command.run(rest, context);
   } catch (error) {

@@ -1,3 +1,4 @@
+import { NO_DEADLINE, type Deadline } from "./deadline.js";
 import { isObject, escapePointer, type Loc } from "./document.js";
 import {
   at,
@@ -11,6 +12,7 @@ import {
   type Side,
 } from "./family.js";
 import type { Model } from "./model.js";
+import { finiteSubset } from "./finite.js";
 import { slicedSubset } from "./slices.js";
 import type { Change, Verdict } from "./vocabulary.js";
 import type { View } from "./view.js";
@@ -34,9 +36,12 @@ export class Engine implements Comparer {
   constructor(
     readonly model: Model,
     private readonly families: readonly Family[],
+    private readonly deadline: Pick<Deadline, "check"> = NO_DEADLINE,
   ) {}
 
   compare(a: Loc, b: Loc, ctx: Ctx): Change[] {
+    // Every pair of nodes is a step of the comparison: past the budget it throws OutOfTime.
+    this.deadline.check();
     const oldLoc = this.model.deref(a);
     const newLoc = this.model.deref(b);
     if (oldLoc.node === false || newLoc.node === false) {
@@ -65,6 +70,7 @@ export class Engine implements Comparer {
     out = out.map((c) => (c.site ? c : { ...c, site }));
     out = this.unwrapped(pair, out);
     out = this.sliced(pair, out);
+    out = this.finite(pair, out);
     // A side that accepts nothing has no document that could fail the other.
     if (pair.old.types === 0 || pair.new.types === 0) {
       out = out.map((c) => ({
@@ -125,6 +131,27 @@ export class Engine implements Comparer {
     } finally {
       this.slicing--;
     }
+  }
+
+  /**
+   * A side whose values are a known finite set of scalars (an `enum` rewritten as a `oneOf` of
+   * `const`s, booleans as a `type`) is compared value by value (finite.ts): each must be valid under
+   * the other side, judged exactly, or nothing is proven.
+   */
+  private finite(pair: Pair, out: Change[]): Change[] {
+    const needBackward = out.some((c) => c.backward !== "ok");
+    const needForward = out.some((c) => c.forward !== "ok");
+    if (!needBackward && !needForward) return out;
+    const backward = needBackward && finiteSubset(this.model, pair.old.view.loc, pair.new.view.loc);
+    const forward = needForward && finiteSubset(this.model, pair.new.view.loc, pair.old.view.loc);
+    if (!backward && !forward) return out;
+    const settled = proven(out, backward, forward);
+    return settled.map((c, i) => {
+      const was = out[i] as Change;
+      const now = (["backward", "forward"] as const).filter((d) => c[d] !== was[d]);
+      if (now.length === 0) return c;
+      return { ...c, reason: `${c.reason}; compared value by value, ${now.join(" and ")} holds` };
+    });
   }
 
   /** Is every document valid under `a` valid under `b`? */

@@ -2,6 +2,7 @@ import { arrays } from "./arrays.js";
 import { combinators } from "./combinators.js";
 import { isObject, type Loc } from "./document.js";
 import { Engine } from "./compare.js";
+import { Deadline, NO_DEADLINE, OutOfTime } from "./deadline.js";
 import { mk, worst, type Family } from "./family.js";
 import { logic } from "./logic.js";
 import { members } from "./members.js";
@@ -13,7 +14,7 @@ import type { Bump, Change, Compatibility, DiffOptions, DiffResult, Policy, Verd
 import { deepEqual } from "./values.js";
 import { engineSide, loadSides } from "./sides.js";
 import { Generator } from "./witness/generate.js";
-import { prove } from "./witness/prove.js";
+import { prove, type Direction } from "./witness/prove.js";
 
 export type { Dialect } from "./dialect.js";
 export { DEFAULT_DIALECT, dialectOf, DIALECTS } from "./dialect.js";
@@ -111,6 +112,9 @@ function compatibilityOf(backward: Verdict, forward: Verdict): Compatibility {
  */
 export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffOptions = {}): DiffResult {
   const policy: Policy = options.policy ?? "strict";
+  // The budget counts from here: reading and compiling both versions is part of the pair's time.
+  const budget = options.budget;
+  const deadline = budget === undefined ? NO_DEADLINE : new Deadline(budget);
   const loaded = loadSides(oldInput, newInput, options);
   const { model, compiler } = loaded;
   const oldRoot = loaded.old.root;
@@ -119,7 +123,7 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   const run = (p: Policy): Change[] => {
     const changes = dedupe([
       ...head,
-      ...new Engine(model, FAMILIES).compare(oldRoot, newRoot, { policy: p }),
+      ...new Engine(model, FAMILIES, deadline).compare(oldRoot, newRoot, { policy: p }),
     ]);
     if (changes.length === 0 && !deepEqual(loaded.old.schema, loaded.new.schema)) {
       changes.push(
@@ -128,18 +132,32 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
     }
     return changes;
   };
-  // Stryker disable next-line StringLiteral: a policy other than lenient is read as strict
-  const strict = run("strict");
-  const lenient = run("lenient");
-  const chosen = policy === "strict" ? strict : lenient;
-  let changes = withPolicies(chosen, strict, lenient);
-  if (options.witnesses !== false && changes.some((c) => c.backward !== "ok" || c.forward !== "ok")) {
-    changes = prove(changes, {
+  const ranOut = new Set<Direction>();
+  let strict: Change[];
+  let changes: Change[];
+  try {
+    // Stryker disable next-line StringLiteral: a policy other than lenient is read as strict
+    strict = run("strict");
+    const lenient = run("lenient");
+    changes = withPolicies(policy === "strict" ? strict : lenient, strict, lenient);
+  } catch (error) {
+    if (!(error instanceof OutOfTime)) throw error;
+    strict = changes = [...head, unfinished(error.seconds)];
+    ranOut.add("backward").add("forward");
+  }
+  if (
+    options.witnesses !== false &&
+    ranOut.size === 0 &&
+    changes.some((c) => c.backward !== "ok" || c.forward !== "ok")
+  ) {
+    const context = {
       model,
       compiler,
       old: engineSide(loaded.old, compiler),
       new: engineSide(loaded.new, compiler),
-    });
+      deadline,
+    };
+    changes = prove(changes, context, ranOut);
   }
   changes = changes.map(({ site: _site, ...change }) => change);
   const backward = worst(changes.map((c) => c.backward));
@@ -148,7 +166,23 @@ export function diffSchemas(oldInput: unknown, newInput: unknown, options: DiffO
   if (changes.length === 0) bump = "none";
   else if (strict.every((c) => c.backward === "ok" && c.forward === "ok")) bump = "patch";
   else bump = backward === "ok" ? "minor" : "major";
-  return { policy, compatibility: compatibilityOf(backward, forward), backward, forward, bump, changes };
+  const result = {
+    policy,
+    compatibility: compatibilityOf(backward, forward),
+    backward,
+    forward,
+    bump,
+    changes,
+  };
+  if (budget === undefined || ranOut.size === 0) return result;
+  const directions = (["backward", "forward"] as const).filter((d) => ranOut.has(d));
+  return { ...result, budget: { seconds: budget, directions } };
+}
+
+/** The change that stands for a structural comparison the budget cut short: nothing is known. */
+function unfinished(seconds: number): Change {
+  const reason = `undecided: budget (the ${seconds} s time budget ran out before the comparison ended)`;
+  return mk("comparison-unfinished", "", "undecided", "undecided", reason);
 }
 
 /**

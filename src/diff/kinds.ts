@@ -163,6 +163,7 @@ export const CHANGE_KINDS = {
     "else-added",
     "else-removed",
   ],
+  budget: ["comparison-unfinished"],
 } as const;
 
 export type ChangeFamily = keyof typeof CHANGE_KINDS;

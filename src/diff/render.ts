@@ -36,6 +36,9 @@ export function toJson(
       ...(c.witness ? { witness: c.witness } : {}),
       ...(c.live ? { live: c.live } : {}),
     })),
+    ...(result.budget
+      ? { budget: { seconds: result.budget.seconds, ranOut: result.budget.directions } }
+      : {}),
     ...(evidence ? { documents: evidence } : {}),
   };
 }
@@ -91,6 +94,10 @@ export function toText(
     lines.push(`documents: ${evidence.checked} checked; they settle the directions structure left undecided`);
     lines.push(`  pass OLD, fail NEW (backward): ${evidence.backward.join(", ") || "none"}`);
     lines.push(`  pass NEW, fail OLD (forward):  ${evidence.forward.join(", ") || "none"}`);
+  }
+  if (result.budget) {
+    const { seconds, directions } = result.budget;
+    lines.push(`time budget of ${seconds} s ran out: ${directions.join(" and ")} undecided (budget)`);
   }
   lines.push(`compatibility ${summaryOf(result)}`);
   lines.push(`backward ${result.backward}, forward ${result.forward}; needs a ${result.bump} bump`);

@@ -97,6 +97,17 @@ export interface DiffOptions {
   /** Names OLD and NEW in error messages (file names, for instance). */
   readonly oldName?: string;
   readonly newName?: string;
+  /**
+   * The time budget of the comparison, in seconds (none when absent). Past it, each direction not yet
+   * decided is `undecided` with the reason `budget`; breaks already proven keep their witnesses.
+   */
+  readonly budget?: number;
+}
+
+/** A comparison whose time budget ran out, and the directions it left undecided for that reason. */
+export interface BudgetSpent {
+  readonly seconds: number;
+  readonly directions: readonly ("backward" | "forward")[];
 }
 
 export interface DiffResult {
@@ -107,4 +118,6 @@ export interface DiffResult {
   /** The least semver bump the change needs. */
   readonly bump: Bump;
   readonly changes: readonly Change[];
+  /** Present when the time budget ran out (`DiffOptions.budget`): which directions it left undecided. */
+  readonly budget?: BudgetSpent;
 }

@@ -8,10 +8,11 @@ import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command } from "../command.js";
 import { besideText, registryBeside } from "./check-registry.js";
 import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-flags.js";
+import { REF_FLAGS, REF_FLAGS_HELP } from "./schema-refs.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides } from "./schema-sides.js";
 
 const help = `Usage: schemawatch check OLD NEW --old-docs DIR --new-docs DIR [--strict] [--format text|json]
-                         [--default-dialect D] [--assert-formats]
+                         [--default-dialect D] [--assert-formats] [--ref FILE|DIR ...]
        schemawatch check --registry R --subject S --version V NEW --old-docs DIR --new-docs DIR
                          [--config FILE] [--registry-side old|new] ...
 
@@ -30,6 +31,7 @@ Options:
   --config FILE      the config whose registries --registry NAME names (URL, auth, TLS), and whose
                      defaultDialect and assertFormats apply unless the flags below say otherwise
 ${REGISTRY_FLAGS_HELP}
+${REF_FLAGS_HELP}
 ${SCHEMA_FLAGS_HELP}
   -h, --help         show this help
 
@@ -57,6 +59,7 @@ export const checkCommand: Command = {
       config: { type: "string", short: "c" },
       subject: { type: "string" },
       ...REGISTRY_FLAGS,
+      ...REF_FLAGS,
       ...SCHEMA_FLAGS,
     });
     if (values.help) {

@@ -151,6 +151,7 @@ export const corpusCommand: Command = {
   name: "corpus",
   summary: "export the corpus of real shapes seen in production, for check and diff in CI",
   help,
+  stopsCleanly: true,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs("corpus", args, {
       out: { type: "string", short: "o" },

@@ -107,6 +107,7 @@ export const demoProduceCommand: Command = {
   name: NAME,
   summary: "send the article's event documents of one version to Kafka (the compose demo's producers)",
   help,
+  stopsCleanly: true,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs(NAME, args, {
       brokers: { type: "string" },

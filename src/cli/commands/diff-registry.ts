@@ -11,6 +11,7 @@ import { connectRegistry } from "../../registry/connect.js";
 import { usageError } from "../args.js";
 import type { CommandContext } from "../command.js";
 import { registeredSide, registryConfig, schemaFileSide, type Side, type SideFlags } from "./schema-sides.js";
+import { refDocuments } from "./schema-refs.js";
 
 /**
  * The live hints (`--monitor`) of the properties NEW removes, once each however many earlier
@@ -54,7 +55,7 @@ export async function diffAgainstRegistry(
     const file = positionals[0];
     const after =
       file !== undefined
-        ? await schemaFileSide(file, compiler)
+        ? await schemaFileSide(file, compiler, await refDocuments(flags.ref, compiler.defaultDialect))
         : await registeredSide(client, registry.name, subject, numbers.at(-1) ?? "latest", compiler);
     const earlier = file !== undefined ? numbers : numbers.slice(0, -1);
     if (earlier.length === 0) {

@@ -18,10 +18,13 @@ import { compilerFromFlags, SCHEMA_FLAGS, SCHEMA_FLAGS_HELP } from "./schema-fla
 import { diffAgainstRegistry } from "./diff-registry.js";
 import { hinted, monitorOrExit, type LiveStatus } from "./diff-live.js";
 import { DEFAULT_URL } from "../http-client.js";
+import { REF_FLAGS, REF_FLAGS_HELP } from "./schema-refs.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
+import { BUDGET_HELP, budgetOf } from "./diff-budget.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
+                        [--budget SECONDS] [--ref FILE|DIR ...]
                         [--monitor URL --subject S]
        schemawatch diff --registry R --subject S --version V NEW [--config FILE] [--policy ...] ...
        schemawatch diff --registry R --subject S [NEW] [--config FILE] [--policy ...] [--format ...]
@@ -48,12 +51,14 @@ Options:
                     fail NEW, and the reverse
   --monitor URL     a running monitor (${DEFAULT_URL}): each removed property gets a hint from its
                     field verdicts; with OLD NEW, --subject names the monitor's subject
+${BUDGET_HELP}
   --expect BUMP     the bump this release declares (patch, minor or major) instead of the versions in
                     $id or the file names
   --config FILE     a schemawatch config; with --subject NAME only that subject is checked (its
                     defaultDialect and assertFormats apply unless the flags below say otherwise). With
                     --registry NAME it only names the registry (its URL, auth and TLS)
 ${REGISTRY_FLAGS_HELP}
+${REF_FLAGS_HELP}
 ${SCHEMA_FLAGS_HELP}
   -h, --help        show this help
 
@@ -76,6 +81,8 @@ const BUMPS: readonly Bump[] = ["patch", "minor", "major"];
 
 interface Options {
   readonly policy: Policy;
+  /** Seconds per pair of versions (--budget). */
+  readonly budget: number;
   readonly documents?: readonly SampleDocument[];
   /** The monitor's answer when --monitor was given: every comparison gets its live hints. */
   readonly live?: LiveStatus | undefined;
@@ -129,6 +136,7 @@ function compare(
     newName: after.file.path,
     oldResolveExternal: (uri) => oldRefs.get(uri.replace(/#$/, "")),
     newResolveExternal: (uri) => newRefs.get(uri.replace(/#$/, "")),
+    budget: options.budget,
   });
   let evidence: Evidence | undefined;
   if (options.documents) {
@@ -260,7 +268,9 @@ export const diffCommand: Command = {
       monitor: { type: "string" },
       config: { type: "string" },
       subject: { type: "string" },
+      budget: { type: "string" },
       ...REGISTRY_FLAGS,
+      ...REF_FLAGS,
       ...SCHEMA_FLAGS,
     });
     if (values.help) {
@@ -276,7 +286,8 @@ export const diffCommand: Command = {
       throw usageError("diff", "--monitor with OLD NEW needs --subject S: the monitor's subject");
     const live = await monitorOrExit(values.monitor, context);
     if (typeof live === "number") return live;
-    const options: Options = { policy, live, ...(documents ? { documents } : {}) };
+    const budget = budgetOf("diff", values.budget);
+    const options: Options = { policy, budget, live, ...(documents ? { documents } : {}) };
     if (values.config && values.registry === undefined) {
       if (positionals.length > 0) throw usageError("diff", "give either OLD NEW or --config, not both");
       if (expected)

@@ -1,4 +1,3 @@
-import { writeFile } from "node:fs/promises";
 import { SchemawatchError, messageOf } from "../../errors.js";
 import { startMonitor } from "../../monitor/start.js";
 import { createLogger } from "../../log.js";
@@ -8,6 +7,7 @@ import { oneOf, parseCommandArgs, usageError } from "../args.js";
 import type { Command, CommandContext } from "../command.js";
 import { DEFAULT_URL, getJson } from "../http-client.js";
 import { packageVersion } from "../version.js";
+import { writeWhole } from "../write-whole.js";
 
 const help = `Usage: schemawatch report [--url URL] [--format text|json|markdown|html] [--out FILE]
        schemawatch report --config FILE --source file:PATH [--format ...] [--out FILE]
@@ -92,7 +92,7 @@ export const reportCommand: Command = {
       return 0;
     }
     try {
-      await writeFile(values.out, text);
+      await writeWhole(values.out, text);
     } catch (error) {
       throw new SchemawatchError(
         "FILE_UNWRITABLE",

@@ -51,6 +51,7 @@ export const runCommand: Command = {
   name: "run",
   summary: "run the live monitor (Kafka, or a replayed NDJSON capture)",
   help,
+  stopsCleanly: true,
   async run(args, context) {
     const { values, positionals } = parseCommandArgs("run", args, {
       config: { type: "string", short: "c" },

@@ -1,8 +1,7 @@
 import { resolve } from "node:path";
 
 import type { SchemaCompiler, SchemaDocument, Validator } from "../../catalog/compiler.js";
-import { loadSchemaFiles } from "../../catalog/load.js";
-import type { SchemaFile } from "../../catalog/schema-file.js";
+import { documentOf, readSchemaFile, type SchemaFile } from "../../catalog/schema-file.js";
 import { versionFromFileName, versionFromId, type Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
 import { DEFAULTS } from "../../config/defaults.js";
@@ -16,6 +15,7 @@ import { connectRegistry } from "../../registry/connect.js";
 import { readVersion } from "../../registry/snapshot.js";
 import { usageError } from "../args.js";
 import type { CommandContext } from "../command.js";
+import { refDocuments, withRefHint } from "./schema-refs.js";
 
 /** One side of a comparison: a schema file, or a registered version compiled as the catalog does. */
 export interface Side {
@@ -48,16 +48,31 @@ export interface SideFlags {
   readonly version?: string[] | undefined;
   readonly "registry-side"?: string | undefined;
   readonly config?: string | undefined;
+  /** `--ref FILE|DIR|URL=FILE`: the documents a schema file's `$ref`s may reach. */
+  readonly ref?: string[] | undefined;
 }
 
 function versionOf(file: SchemaFile): Version | undefined {
   return (file.declaredId ? versionFromId(file.declaredId) : undefined) ?? versionFromFileName(file.name);
 }
 
-/** A schema file compiled on its own: OLD and NEW often share an `$id` and must not stand in for each other. */
-async function fileSide(path: string, compiler: SchemaCompiler): Promise<Side> {
-  const [loaded] = await loadSchemaFiles([path], compiler);
-  return { file: loaded!.file, validate: loaded!.validate, refs: [], version: versionOf(loaded!.file) };
+/**
+ * A schema file compiled on its own (OLD and NEW often share an `$id` and must not stand in for each
+ * other), its `$ref`s reaching the `--ref` documents only.
+ */
+async function fileSide(
+  path: string,
+  compiler: SchemaCompiler,
+  refs: readonly SchemaDocument[] = [],
+): Promise<Side> {
+  const file = await readSchemaFile(path, compiler.defaultDialect);
+  let validate: Validator;
+  try {
+    validate = compiler.compileVersion({ ...documentOf(file), dialect: file.dialect, refs });
+  } catch (error) {
+    throw withRefHint(error);
+  }
+  return { file, validate, refs, version: versionOf(file) };
 }
 
 /** A registered version with its references, compiled as the monitor's catalog compiles it. */
@@ -77,8 +92,12 @@ export async function registeredSide(
 }
 
 /** A schema file compiled on its own, as OLD or NEW of a comparison. */
-export function schemaFileSide(path: string, compiler: SchemaCompiler): Promise<Side> {
-  return fileSide(path, compiler);
+export function schemaFileSide(
+  path: string,
+  compiler: SchemaCompiler,
+  refs: readonly SchemaDocument[] = [],
+): Promise<Side> {
+  return fileSide(path, compiler, refs);
 }
 
 function parseRegistryVersion(command: string, text: string): number | "latest" {
@@ -148,12 +167,13 @@ export async function schemaSides(
   context: CommandContext,
 ): Promise<readonly [Side, Side]> {
   const versions = flags.version ?? [];
+  const refs = await refDocuments(flags.ref, compiler.defaultDialect);
   if (flags.registry === undefined) {
     if (versions.length > 0 || flags["registry-side"] !== undefined)
       throw usageError(command, "--version and --registry-side need --registry R --subject S");
     if (positionals.length !== 2) throw usageError(command, "expected two schema files, OLD and NEW");
-    const before = await fileSide(positionals[0]!, compiler);
-    const after = await fileSide(positionals[1]!, compiler);
+    const before = await fileSide(positionals[0]!, compiler, refs);
+    const after = await fileSide(positionals[1]!, compiler, refs);
     return [before, after];
   }
   if (flags.subject === undefined) throw usageError(command, "--registry needs --subject S");
@@ -183,6 +203,6 @@ export async function schemaSides(
     client.http.close();
   }
   if (registered.length === 2) return [registered[0]!, registered[1]!];
-  const file = await fileSide(positionals[0]!, compiler);
+  const file = await fileSide(positionals[0]!, compiler, refs);
   return side === "old" ? [registered[0]!, file] : [file, registered[0]!];
 }

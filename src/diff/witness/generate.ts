@@ -1,3 +1,4 @@
+import { NO_DEADLINE, type Deadline } from "../deadline.js";
 import type { Loc } from "../document.js";
 import type { Model } from "../model.js";
 import { ARRAY, BOOLEAN, maskOfType, NULL, NUMBER, OBJECT, STRING } from "../typeset.js";
@@ -23,7 +24,10 @@ export class Generator {
   #nextId = 1;
   #work = 0;
 
-  constructor(readonly model: Model) {}
+  constructor(
+    readonly model: Model,
+    private readonly deadline: Pick<Deadline, "check"> = NO_DEADLINE,
+  ) {}
 
   /** Candidate witnesses: valid under `accept` as far as generation can tell, first the smallest. */
   documents(accept: Loc, reject: Loc, limit = 4000): unknown[] {
@@ -36,6 +40,7 @@ export class Generator {
    */
   values(accept: readonly Loc[], reject: readonly Loc[], depth: number, limit = PER_PLACE): unknown[] {
     if (depth > MAX_DEPTH) return [];
+    this.deadline.check();
     const key = `${accept.map((l) => this.#id(l)).join(",")}|${reject.map((l) => this.#id(l)).join(",")}|${depth}|${limit}`;
     const known = this.#memo.get(key);
     if (known) return known;

@@ -1,4 +1,5 @@
 import type { SchemaCompiler, SchemaDocument, Validator } from "../../catalog/compiler.js";
+import type { Deadline } from "../deadline.js";
 import type { Dialect } from "../dialect.js";
 import type { Loc } from "../document.js";
 import type { Model } from "../model.js";
@@ -19,4 +20,6 @@ export interface ProofContext {
   readonly compiler: SchemaCompiler;
   readonly old: EngineSide;
   readonly new: EngineSide;
+  /** The comparison's time budget; none when absent. */
+  readonly deadline?: Pick<Deadline, "check">;
 }

@@ -1,10 +1,12 @@
 import type { Validator } from "../../catalog/compiler.js";
+import { NO_DEADLINE, OutOfTime } from "../deadline.js";
 import type { Change, Verdict, Witnesses } from "../vocabulary.js";
 import { Generator } from "./generate.js";
 import type { ProofContext } from "./proof-context.js";
 import { variantsOf } from "./surgery.js";
+import { targetedDocuments } from "./targeted.js";
 
-type Direction = "backward" | "forward";
+export type Direction = "backward" | "forward";
 
 /**
  * Gives every change that is not `ok` its proof, or takes its `breaks` away. Candidate documents are
@@ -14,30 +16,70 @@ type Direction = "backward" | "forward";
  * other version's) accepts it: the change is what rejects the document. Then `breaks` stands (and an
  * `undecided` becomes `breaks`); without one, `breaks` becomes `undecided`.
  */
-export function prove(changes: readonly Change[], context: ProofContext): Change[] {
+export function prove(
+  changes: readonly Change[],
+  context: ProofContext,
+  ranOut: Set<Direction> = new Set(),
+): Change[] {
+  const deadline = context.deadline ?? NO_DEADLINE;
   const pools = new Map<Direction, unknown[]>();
   const variants = new Map<string, Validator | undefined>();
+  const generators = new Map<Direction, Generator>();
   const poolOf = (direction: Direction): unknown[] => {
     let pool = pools.get(direction);
     // Stryker disable next-line ConditionalExpression: a pool generated again is the same pool (generation is deterministic)
     if (!pool) pools.set(direction, (pool = generatePool(context, direction)));
     return pool;
   };
-  return changes.map((change) => {
+  const out: Change[] = [];
+  for (const change of changes) {
     let result = change;
     for (const direction of ["backward", "forward"] as const) {
       if (change[direction] === "ok") continue;
-      const pool = poolOf(direction);
-      let witness: unknown;
-      // Stryker disable next-line ConditionalExpression,EqualityOperator,ArrayDeclaration: no variant finds a witness in an empty pool; the check only saves compiling them
-      for (const variant of pool.length > 0 ? variantsOf(change, direction, context, variants) : []) {
-        witness = pool.find((document) => safely(variant, document));
-        if (witness !== undefined) break;
+      try {
+        deadline.check();
+        const pool = poolOf(direction);
+        let witness: unknown;
+        // Stryker disable next-line ConditionalExpression,EqualityOperator,ArrayDeclaration: no variant finds a witness in an empty pool; the check only saves compiling them
+        for (const variant of pool.length > 0 ? variantsOf(change, direction, context, variants) : []) {
+          witness = pool.find((document) => {
+            deadline.check();
+            return safely(variant, document);
+          });
+          if (witness !== undefined) break;
+          deadline.check();
+        }
+        // None in the document-wide pool: documents built for this change, where it is.
+        const targeted = witness === undefined ? targetedPool(change, direction, context, generators) : [];
+        for (const variant of targeted.length > 0 ? variantsOf(change, direction, context, variants) : []) {
+          witness = targeted.find((document) => {
+            deadline.check();
+            return safely(variant, document);
+          });
+          if (witness !== undefined) break;
+        }
+        result = settle(result, direction, witness, pool.length + targeted.length > 0);
+      } catch (error) {
+        if (!(error instanceof OutOfTime)) throw error;
+        ranOut.add(direction);
+        result = outOfTime(result, direction, error.seconds);
       }
-      result = settle(result, direction, witness, pool.length > 0);
     }
-    return result;
-  });
+    out.push(result);
+  }
+  return out;
+}
+
+/**
+ * The search for this direction's witness did not end within the budget: a structural `breaks`
+ * without its witness is `undecided`, like one whose search found none, and the reason says why.
+ */
+export function outOfTime(change: Change, direction: Direction, seconds: number): Change {
+  return {
+    ...change,
+    [direction]: "undecided",
+    reason: `${change.reason}; ${direction} undecided: budget (the ${seconds} s time budget ran out before a witness was found)`,
+  };
 }
 
 function settle(change: Change, direction: Direction, witness: unknown, anyWitness: boolean): Change {
@@ -55,11 +97,44 @@ function settle(change: Change, direction: Direction, witness: unknown, anyWitne
   return { ...change, [direction]: "undecided", reason: `${change.reason}; no witness found (${why})` };
 }
 
+/**
+ * The documents built for one change (targeted.ts), kept when the engine accepts them under the
+ * accepting version and rejects them under the other, smallest first.
+ */
+function targetedPool(
+  change: Change,
+  direction: Direction,
+  context: ProofContext,
+  generators: Map<Direction, Generator>,
+): unknown[] {
+  const site = change.site;
+  if (!site) return [];
+  const deadline = context.deadline ?? NO_DEADLINE;
+  const [accept, reject] = direction === "backward" ? [context.old, context.new] : [context.new, context.old];
+  let generator = generators.get(direction);
+  if (!generator) generators.set(direction, (generator = new Generator(context.model, deadline)));
+  const sites =
+    direction === "backward"
+      ? { accept: site.old, reject: site.new }
+      : { accept: site.new, reject: site.old };
+  const documents = targetedDocuments(context.model, generator, accept.root, sites);
+  const found = documents.filter((d) => {
+    deadline.check();
+    return safely(accept.validate, d) && !safely(reject.validate, d);
+  });
+  const size = (d: unknown) => JSON.stringify(d).length;
+  return found.sort((a, b) => size(a) - size(b));
+}
+
 function generatePool(context: ProofContext, direction: Direction): unknown[] {
   const [accept, reject] = direction === "backward" ? [context.old, context.new] : [context.new, context.old];
-  const generator = new Generator(context.model);
+  const deadline = context.deadline ?? NO_DEADLINE;
+  const generator = new Generator(context.model, deadline);
   const documents = generator.documents(accept.root, reject.root);
-  const found = documents.filter((d) => safely(accept.validate, d) && !safely(reject.validate, d));
+  const found = documents.filter((d) => {
+    deadline.check();
+    return safely(accept.validate, d) && !safely(reject.validate, d);
+  });
   const size = (d: unknown) => JSON.stringify(d).length;
   return found.sort((a, b) => size(a) - size(b));
 }

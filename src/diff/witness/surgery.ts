@@ -50,6 +50,8 @@ export function variantsOf(
   const widths = segments[0] === "properties" && segments.length > 1 ? [false, true] : [false];
   const out: Validator[] = [];
   for (const wide of widths) {
+    // A variant is a compiled copy of a whole version: the budget is checked before each one.
+    context.deadline?.check();
     const key = `${direction}|${formatPath(target.doc, target.ptr)}|${segments.join("/")}|${intoTarget}|${wide}`;
     if (!cache.has(key))
       cache.set(key, compileEdit(target, source, side, segments, intoTarget, wide, context));

@@ -3,6 +3,7 @@ import { diffCommand } from "../../../src/cli/commands/diff.js";
 import { matrixCommand } from "../../../src/cli/commands/matrix.js";
 import { registryCommand } from "../../../src/cli/commands/registry.js";
 import { runCommand } from "../../../src/cli/commands/run.js";
+import { main } from "../../../src/cli/main.js";
 import { runCli } from "../../helpers/cli.js";
 
 // The command line's own words: help for one command, and what it says about a typo. The exact text,
@@ -117,5 +118,26 @@ describe("unknown and malformed flags", () => {
     expect((await runCli(["run", "--config", "x.yaml", "--exit-at-end=yes"])).stderr).toBe(
       "schemawatch run: flag --exit-at-end takes no value\nRun 'schemawatch run --help' for usage.\n",
     );
+  });
+});
+
+describe("signals", () => {
+  it("a command that does not stop cleanly gets no handler: the signal's default action ends it at once", async () => {
+    const listeners = () => [process.listenerCount("SIGINT"), process.listenerCount("SIGTERM")];
+    const before = listeners();
+    const quiet = { write: () => true };
+    // No stopSignal given: main decides about the process's signals itself.
+    const code = await main(["diff", "no-such-old.json", "no-such-new.json"], {
+      stdout: quiet,
+      stderr: quiet,
+    });
+    expect(code).toBe(2);
+    expect(listeners()).toEqual(before);
+    expect([diffCommand, matrixCommand, registryCommand].map((c) => c.stopsCleanly)).toEqual([
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(runCommand.stopsCleanly).toBe(true);
   });
 });

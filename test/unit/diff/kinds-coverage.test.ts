@@ -22,7 +22,8 @@ it("every change kind is produced by some corpus case", () => {
   }
   // any-of-changed only reports a coverage failure no nested change carries, which anyOf cannot produce
   // today (oneOf's exclusivity can); it stays as a guard.
-  const guards = new Set(["any-of-changed"]);
+  // comparison-unfinished needs a time budget that runs out (test/unit/diff/budget.test.ts).
+  const guards = new Set(["any-of-changed", "comparison-unfinished"]);
   const missing = Object.values(CHANGE_KINDS)
     .flat()
     .filter((kind) => !seen.has(kind) && !guards.has(kind));

@@ -15,6 +15,7 @@ const HEADINGS: Readonly<Record<string, ChangeFamily>> = {
   Arrays: "array",
   Objects: "object",
   "Combinators and conditionals": "combinator",
+  "The time budget": "budget",
 };
 
 /** The kinds in the first column of each table under "## Change kinds", by family. */

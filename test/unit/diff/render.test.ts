@@ -218,3 +218,25 @@ describe("toText", () => {
     );
   });
 });
+
+describe("a time budget that ran out", () => {
+  const spent = result({
+    backward: "undecided",
+    compatibility: "FORWARD",
+    changes: [{ ...tighter, backward: "undecided", reason: "r; backward undecided: budget (…)" }],
+    budget: { seconds: 10, directions: ["backward"] },
+  });
+
+  it("is in the JSON as the seconds and the directions that ran out", () => {
+    expect(toJson(spent, names, declared)["budget"]).toEqual({ seconds: 10, ranOut: ["backward"] });
+    expect(toJson(result(), names, declared)).not.toHaveProperty("budget");
+  });
+
+  it("is a line of the text, before the compatibility", () => {
+    const lines = toText(spent, names, declared).split("\n");
+    const at = lines.indexOf("time budget of 10 s ran out: backward undecided (budget)");
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toMatch(/^compatibility FORWARD/);
+    expect(toText(result(), names, declared)).not.toContain("time budget");
+  });
+});
