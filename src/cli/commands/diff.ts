@@ -21,6 +21,7 @@ import { DEFAULT_URL } from "../http-client.js";
 import { REF_FLAGS, REF_FLAGS_HELP } from "./schema-refs.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 import { BUDGET_HELP, budgetOf } from "./diff-budget.js";
+import { formatPair } from "./diff-formats.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
@@ -42,6 +43,11 @@ evidence at the subject's level: a break the registry would accept is shown with
 rejection of a change proven safe with the proof. With --monitor it asks a running monitor's
 /api/status what live traffic says of every property NEW removes: still carried (by whom, in what
 share of its records), drained since when (safe), or not watched.
+
+Two .avsc files (Avro) or two .proto files (Protobuf) are compared by their format's own rules, chosen
+by the files' extension: backward when NEW reads every record OLD writes, forward the reverse. Each
+break names its rule and place and shows a record that proves it, as JSON and as the bytes its writer
+writes (hex and base64). Files of two formats are refused; --docs and --monitor apply to JSON only.
 
 Options:
   --policy POLICY   strict (default; the schema registries' rule: an open object may already carry any
@@ -71,6 +77,7 @@ Examples:
   schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2.json --policy lenient
   schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2-required-amount.json \\
     --expect minor --format json
+  schemawatch diff pay-1.0.avsc pay-2.0.avsc
   schemawatch diff --config examples/config.yaml --subject event
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value --version latest proposed.json
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value proposed.json
@@ -163,6 +170,19 @@ async function pair(
   json: boolean,
   flags: Flags,
 ) {
+  if (flags.registry === undefined) {
+    const jsonOnly = options.documents ? "--docs" : options.live ? "--monitor" : undefined;
+    const other = await formatPair(positionals, options.policy, jsonOnly);
+    if (other) {
+      const release = releaseOf(other.result.bump, other.before, other.after, expected);
+      context.stdout.write(
+        json
+          ? `${JSON.stringify(toJson(other.result, other.names, release), null, 2)}\n`
+          : toText(other.result, other.names, release),
+      );
+      return release.ok ? 0 : 1;
+    }
+  }
   const fallback = flags.config && flags.registry ? await loadConfig(flags.config) : {};
   const compiler = compilerFromFlags("diff", flags, fallback);
   const [before, after] = await schemaSides("diff", positionals, flags, compiler, context);
