@@ -6,6 +6,8 @@ import type { Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
 import { diffSchemas, type Bump, type DiffResult, type Policy } from "../../diff/index.js";
+import type { AnyDiffResult } from "../../diff/formats.js";
+import type { ParsedSchema } from "../../formats/format.js";
 import { declaredBump, gatherEvidence, settle, suffices, type Evidence } from "../../diff/release.js";
 import { toJson, toText, type Release } from "../../diff/render.js";
 import { SchemawatchError } from "../../errors.js";
@@ -21,7 +23,7 @@ import { DEFAULT_URL } from "../http-client.js";
 import { REF_FLAGS, REF_FLAGS_HELP } from "./schema-refs.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 import { BUDGET_HELP, budgetOf } from "./diff-budget.js";
-import { formatPair } from "./diff-formats.js";
+import { formatCompare } from "./diff-formats.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
@@ -113,6 +115,8 @@ interface Side {
   readonly validate: Validator;
   /** A registered version's references. */
   readonly refs?: readonly SchemaDocument[] | undefined;
+  /** A version of another format than JSON Schema, compared by its format's diff. */
+  readonly schema?: ParsedSchema | undefined;
 }
 
 /** What a side's `$ref`s may reach outside itself, by URI: its references, then the shared files. */
@@ -129,7 +133,10 @@ function compare(
   compiler: SchemaCompiler,
   subject: string | undefined,
   externals?: ReadonlyMap<string, unknown>,
-) {
+): { result: AnyDiffResult; evidence?: Evidence | undefined } {
+  const jsonOnly = options.documents ? "--docs" : options.live ? "--monitor" : undefined;
+  const other = formatCompare(before, after, options.policy, jsonOnly);
+  if (other) return { result: other };
   const oldRefs = externalsOf(before, externals);
   const newRefs = externalsOf(after, externals);
   let result: DiffResult = diffSchemas(before.file.json, after.file.json, {
@@ -170,19 +177,6 @@ async function pair(
   json: boolean,
   flags: Flags,
 ) {
-  if (flags.registry === undefined) {
-    const jsonOnly = options.documents ? "--docs" : options.live ? "--monitor" : undefined;
-    const other = await formatPair(positionals, options.policy, jsonOnly);
-    if (other) {
-      const release = releaseOf(other.result.bump, other.before, other.after, expected);
-      context.stdout.write(
-        json
-          ? `${JSON.stringify(toJson(other.result, other.names, release), null, 2)}\n`
-          : toText(other.result, other.names, release),
-      );
-      return release.ok ? 0 : 1;
-    }
-  }
   const fallback = flags.config && flags.registry ? await loadConfig(flags.config) : {};
   const compiler = compilerFromFlags("diff", flags, fallback);
   const [before, after] = await schemaSides("diff", positionals, flags, compiler, context);
