@@ -166,3 +166,23 @@ describe("schemawatch diff refuses what it cannot compare", () => {
     expect(result.stderr).toMatch(/^SCHEMA_INVALID: .*b\.avsc/);
   });
 });
+
+describe("schemawatch diff --config on an Avro subject", () => {
+  it("checks every version against every earlier one by Avro's rules, the bumps by file name", async () => {
+    const dir = await writeTree({
+      "schemas/pay/1.0.avsc": PAY_1,
+      "schemas/pay/1.1.avsc": PAY_2_DEFAULT,
+      "schemas/pay/1.2.avsc": PAY_2,
+      "config.yaml": "subjects:\n  - name: pay\n    topics: [pay]\n    schemas: schemas/pay\n",
+    });
+    const result = await diff("--config", `${dir}/config.yaml`);
+    expect(result.stdout.split("\n").filter((line) => line.startsWith("pay "))).toEqual([
+      "pay 1.0.0 -> 1.1.0               FULL      needs minor, declared minor: ok",
+      "pay 1.0.0 -> 1.2.0               FORWARD   needs major, declared minor: FAIL",
+      // 1.1 wrote amount already: dropping its default changes no record either side reads.
+      "pay 1.1.0 -> 1.2.0               FULL      needs minor, declared minor: ok",
+    ]);
+    expect(result.stdout).toContain("    BREAKS    ok        missing-default at /amount\n");
+    expect(result.code).toBe(1);
+  });
+});
