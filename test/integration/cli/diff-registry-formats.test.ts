@@ -90,6 +90,27 @@ describe("schemawatch diff --registry on an AVRO subject", () => {
   });
 });
 
+describe("schemawatch diff --registry R --subject S --version V NEW on an AVRO subject", () => {
+  it("compares the registered version with the file by Avro's rules", async () => {
+    const subject = freshSubject("diff-avro");
+    await register(url, subject, PAY_1, [], "AVRO");
+    const dir = await writeTree({ "pay-2.avsc": PAY_2 });
+    const args = ["diff", "--registry", url, "--subject", subject, "--version", "1", join(dir, "pay-2.avsc")];
+    const result = await runCli(args);
+    expect(result.stdout.split("\n").slice(1)).toEqual([
+      "  backward  forward   change",
+      "  BREAKS    ok        missing-default at /amount",
+      "                      the reader has a field the writer does not write, and no default to fill it",
+      '                      witness (backward): {"record":{"id":""},"hex":"00","base64":"AA=="}',
+      "compatibility FORWARD: upgrade producers first; the new schema rejects some old documents",
+      "backward breaks, forward ok; needs a major bump",
+      "no declared version (give $id or file names a semver, or pass --expect): FAIL: a change that can break OLD documents",
+      "",
+    ]);
+    expect(result.code).toBe(1);
+  });
+});
+
 describe("schemawatch diff --registry on a PROTOBUF subject", () => {
   it("sends NEW as PROTOBUF: the registry and the diff both see a field's type change", async () => {
     const subject = freshSubject("diff-proto");

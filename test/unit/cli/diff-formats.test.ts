@@ -132,6 +132,19 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
   });
 });
 
+describe("schemawatch diff --help", () => {
+  it("says how Avro and Protobuf files are compared", async () => {
+    const result = await diff("--help");
+    expect(result.stdout).toContain(
+      "Two .avsc files (Avro) or two .proto files (Protobuf) are compared by their format's own rules, chosen\n" +
+        "by the files' extension: backward when NEW reads every record OLD writes, forward the reverse. Each\n" +
+        "break names its rule and place and shows a record that proves it, as JSON and as the bytes its writer\n" +
+        "writes (hex and base64). Files of two formats are refused; --docs and --monitor apply to JSON only.\n",
+    );
+    expect(result.stdout).toContain("  schemawatch diff pay-1.0.avsc pay-2.0.avsc\n");
+  });
+});
+
 describe("schemawatch diff refuses what it cannot compare", () => {
   it("refuses two files of different formats, naming both", async () => {
     const dir = await writeTree({ "pay.avsc": PAY_1, "pay.proto": proto("int64") });
