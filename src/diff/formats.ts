@@ -11,8 +11,14 @@ import type { Bump, Change, DiffResult, Policy, Verdict, Witnesses } from "./voc
 /** A change of a format whose kinds are its own (`missing-default`, `field-type-changed`): rendered as JSON's. */
 export type FormatChange = Omit<Change, "kind"> & { readonly kind: string };
 
-/** What `diff` prints for a pair of any format: a JSON Schema `DiffResult`, or one of these. */
-export type AnyDiffResult = Omit<DiffResult, "changes"> & { readonly changes: readonly FormatChange[] };
+/**
+ * What `diff` prints for a pair of any format: a JSON Schema `DiffResult`, or one of these, whose
+ * `unit` says what its versions read (records, where JSON Schema validates documents).
+ */
+export type AnyDiffResult = Omit<DiffResult, "changes"> & {
+  readonly changes: readonly FormatChange[];
+  readonly unit?: "records";
+};
 
 /**
  * A record that shows a break in a binary format: its JSON view (what the writer meant), its bytes as
@@ -101,6 +107,7 @@ const AVRO_DIFF: FormatDiff = {
       forward: forward.verdict,
       bump,
       changes,
+      unit: "records",
     };
   },
 };
@@ -126,7 +133,7 @@ const PROTOBUF_DIFF: FormatDiff = {
       if (witness.forward) shown["forward"] = protoWitness(witness.forward);
       return { ...rest, witness: shown as Witnesses };
     });
-    return { policy, ...result, changes };
+    return { policy, ...result, changes, unit: "records" };
   },
 };
 

@@ -109,5 +109,9 @@ export function toText(
     const verdict = release.ok ? "ok" : "FAIL: the release number understates the change";
     lines.push(`declared ${release.declared} (${release.source ?? "?"}): ${verdict}`);
   }
-  return `${lines.join("\n")}\n`;
+  const text = `${lines.join("\n")}\n`;
+  // A binary format's versions read records: its verdict lines say so (its changes' reasons already do).
+  if (result.unit !== "records") return text;
+  const tail = text.lastIndexOf("\ncompatibility ");
+  return text.slice(0, tail) + text.slice(tail).replaceAll("documents", "records");
 }

@@ -102,9 +102,9 @@ describe("schemawatch diff --registry R --subject S --version V NEW on an AVRO s
       "  BREAKS    ok        missing-default at /amount",
       "                      the reader has a field the writer does not write, and no default to fill it",
       '                      witness (backward): {"record":{"id":""},"hex":"00","base64":"AA=="}',
-      "compatibility FORWARD: upgrade producers first; the new schema rejects some old documents",
+      "compatibility FORWARD: upgrade producers first; the new schema rejects some old records",
       "backward breaks, forward ok; needs a major bump",
-      "no declared version (give $id or file names a semver, or pass --expect): FAIL: a change that can break OLD documents",
+      "no declared version (give $id or file names a semver, or pass --expect): FAIL: a change that can break OLD records",
       "",
     ]);
     expect(result.code).toBe(1);

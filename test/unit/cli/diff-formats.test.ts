@@ -54,7 +54,7 @@ describe("schemawatch diff OLD NEW on Avro files", () => {
         "  BREAKS    ok        missing-default at /amount",
         "                      the reader has a field the writer does not write, and no default to fill it",
         '                      witness (backward): {"record":{"id":""},"hex":"00","base64":"AA=="}',
-        "compatibility FORWARD: upgrade producers first; the new schema rejects some old documents",
+        "compatibility FORWARD: upgrade producers first; the new schema rejects some old records",
         "backward breaks, forward ok; needs a major bump",
         "declared major (1.0.0 -> 2.0.0): ok",
         "",

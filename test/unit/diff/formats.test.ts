@@ -27,6 +27,7 @@ describe("FORMAT_DIFFS", () => {
       backward: "breaks",
       forward: "breaks",
       bump: "major",
+      unit: "records",
       changes: [
         {
           kind: "fixed-size",
@@ -57,6 +58,7 @@ describe("FORMAT_DIFFS", () => {
       forward: "ok",
       bump: "none",
       changes: [],
+      unit: "records",
     });
   });
 
