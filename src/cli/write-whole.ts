@@ -11,6 +11,8 @@ export async function writeWhole(path: string, text: string): Promise<void> {
     await rename(partial, path);
   } catch (error) {
     await rm(partial, { force: true });
+    // The user named the target: the message does too, not the temporary file.
+    if (error instanceof Error) error.message = error.message.replaceAll(partial, path);
     throw error;
   }
 }

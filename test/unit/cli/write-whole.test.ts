@@ -22,3 +22,9 @@ it("leaves no temporary file when the target cannot be written", async () => {
   await expect(writeWhole(dir, "text")).rejects.toThrow();
   expect(await readdir(dir)).toEqual(["keep"]);
 });
+
+it("names the target, not the temporary file, when it cannot be written", async () => {
+  await expect(writeWhole("/nonexistent/dir/report.txt", "text")).rejects.toThrow(
+    "ENOENT: no such file or directory, open '/nonexistent/dir/report.txt'",
+  );
+});
