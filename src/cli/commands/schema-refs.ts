@@ -35,7 +35,12 @@ export async function refDocuments(
     const file = await readSchemaFile(mapping[2]!, defaultDialect);
     mapped.push({ ...documentOf(file), uri });
   }
-  const byId = (await loadSharedDocuments(paths, defaultDialect)).map(documentOf);
+  // By `$id` (its base), not by the file URL `documentOf` gives: a `$ref` names the `$id`, and the
+  // diff engine looks external documents up by the URI a `$ref` resolves to.
+  const byId = (await loadSharedDocuments(paths, defaultDialect)).map((file) => ({
+    ...documentOf(file),
+    uri: file.baseId,
+  }));
   const out = new Map<string, SchemaDocument>();
   for (const document of [...mapped, ...byId]) {
     const existing = out.get(document.uri);
