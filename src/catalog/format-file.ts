@@ -26,7 +26,7 @@ export function acceptsAll(): Validator {
 export async function readFormatFile(
   path: string,
   format: Format,
-): Promise<{ file: SchemaFile; schema: ParsedSchema }> {
+): Promise<{ file: SchemaFile; schema: ParsedSchema; text: string }> {
   let text: string;
   try {
     text = await readFile(path, "utf8");
@@ -47,6 +47,7 @@ export async function readFormatFile(
       baseId: pathToFileURL(path).href,
     },
     schema,
+    text,
   };
 }
 

@@ -1,4 +1,5 @@
-import type { Change, DiffResult, Verdict } from "./vocabulary.js";
+import type { AnyDiffResult as DiffResult, FormatChange as Change } from "./formats.js";
+import type { Verdict } from "./vocabulary.js";
 import { worst } from "./family.js";
 
 type Direction = "backward" | "forward";

@@ -1,5 +1,6 @@
 import type { Evidence } from "./release.js";
-import type { Bump, Change, DiffResult, Verdict } from "./vocabulary.js";
+import type { AnyDiffResult, FormatChange } from "./formats.js";
+import type { Bump, DiffResult, Verdict } from "./vocabulary.js";
 
 /** The release a comparison is judged against; `declared` is undefined when no version could be read. */
 export interface Release {
@@ -11,7 +12,7 @@ export interface Release {
 
 /** The machine-readable form `--format json` prints for one comparison. */
 export function toJson(
-  result: DiffResult,
+  result: AnyDiffResult,
   names: { readonly old: string; readonly new: string },
   release: Release,
   evidence?: Evidence,
@@ -45,7 +46,7 @@ export function toJson(
 
 const word = (verdict: Verdict): string => (verdict === "ok" ? "ok" : verdict.toUpperCase());
 
-function changeLines(change: Change): string[] {
+function changeLines(change: FormatChange): string[] {
   const where = change.path === "" ? "the root" : change.path;
   const strictOnly = change.breaksUnder === "strict" && (change.backward !== "ok" || change.forward !== "ok");
   const verdicts = `${word(change.backward).padEnd(10)}${word(change.forward).padEnd(10)}`;
@@ -69,7 +70,7 @@ const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
 };
 
 /** An undecided direction has no witness: it "may" reject documents, it is not shown to. */
-function summaryOf(result: DiffResult): string {
+function summaryOf(result: AnyDiffResult): string {
   let text = SUMMARY[result.compatibility];
   if (result.backward === "undecided")
     text = text.replace("the new schema rejects", "the new schema may reject");
@@ -79,7 +80,7 @@ function summaryOf(result: DiffResult): string {
 
 /** The text people read: one block per change, then the verdict and the release check. */
 export function toText(
-  result: DiffResult,
+  result: AnyDiffResult,
   names: { readonly old: string; readonly new: string },
   release: Release,
   evidence?: Evidence,
@@ -108,5 +109,9 @@ export function toText(
     const verdict = release.ok ? "ok" : "FAIL: the release number understates the change";
     lines.push(`declared ${release.declared} (${release.source ?? "?"}): ${verdict}`);
   }
-  return `${lines.join("\n")}\n`;
+  const text = `${lines.join("\n")}\n`;
+  // A binary format's versions read records: its verdict lines say so (its changes' reasons already do).
+  if (result.unit !== "records") return text;
+  const tail = text.lastIndexOf("\ncompatibility ");
+  return text.slice(0, tail) + text.slice(tail).replaceAll("documents", "records");
 }

@@ -43,23 +43,30 @@ export interface RegistryVerdict extends CompatibilityAnswer {
   readonly against: number | "latest";
 }
 
+/** A schema as a registry takes it: its text and its format's `schemaType` (JSON, AVRO, PROTOBUF). */
+export interface Proposal {
+  readonly schema: string;
+  readonly schemaType: string;
+}
+
 /**
- * Asks the registry whether it would register `schema` under `subject`: the Confluent API's
+ * Asks the registry whether it would register `proposal` under `subject`: the Confluent API's
  * `POST /compatibility/subjects/{S}/versions/{V}?verbose=true` (Apicurio's ccompat serves it), which
- * applies the subject's level. The schema goes as the registry stores it: a JSON string.
+ * applies the subject's level. The schema goes as the registry stores it: its text, with its own
+ * format's type (an Avro schema sent as JSON would be checked as a JSON Schema).
  */
 export async function askRegistry(
   client: RegistryClient,
   subject: string,
-  schema: unknown,
+  proposal: Proposal,
   against: number | "latest" = "latest",
 ): Promise<RegistryVerdict> {
   // NEW is sent with the references of the version it is checked against: the registry resolves a
   // `$ref` by reference name, and a proposed version usually keeps its predecessor's references.
   const { references } = await client.version(subject, against, { deleted: against !== "latest" });
   const answer = await client.checkCompatibility(subject, against, {
-    schema: JSON.stringify(schema),
-    schemaType: "JSON",
+    schema: proposal.schema,
+    schemaType: proposal.schemaType,
     references,
   });
   return { ...answer, against };

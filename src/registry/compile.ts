@@ -17,6 +17,8 @@ export interface CompiledVersion {
   readonly refs: readonly SchemaDocument[];
   /** A version of another format than JSON Schema, parsed by its format (with its references). */
   readonly schema?: ParsedSchema;
+  /** Such a version's text as the registry holds it (what a registry is sent back). */
+  readonly text?: string;
 }
 
 /** How messages and the report name a registered version: `registry:main/events-value/versions/3`. */
@@ -178,9 +180,10 @@ function parseRegistryVersion(
       },
     ];
   };
+  const text = version.text ?? JSON.stringify(version.schema);
   const schema = format.parse({
     name: path,
-    text: version.text ?? JSON.stringify(version.schema),
+    text,
     references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),
   });
   const json = version.schema;
@@ -196,6 +199,7 @@ function parseRegistryVersion(
     validate: acceptsAll(),
     refs: [],
     schema,
+    text,
   };
 }
 

@@ -5,7 +5,7 @@ import type { SampleDocument } from "../../offline/documents.js";
 import { askRegistry, subjectRule, type Direction } from "../../registry/compatibility.js";
 import { connectRegistry } from "../../registry/connect.js";
 import type { CommandContext } from "../command.js";
-import { registryConfig, type Side, type SideFlags } from "./schema-sides.js";
+import { proposalOf, registryConfig, type Side, type SideFlags } from "./schema-sides.js";
 
 /** The registry's verdict on NEW beside what the documents show, at the subject's level. */
 export interface RegistryBeside {
@@ -48,7 +48,7 @@ export async function registryBeside(
     const against = text === "latest" ? "latest" : Number(text);
     let answer: Awaited<ReturnType<typeof askRegistry>>;
     try {
-      answer = await askRegistry(client, flags.subject, after.file.json, against);
+      answer = await askRegistry(client, flags.subject, proposalOf(after), against);
     } catch (error) {
       // The documents decide check's verdict; a registry that cannot answer only leaves its column empty.
       const message = error instanceof Error ? error.message : String(error);

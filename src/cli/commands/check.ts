@@ -75,6 +75,12 @@ export const checkCommand: Command = {
     const compiler = compilerFromFlags("check", values, config);
     // Each on its own: OLD and NEW often share an $id and must not stand in for each other.
     const [oldSchema, newSchema] = await schemaSides("check", positionals, values, compiler, context);
+    const binary = [oldSchema, newSchema].find((s) => s.schema !== undefined);
+    if (binary?.schema)
+      throw usageError(
+        "check",
+        `${binary.file.path} is ${binary.schema.format}: check validates JSON documents; diff compares it`,
+      );
     const oldDocs = await readDocumentFolder(values["old-docs"]);
     const newDocs = await readDocumentFolder(values["new-docs"]);
     const side = (s: typeof oldSchema) => ({ name: s.file.path, json: s.file.json, validate: s.validate });

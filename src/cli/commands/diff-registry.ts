@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 
 import type { SchemaCompiler } from "../../catalog/compiler.js";
 import { loadConfig } from "../../config/load.js";
-import type { DiffResult } from "../../diff/index.js";
+import type { AnyDiffResult } from "../../diff/formats.js";
 import { judge, judgementText, type Against } from "../../diff/registry-verdict.js";
 import { toJson } from "../../diff/render.js";
 import { SchemawatchError } from "../../errors.js";
@@ -10,7 +10,14 @@ import { askRegistry, subjectRule } from "../../registry/compatibility.js";
 import { connectRegistry } from "../../registry/connect.js";
 import { usageError } from "../args.js";
 import type { CommandContext } from "../command.js";
-import { registeredSide, registryConfig, schemaFileSide, type Side, type SideFlags } from "./schema-sides.js";
+import {
+  proposalOf,
+  registeredSide,
+  registryConfig,
+  schemaFileSide,
+  type Side,
+  type SideFlags,
+} from "./schema-sides.js";
 import { refDocuments } from "./schema-refs.js";
 
 /**
@@ -36,7 +43,7 @@ export async function diffAgainstRegistry(
   compiler: SchemaCompiler,
   context: CommandContext,
   json: boolean,
-  compare: (before: Side, after: Side) => DiffResult,
+  compare: (before: Side, after: Side) => AnyDiffResult,
 ): Promise<number> {
   const subject = flags.subject;
   if (flags.registry === undefined || subject === undefined)
@@ -75,7 +82,7 @@ export async function diffAgainstRegistry(
     const answer = await askRegistry(
       client,
       subject,
-      after.file.json,
+      proposalOf(after),
       file !== undefined ? "latest" : earlier.at(-1),
     );
     const judgement = judge(rule, against, answer);

@@ -6,6 +6,8 @@ import type { Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
 import type { Config } from "../../config/types.js";
 import { diffSchemas, type Bump, type DiffResult, type Policy } from "../../diff/index.js";
+import type { AnyDiffResult } from "../../diff/formats.js";
+import type { ParsedSchema } from "../../formats/format.js";
 import { declaredBump, gatherEvidence, settle, suffices, type Evidence } from "../../diff/release.js";
 import { toJson, toText, type Release } from "../../diff/render.js";
 import { SchemawatchError } from "../../errors.js";
@@ -21,6 +23,7 @@ import { DEFAULT_URL } from "../http-client.js";
 import { REF_FLAGS, REF_FLAGS_HELP } from "./schema-refs.js";
 import { REGISTRY_FLAGS, REGISTRY_FLAGS_HELP, schemaSides, type SideFlags } from "./schema-sides.js";
 import { BUDGET_HELP, budgetOf } from "./diff-budget.js";
+import { formatCompare } from "./diff-formats.js";
 
 const help = `Usage: schemawatch diff OLD NEW [--policy strict|lenient] [--format text|json] [--docs DIR]
                         [--expect patch|minor|major] [--default-dialect D] [--assert-formats]
@@ -42,6 +45,11 @@ evidence at the subject's level: a break the registry would accept is shown with
 rejection of a change proven safe with the proof. With --monitor it asks a running monitor's
 /api/status what live traffic says of every property NEW removes: still carried (by whom, in what
 share of its records), drained since when (safe), or not watched.
+
+Two .avsc files (Avro) or two .proto files (Protobuf) are compared by their format's own rules, chosen
+by the files' extension: backward when NEW reads every record OLD writes, forward the reverse. Each
+break names its rule and place and shows a record that proves it, as JSON and as the bytes its writer
+writes (hex and base64). Files of two formats are refused; --docs and --monitor apply to JSON only.
 
 Options:
   --policy POLICY   strict (default; the schema registries' rule: an open object may already carry any
@@ -71,6 +79,7 @@ Examples:
   schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2.json --policy lenient
   schemawatch diff examples/article/schemas/v1.json examples/article/schemas/v2-required-amount.json \\
     --expect minor --format json
+  schemawatch diff pay-1.0.avsc pay-2.0.avsc
   schemawatch diff --config examples/config.yaml --subject event
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value --version latest proposed.json
   schemawatch diff --registry http://127.0.0.1:8081 --subject orders-value proposed.json
@@ -106,6 +115,8 @@ interface Side {
   readonly validate: Validator;
   /** A registered version's references. */
   readonly refs?: readonly SchemaDocument[] | undefined;
+  /** A version of another format than JSON Schema, compared by its format's diff. */
+  readonly schema?: ParsedSchema | undefined;
 }
 
 /** What a side's `$ref`s may reach outside itself, by URI: its references, then the shared files. */
@@ -122,7 +133,10 @@ function compare(
   compiler: SchemaCompiler,
   subject: string | undefined,
   externals?: ReadonlyMap<string, unknown>,
-) {
+): { result: AnyDiffResult; evidence?: Evidence | undefined } {
+  const jsonOnly = options.documents ? "--docs" : options.live ? "--monitor" : undefined;
+  const other = formatCompare(before, after, options.policy, jsonOnly);
+  if (other) return { result: other };
   const oldRefs = externalsOf(before, externals);
   const newRefs = externalsOf(after, externals);
   let result: DiffResult = diffSchemas(before.file.json, after.file.json, {

@@ -35,7 +35,8 @@ export async function refDocuments(
     const file = await readSchemaFile(mapping[2]!, defaultDialect);
     mapped.push({ ...documentOf(file), uri });
   }
-  // Reached by their `$id` (the base a `$ref` resolves against), not the file they were read from.
+  // By `$id` (its base), not by the file URL `documentOf` gives: a `$ref` names the `$id`, and the
+  // diff engine looks external documents up by the URI a `$ref` resolves to.
   const byId = (await loadSharedDocuments(paths, defaultDialect)).map((file) => ({
     ...documentOf(file),
     uri: file.baseId,

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 
 import type { SchemaCompiler, SchemaDocument, Validator } from "../../catalog/compiler.js";
+import { acceptsAll, readFormatFile } from "../../catalog/format-file.js";
 import { documentOf, readSchemaFile, type SchemaFile } from "../../catalog/schema-file.js";
 import { versionFromFileName, versionFromId, type Version } from "../../catalog/version.js";
 import { loadConfig } from "../../config/load.js";
@@ -9,7 +10,10 @@ import { parseDuration } from "../../config/duration.js";
 import { defaultLookups } from "../../config/registries.js";
 import type { Config, RegistryConfig } from "../../config/types.js";
 import { SchemawatchError } from "../../errors.js";
+import type { ParsedSchema } from "../../formats/format.js";
+import { FORMATS, formatOfFile, JSON_FORMAT } from "../../formats/index.js";
 import { compileRegistryVersion } from "../../registry/compile.js";
+import type { Proposal } from "../../registry/compatibility.js";
 import type { RegistryClient } from "../../registry/client.js";
 import { connectRegistry } from "../../registry/connect.js";
 import { readVersion } from "../../registry/snapshot.js";
@@ -25,6 +29,17 @@ export interface Side {
   readonly refs: readonly SchemaDocument[];
   /** The semver it declares, for the bump check: its `$id` or file name. */
   readonly version: Version | undefined;
+  /** A side of another format than JSON Schema: its parsed schema and its text (`file.json` is a view). */
+  readonly schema?: ParsedSchema | undefined;
+  readonly text?: string | undefined;
+}
+
+/** A side as a registry takes it: its own text and its own format's registry type. */
+export function proposalOf(side: Side): Proposal {
+  const format = side.schema ? FORMATS.get(side.schema.format) : undefined;
+  if (!format || side.text === undefined)
+    return { schema: JSON.stringify(side.file.json), schemaType: JSON_FORMAT.registryType };
+  return { schema: side.text, schemaType: format.registryType };
 }
 
 /** The flags that take OLD or NEW from a schema registry, in `parseCommandArgs` form. */
@@ -65,6 +80,12 @@ async function fileSide(
   compiler: SchemaCompiler,
   refs: readonly SchemaDocument[] = [],
 ): Promise<Side> {
+  const format = formatOfFile(path);
+  if (format && format !== JSON_FORMAT) {
+    // Read by its format: records, not documents, are what it accepts (the format's diff compares it).
+    const { file, schema, text } = await readFormatFile(path, format);
+    return { file, validate: acceptsAll(), refs: [], version: versionFromFileName(file.name), schema, text };
+  }
   const file = await readSchemaFile(path, compiler.defaultDialect);
   let validate: Validator;
   try {

@@ -260,4 +260,14 @@ describe("schemawatch (top level)", () => {
       "schemawatch: unknown command 'frobnicate'. Run 'schemawatch --help' for the list.\n",
     );
   });
+
+  it("refuses an Avro schema: it validates JSON documents, and diff compares Avro", async () => {
+    const pay = { type: "record", name: "Pay", fields: [{ name: "id", type: "string" }] };
+    const dir = await writeTree({ "a.avsc": pay, "b.avsc": pay });
+    const result = await runCli(["check", `${dir}/a.avsc`, `${dir}/b.avsc`, ...DOCS]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(
+      `schemawatch check: ${dir}/a.avsc is avro: check validates JSON documents; diff compares it\n`,
+    );
+  });
 });

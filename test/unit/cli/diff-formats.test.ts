@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { diffCommand } from "../../../src/cli/commands/diff.js";
+import { isSchemawatchError } from "../../../src/errors.js";
+import { writeTree } from "../../helpers/files.js";
+
+/** Runs the command as main does: a thrown SchemawatchError is exit 2 with its message. */
+async function diff(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const context = {
+    stdout: { write: (chunk: string) => (stdout += chunk) },
+    stderr: { write: (chunk: string) => (stderr += chunk) },
+    env: {},
+    cwd: process.cwd(),
+    stopSignal: new AbortController().signal,
+  };
+  try {
+    return { code: await diffCommand.run(args, context), stdout, stderr };
+  } catch (error) {
+    if (!isSchemawatchError(error)) throw error;
+    return { code: 2, stdout, stderr: `${error.code}: ${error.message}` };
+  }
+}
+
+const PAY_1 = { type: "record", name: "Pay", fields: [{ name: "id", type: "string" }] };
+const PAY_2 = {
+  type: "record",
+  name: "Pay",
+  fields: [
+    { name: "id", type: "string" },
+    { name: "amount", type: "long" },
+  ],
+};
+const PAY_2_DEFAULT = {
+  type: "record",
+  name: "Pay",
+  fields: [
+    { name: "id", type: "string" },
+    { name: "amount", type: "long", default: 0 },
+  ],
+};
+
+const proto = (amount: string) =>
+  `syntax = "proto3";\npackage pay;\nmessage Pay { string id = 1; ${amount} amount = 2; }\n`;
+
+describe("schemawatch diff OLD NEW on Avro files", () => {
+  it("names the break, its rule and place, and the witness as JSON and bytes; the major bump is declared", async () => {
+    const dir = await writeTree({ "pay-1.0.avsc": PAY_1, "pay-2.0.avsc": PAY_2 });
+    const result = await diff(`${dir}/pay-1.0.avsc`, `${dir}/pay-2.0.avsc`);
+    expect(result.stdout).toBe(
+      [
+        `${dir}/pay-1.0.avsc -> ${dir}/pay-2.0.avsc (policy strict)`,
+        "  backward  forward   change",
+        "  BREAKS    ok        missing-default at /amount",
+        "                      the reader has a field the writer does not write, and no default to fill it",
+        '                      witness (backward): {"record":{"id":""},"hex":"00","base64":"AA=="}',
+        "compatibility FORWARD: upgrade producers first; the new schema rejects some old records",
+        "backward breaks, forward ok; needs a major bump",
+        "declared major (1.0.0 -> 2.0.0): ok",
+        "",
+      ].join("\n"),
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it("exits 1 when the declared bump understates the break, and prints the same in JSON", async () => {
+    const dir = await writeTree({ "pay-1.0.avsc": PAY_1, "pay-1.1.avsc": PAY_2 });
+    const result = await diff(`${dir}/pay-1.0.avsc`, `${dir}/pay-1.1.avsc`, "--format", "json");
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual({
+      old: `${dir}/pay-1.0.avsc`,
+      new: `${dir}/pay-1.1.avsc`,
+      policy: "strict",
+      compatibility: "FORWARD",
+      backward: "breaks",
+      forward: "ok",
+      bump: "major",
+      declared: "minor",
+      ok: false,
+      changes: [
+        {
+          kind: "missing-default",
+          path: "/amount",
+          backward: "breaks",
+          forward: "ok",
+          reason: "the reader has a field the writer does not write, and no default to fill it",
+          witness: { backward: { record: { id: "" }, hex: "00", base64: "AA==" } },
+        },
+      ],
+    });
+  });
+
+  it("reads a field added with a default as compatible both ways: FULL, a minor bump", async () => {
+    const dir = await writeTree({ "pay-1.0.avsc": PAY_1, "pay-1.1.avsc": PAY_2_DEFAULT });
+    const result = await diff(`${dir}/pay-1.0.avsc`, `${dir}/pay-1.1.avsc`);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(
+      "  ok        ok        schema-changed at the root\n" +
+        "                      each side reads every record the other writes (Avro schema resolution)\n",
+    );
+    expect(result.stdout).toContain("backward ok, forward ok; needs a minor bump\n");
+  });
+});
+
+describe("schemawatch diff OLD NEW on Protobuf files", () => {
+  it("shows both witnesses of a field's type change with the message, JSON view and bytes", async () => {
+    const dir = await writeTree({ "pay-1.0.proto": proto("int64"), "pay-1.1.proto": proto("string") });
+    const result = await diff(`${dir}/pay-1.0.proto`, `${dir}/pay-1.1.proto`);
+    expect(result.stdout).toBe(
+      [
+        `${dir}/pay-1.0.proto -> ${dir}/pay-1.1.proto (policy strict)`,
+        "  backward  forward   change",
+        "  BREAKS    BREAKS    field-type-changed at pay.Pay.amount(#2)",
+        "                      int64 becomes string; backward: misreads (type_reinterpreted at /amount); forward: misreads (type_reinterpreted at /amount)",
+        '                      witness (backward): {"message":"pay.Pay","record":{"amount":"-1"},"hex":"10ffffffffffffffffff01","base64":"EP///////////wE="}',
+        '                      witness (forward): {"message":"pay.Pay","record":{"amount":"é"},"hex":"1202c3a9","base64":"EgLDqQ=="}',
+        "compatibility NONE: needs a coordinated release or a new major version side by side",
+        "backward breaks, forward breaks; needs a major bump",
+        "declared minor (1.0.0 -> 1.1.0): FAIL: the release number understates the change",
+        "",
+      ].join("\n"),
+    );
+    expect(result.code).toBe(1);
+  });
+
+  it("says no changes for the same file twice and exits 0", async () => {
+    const dir = await writeTree({ "a.proto": proto("int64"), "b.proto": proto("int64") });
+    const result = await diff(`${dir}/a.proto`, `${dir}/b.proto`, "--expect", "patch");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("  no changes\n");
+    expect(result.stdout).toContain("backward ok, forward ok; needs a none bump\n");
+  });
+});
+
+describe("schemawatch diff --help", () => {
+  it("says how Avro and Protobuf files are compared", async () => {
+    const result = await diff("--help");
+    expect(result.stdout).toContain(
+      "Two .avsc files (Avro) or two .proto files (Protobuf) are compared by their format's own rules, chosen\n" +
+        "by the files' extension: backward when NEW reads every record OLD writes, forward the reverse. Each\n" +
+        "break names its rule and place and shows a record that proves it, as JSON and as the bytes its writer\n" +
+        "writes (hex and base64). Files of two formats are refused; --docs and --monitor apply to JSON only.\n",
+    );
+    expect(result.stdout).toContain("  schemawatch diff pay-1.0.avsc pay-2.0.avsc\n");
+  });
+});
+
+describe("schemawatch diff refuses what it cannot compare", () => {
+  it("refuses two files of different formats, naming both", async () => {
+    const dir = await writeTree({ "pay.avsc": PAY_1, "pay.proto": proto("int64") });
+    const result = await diff(`${dir}/pay.avsc`, `${dir}/pay.proto`);
+    expect(result).toEqual({
+      code: 2,
+      stdout: "",
+      stderr:
+        `USAGE: schemawatch diff: ${dir}/pay.avsc is avro but ${dir}/pay.proto is protobuf: ` +
+        "diff compares two versions of one format\nRun 'schemawatch diff --help' for usage.",
+    });
+  });
+
+  it("refuses a JSON Schema beside an Avro file the same way", async () => {
+    const dir = await writeTree({ "pay.json": { type: "object" }, "pay.avsc": PAY_1 });
+    const result = await diff(`${dir}/pay.json`, `${dir}/pay.avsc`);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`${dir}/pay.json is json but ${dir}/pay.avsc is avro`);
+  });
+
+  it("refuses --docs on Avro files: documents are JSON", async () => {
+    const dir = await writeTree({ "a.avsc": PAY_1, "b.avsc": PAY_2, "docs/one.json": { id: "x" } });
+    const result = await diff(`${dir}/a.avsc`, `${dir}/b.avsc`, "--docs", `${dir}/docs`);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--docs reads JSON documents; ${dir}/b.avsc is avro`);
+  });
+
+  it("exits 2 naming the file for an Avro file avsc refuses", async () => {
+    const dir = await writeTree({ "a.avsc": PAY_1, "b.avsc": { type: "record", name: "Pay" } });
+    const result = await diff(`${dir}/a.avsc`, `${dir}/b.avsc`);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^SCHEMA_INVALID: .*b\.avsc/);
+  });
+});
+
+describe("schemawatch diff --config on an Avro subject", () => {
+  it("checks every version against every earlier one by Avro's rules, the bumps by file name", async () => {
+    const dir = await writeTree({
+      "schemas/pay/1.0.avsc": PAY_1,
+      "schemas/pay/1.1.avsc": PAY_2_DEFAULT,
+      "schemas/pay/1.2.avsc": PAY_2,
+      "config.yaml": "subjects:\n  - name: pay\n    topics: [pay]\n    schemas: schemas/pay\n",
+    });
+    const result = await diff("--config", `${dir}/config.yaml`);
+    expect(result.stdout.split("\n").filter((line) => line.startsWith("pay "))).toEqual([
+      "pay 1.0.0 -> 1.1.0               FULL      needs minor, declared minor: ok",
+      "pay 1.0.0 -> 1.2.0               FORWARD   needs major, declared minor: FAIL",
+      // 1.1 wrote amount already: dropping its default changes no record either side reads.
+      "pay 1.1.0 -> 1.2.0               FULL      needs minor, declared minor: ok",
+    ]);
+    expect(result.stdout).toContain("    BREAKS    ok        missing-default at /amount\n");
+    expect(result.code).toBe(1);
+  });
+});
