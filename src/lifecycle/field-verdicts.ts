@@ -269,9 +269,11 @@ export function judgeOptionalField(
     now,
   );
   // Records since the last that lacked the field, of any producer: a use whose last record came
-  // before that miss adds nothing, whatever it counted since a miss of its own.
+  // before that miss adds nothing, whatever it counted since a miss of its own. A record observed in
+  // the miss's own tick of the clock (250 ms) may count: a fold that holds a miss ends every
+  // producer's streak (field-evidence.ts), so what a use counted since came in a later fold.
   const missedAt = lastMissingOf(uses);
-  const streak = uses.reduce((n, u) => (u.lastPresentAt > missedAt ? n + u.presentSinceMissing : n), 0);
+  const streak = uses.reduce((n, u) => (u.lastPresentAt >= missedAt ? n + u.presentSinceMissing : n), 0);
   const reasons = [
     ...holding,
     ...unreadable,
