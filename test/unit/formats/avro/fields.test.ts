@@ -31,7 +31,8 @@ const V2 = {
   fields: [
     V1.fields[0],
     { name: "voucher", aliases: ["coupon"], type: "string", ...tagged("deprecated") },
-    V1.fields[4],
+    // Address was defined inline by `home`: without it, `work` defines it.
+    { name: "work", type: ["null", ADDRESS], default: null },
     V1.fields[5],
   ],
 };
