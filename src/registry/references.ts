@@ -1,3 +1,4 @@
+import { JSON_FORMAT, formatOfRegistryType } from "../formats/index.js";
 import type { RegistryClient } from "./client.js";
 import { RegistryError } from "./http.js";
 import type { RegisteredSchema, ResolvedReference } from "./types.js";
@@ -74,12 +75,14 @@ export class ReferenceResolver {
         const once = `${reference.name}\0${key}`;
         if (emitted.has(once)) continue;
         emitted.add(once);
+        // The target's own format reads its text: JSON Schema's must be JSON, another's is kept as text.
+        const json = formatOfRegistryType(target.schemaType) === JSON_FORMAT;
         let schema: unknown = target.schema;
         try {
           schema = JSON.parse(target.schema) as unknown;
         } catch (error) {
           // Another format's text need not be JSON: its format parses it (`text`).
-          if (target.schemaType === "JSON")
+          if (json)
             throw this.#invalid(
               root,
               `the reference '${reference.name}' (${label(key)}) is not valid JSON`,
@@ -93,7 +96,7 @@ export class ReferenceResolver {
           id: target.id,
           schema,
           references: target.references,
-          ...(target.schemaType !== "JSON" ? { schemaType: target.schemaType, text: target.schema } : {}),
+          ...(!json ? { schemaType: target.schemaType, text: target.schema } : {}),
         });
       }
     };
