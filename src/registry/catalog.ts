@@ -103,6 +103,8 @@ export function registeredVersions(
       ...(deprecatedSince !== undefined ? { deprecatedSince } : {}),
       confluentId: version.id,
       ...(version.guid !== undefined ? { confluentGuid: normalizeGuid(version.guid) } : {}),
+      ...(version.globalId !== undefined ? { globalId: version.globalId } : {}),
+      ...(version.contentId !== undefined ? { contentId: version.contentId } : {}),
       registry: { name: registry.name, subject: version.subject, version: version.version },
       refs: built.refs,
       ...(built.schema ? { schema: built.schema } : {}),
