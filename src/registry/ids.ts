@@ -81,7 +81,10 @@ export class IdResolver {
   readonly #ids = new Map<number, Entry>();
   readonly #guidEntries = new Map<string, Entry>();
   #guids = true;
-  readonly #nativeEntries: Record<NativeId, Map<number, Entry>> = { globalId: new Map(), contentId: new Map() };
+  readonly #nativeEntries: Record<NativeId, Map<number, Entry>> = {
+    globalId: new Map(),
+    contentId: new Map(),
+  };
   #natives = true;
   /** Lookups answered so far (ids and GUIDs), by how they ended: the registry's requests for them. */
   readonly results: Record<LookupResult, number> = { found: 0, missing: 0, failed: 0, unsupported: 0 };

@@ -16,7 +16,12 @@ export type SnapshotChange =
       readonly to?: RegistryState;
     }
   | { readonly kind: "deleted"; readonly version: number; readonly deleted: boolean }
-  | { readonly kind: "ids"; readonly version: number; readonly globalId?: number; readonly contentId?: number }
+  | {
+      readonly kind: "ids";
+      readonly version: number;
+      readonly globalId?: number;
+      readonly contentId?: number;
+    }
   | { readonly kind: "skipped"; readonly version: number; readonly reason: SkippedVersion["reason"] }
   | { readonly kind: "compatibility"; readonly from?: string; readonly to?: string };
 
