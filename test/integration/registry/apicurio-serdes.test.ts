@@ -3,8 +3,8 @@
 // Apicurio's globalId, from an 8-byte prefix (2.x's DefaultIdHandler: magic 0, the globalId as a
 // long, the Avro body) and from header mode (`apicurio.value.globalId`, an 8-byte long; the body
 // without prefix), a version registered while the monitor runs found by the lookup of its globalId,
-// and a Protobuf subject in header mode (`apicurio.value.contentId`, then Apicurio's `Ref` and the
-// message). avsc and protobufjs encode the bodies, independently of the monitor's decoders.
+// a Protobuf subject in header mode (`apicurio.value.contentId`, then Apicurio's `Ref` and the
+// message), and a JSON Schema subject in header mode. avsc and protobufjs encode the bodies, independently of the monitor's decoders.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import avro from "avsc";
@@ -75,6 +75,13 @@ const series = (monitor: RunningMonitor, kindOf: "records" | "validations", topi
     })
     .sort();
 
+const JSON_V1 = {
+  $schema: "http://json-schema.org/draft-07/schema#",
+  type: "object",
+  properties: { id: { type: "string" } },
+  required: ["id"],
+};
+
 const PROTO = `syntax = "proto3";
 package shop;
 message Order { int64 id = 1; string channel = 2; }
@@ -97,12 +104,17 @@ describe("Apicurio's serdes through the registry and the broker", () => {
     const protoSubject = freshSubject("apicurio-proto");
     await register(url, protoSubject, PROTO, [], "PROTOBUF");
     const p1 = await nativeIds(protoSubject, 1);
+    const jsonSubject = freshSubject("apicurio-json");
+    await register(url, jsonSubject, JSON_V1);
+    const j1 = await nativeIds(jsonSubject, 1);
 
     const brokers = await kafkaBrokers();
     const topic = freshTopic("apicurio-avro");
     const protoTopic = freshTopic("apicurio-proto");
     await createTopic(brokers, topic, 1);
     await createTopic(brokers, protoTopic, 1);
+    const jsonTopic = freshTopic("apicurio-json");
+    await createTopic(brokers, jsonTopic, 1);
     const dir = await writeTree({});
     const configPath = join(dir, "config.yaml");
     // A long poll interval: a version registered later enters the catalog only through the lookup.
@@ -124,6 +136,9 @@ subjects:
   - name: proto
     topics: [${protoTopic}]
     registry: { name: main, subject: ${protoSubject} }
+  - name: json
+    topics: [${jsonTopic}]
+    registry: { name: main, subject: ${jsonSubject} }
 `,
     );
     const monitor = await startLiveMonitor(configPath);
@@ -233,5 +248,15 @@ subjects:
     expect(series(monitor, "validations", protoTopic)).toEqual(["app 1>1 pass=1", "web 1>1 pass=4"]);
     const protoMetrics = await (await fetch(`${monitor.address}/metrics`)).text();
     expect(protoMetrics).not.toContain(`{topic="${protoTopic}",reason="protobuf_decode"}`);
+
+    // JSON Schema in header mode: the JSON document without prefix, its globalId in the header.
+    const json = (document: unknown) => Buffer.from(JSON.stringify(document));
+    await produce(brokers, jsonTopic, [
+      ...Array.from({ length: 3 }, (_, i) => send("web", json({ id: `o-${i}` }), globalHeader(j1.globalId))),
+      send("web", json({ total: 3 }), globalHeader(j1.globalId)),
+    ]);
+    await waitFor(() => countedRecords(monitor) === 36, "the 4 JSON records to be counted", 60_000);
+    expect(series(monitor, "records", jsonTopic)).toEqual(["web 1=4"]);
+    expect(series(monitor, "validations", jsonTopic)).toEqual(["web 1>1 fail=1", "web 1>1 pass=3"]);
   }, 240_000);
 });
