@@ -26,7 +26,9 @@ export const DEFAULTS = {
   defaultDialect: "draft-07",
   assertFormats: false,
   writer: {
-    sources: ["wire", "guid-header", "apicurio-header", "header", "pointer"] as WriterSource[],
+    // Not `apicurio-header`: it reads two headers of every record before its prefix, which a topic
+    // without Apicurio's header mode should not pay for (docs/registry.md).
+    sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],
     header: "schema-version",
     pointer: "/schema",
     // Confluent's prefix, which Apicurio 3's serdes write too by default (a 4-byte contentId, which its

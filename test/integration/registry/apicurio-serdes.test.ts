@@ -132,13 +132,16 @@ subjects:
     topics: [${topic}]
     registry: { name: main, subject: ${subject} }
     writer:
+      sources: [apicurio-header, wire]
       wire: { idBytes: 8, id: globalId }
   - name: proto
     topics: [${protoTopic}]
     registry: { name: main, subject: ${protoSubject} }
+    writer: { sources: [apicurio-header, wire] }
   - name: json
     topics: [${jsonTopic}]
     registry: { name: main, subject: ${jsonSubject} }
+    writer: { sources: [apicurio-header, wire, header] }
 `,
     );
     const monitor = await startLiveMonitor(configPath);

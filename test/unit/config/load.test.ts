@@ -22,7 +22,7 @@ describe("config", () => {
     expect(subject.schemas).toBe("/etc/sw/schemas");
     expect(subject.drainWindow).toBe(604800);
     expect(subject.writer).toEqual({
-      sources: ["wire", "guid-header", "apicurio-header", "header", "pointer"],
+      sources: ["wire", "guid-header", "header", "pointer"],
       defaultSources: true,
       header: "schema-version",
       pointer: "/schema",

@@ -40,7 +40,8 @@ function resolverWith(
         {
           ...writer,
           ...(options.wire ? { wire: options.wire } : {}),
-          ...(options.sources ? { sources: options.sources } : {}),
+          // Apicurio's headers are read where they are listed, first here; the default order leaves them out.
+          sources: options.sources ?? ["apicurio-header", ...writer.sources],
         },
         lookups,
       ),
@@ -168,7 +169,9 @@ describe("WriterResolver: Apicurio's headers", () => {
     expect(asked).toEqual(["globalId:77", "contentId:78"]);
   });
 
-  it("leaves the headers alone when apicurio-header is not among the sources", async () => {
+  it("leaves the headers alone when apicurio-header is not among the sources, as in the default order", async () => {
+    const { writer } = await apicurioSubject();
+    expect(writer.sources).toEqual(["wire", "guid-header", "header", "pointer"]);
     const resolver = await resolverWith({ sources: ["wire", "header"] });
     expect(read(resolver, body, { "apicurio.value.globalId": long(9) })).toBe("none@0");
     expect(
