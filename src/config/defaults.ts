@@ -26,8 +26,9 @@ export const DEFAULTS = {
   defaultDialect: "draft-07",
   assertFormats: false,
   writer: {
-    // Not `apicurio-header`: it reads two headers of every record before its prefix, which a topic
-    // without Apicurio's header mode should not pay for (docs/registry.md).
+    // Not `apicurio-header`: it reads two headers of every record before its prefix (and makes
+    // kafkajs decode them), which a topic without Apicurio's header mode should not pay for
+    // (docs/registry.md).
     sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],
     header: "schema-version",
     pointer: "/schema",

@@ -85,10 +85,13 @@ export class WriterResolver {
     // (its first byte may well be 0: an Avro null branch, a zero): so does schemawatch.
     let native: Buffer | undefined;
     let nativeKind: WireId = "globalId";
-    if (this.#apicurioHeaders) {
-      native = headerBytes(record.headers, APICURIO_GLOBAL_ID_HEADER);
-      if (native === undefined) {
-        native = headerBytes(record.headers, APICURIO_CONTENT_ID_HEADER);
+    const headers = this.#apicurioHeaders ? record.headers : undefined;
+    // Each name read here, by a constant, before the shared reader: half the cost of asking it for both.
+    if (headers !== undefined) {
+      if (headers[APICURIO_GLOBAL_ID_HEADER] != null)
+        native = headerBytes(headers, APICURIO_GLOBAL_ID_HEADER);
+      if (native === undefined && headers[APICURIO_CONTENT_ID_HEADER] != null) {
+        native = headerBytes(headers, APICURIO_CONTENT_ID_HEADER);
         nativeKind = "contentId";
       }
     }
