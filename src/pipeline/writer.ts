@@ -86,7 +86,8 @@ export class WriterResolver {
     let native: Buffer | undefined;
     let nativeKind: WireId = "globalId";
     const headers = this.#apicurioHeaders ? record.headers : undefined;
-    // Each name read here, by a constant, before the shared reader: half the cost of asking it for both.
+    // Each name is read here by a constant first: a quarter of the cost of asking the shared reader,
+    // whose lookup by a name it is passed is slow, for both on every record.
     if (headers !== undefined) {
       if (headers[APICURIO_GLOBAL_ID_HEADER] != null)
         native = headerBytes(headers, APICURIO_GLOBAL_ID_HEADER);
