@@ -182,6 +182,8 @@ export function buildSubject(
     byVersion,
     byConfluentId: idMap(versions, (v) => v.confluentId),
     byConfluentGuid: idMap(versions, (v) => v.confluentGuid),
+    byGlobalId: idMap(versions, (v) => v.globalId),
+    byContentId: idMap(versions, (v) => v.contentId),
   };
 }
 

@@ -8,6 +8,8 @@ export interface IdLookups {
   request(id: number): PromiseLike<unknown> | undefined;
   /** `guid` as 32 lower-case hex digits. */
   requestGuid(guid: string): PromiseLike<unknown> | undefined;
+  /** An Apicurio globalId or contentId; absent where the registry cannot look one up. */
+  requestNative?(kind: "globalId" | "contentId", id: number): PromiseLike<unknown> | undefined;
   /** Milliseconds a record may wait for the lookup of its id (default 0: it never waits). */
   readonly wait?: number;
   /** Records waiting for lookups at most; those past it are counted at once. */

@@ -27,6 +27,9 @@ export interface CatalogVersion {
   readonly deprecatedSince?: string;
   readonly confluentId?: number;
   readonly confluentGuid?: string;
+  /** Apicurio's globalId and contentId of a registered version, where its registry is Apicurio 3. */
+  readonly globalId?: number;
+  readonly contentId?: number;
   /** Where a registered version comes from; absent for a schema file. */
   readonly registry?: RegistryOrigin;
   /** The documents its `$ref`s reach besides the shared files: a registered version's references. */
@@ -62,6 +65,9 @@ export interface CatalogSubject {
    */
   readonly byConfluentId: ReadonlyMap<number, CatalogVersion>;
   readonly byConfluentGuid: ReadonlyMap<string, CatalogVersion>;
+  /** This subject's versions by Apicurio globalId and contentId (empty unless its registry is Apicurio 3). */
+  readonly byGlobalId: ReadonlyMap<number, CatalogVersion>;
+  readonly byContentId: ReadonlyMap<number, CatalogVersion>;
 }
 
 export interface Catalog {

@@ -1,4 +1,4 @@
-import type { WriterSource } from "./types.js";
+import type { WireConfig, WriterSource } from "./types.js";
 
 /** Every default in one place, so the reference documentation can be checked against it. */
 export const DEFAULTS = {
@@ -26,9 +26,15 @@ export const DEFAULTS = {
   defaultDialect: "draft-07",
   assertFormats: false,
   writer: {
+    // Not `apicurio-header`: it reads two headers of every record before its prefix (and makes
+    // kafkajs decode them), which a topic without Apicurio's header mode should not pay for
+    // (docs/registry.md).
     sources: ["wire", "guid-header", "header", "pointer"] as WriterSource[],
     header: "schema-version",
     pointer: "/schema",
+    // Confluent's prefix, which Apicurio 3's serdes write too by default (a 4-byte contentId, which its
+    // Confluent API gives as the schema id).
+    wire: { idBytes: 4, id: "schemaId" } as WireConfig,
   },
   producer: { header: "producer", maxValues: 50 },
   sampling: { ratio: 1, maxPerSecond: 5000 },

@@ -18,8 +18,9 @@ import {
 import { configSchema } from "./schema.js";
 import { stateConfig, type RawState } from "./state.js";
 import { checkVersionKeys, versionKeysAsWritten } from "./version-keys.js";
+import { wireFrom } from "./wire.js";
 import { MAX_VALUES, aliasProblem, expansionProblem, parseChecked, toPlainData } from "./yaml-limits.js";
-import type { Config, SubjectConfig, VersionConfig } from "./types.js";
+import type { Config, SubjectConfig, VersionConfig, WireConfig } from "./types.js";
 
 // `validateSchema: false`: checking our own constant schema against the 2020-12 meta-schema compiled
 // that meta-schema at every start (a tenth of start-up at 200 subjects); test/unit/config/schema.test.ts
@@ -90,7 +91,7 @@ interface RawSubject {
   topics: string[];
   schemas?: string;
   versions?: Record<string, VersionConfig>;
-  writer?: Partial<SubjectConfig["writer"]>;
+  writer?: Partial<Omit<SubjectConfig["writer"], "wire">> & { wire?: Partial<WireConfig> };
   producer?: Partial<SubjectConfig["producer"]>;
   sampling?: Partial<SubjectConfig["sampling"]>;
   drainWindow?: string;
@@ -181,6 +182,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
         );
       }
     }
+    const wire = wireFrom(subject, index, where);
     const producer = subject.producer ?? {};
     const usesDefaultSource =
       producer.header === undefined && producer.keyPattern === undefined && producer.pointer === undefined;
@@ -192,6 +194,7 @@ function applyDefaults(raw: RawConfig, path: string, where: Where): Config {
       writer: {
         ...DEFAULTS.writer,
         ...subject.writer,
+        wire,
         ...(subject.writer?.sources === undefined ? { defaultSources: true as const } : {}),
       },
       producer: {

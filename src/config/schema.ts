@@ -114,10 +114,18 @@ const subject = {
           type: "array",
           minItems: 1,
           uniqueItems: true,
-          items: { enum: ["wire", "guid-header", "header", "pointer"] },
+          items: { enum: ["wire", "guid-header", "apicurio-header", "header", "pointer"] },
         },
         header: nonEmpty,
         pointer,
+        wire: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            idBytes: { enum: [4, 8] },
+            id: { enum: ["schemaId", "globalId", "contentId"] },
+          },
+        },
       },
     },
     producer: {

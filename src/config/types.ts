@@ -1,7 +1,21 @@
 import type { Dialect } from "../catalog/dialect.js";
 import type { VersionStatus } from "../catalog/types.js";
 
-export type WriterSource = "wire" | "guid-header" | "header" | "pointer";
+export type WriterSource = "wire" | "guid-header" | "apicurio-header" | "header" | "pointer";
+
+/**
+ * Which registry id a wire prefix carries: `schemaId`, the id of the registry's Confluent API
+ * (Confluent's schema id; Apicurio 3's contentId unless its legacy id mode is on); `globalId` or
+ * `contentId`, Apicurio's own ids, mapped to versions through its native API.
+ */
+export type WireId = "schemaId" | "globalId" | "contentId";
+
+/** How a wire prefix (magic byte 0, then the id) is read. */
+export interface WireConfig {
+  /** 4 (Confluent; Apicurio's `Default4ByteIdHandler` and `Legacy4ByteIdHandler`) or 8 (Apicurio 2.x's `DefaultIdHandler`). */
+  readonly idBytes: 4 | 8;
+  readonly id: WireId;
+}
 
 export interface VersionConfig {
   readonly status: VersionStatus;
@@ -21,6 +35,7 @@ export interface WriterConfig {
   readonly defaultSources?: true;
   readonly header: string;
   readonly pointer: string;
+  readonly wire: WireConfig;
 }
 
 export interface ProducerConfig {

@@ -39,6 +39,7 @@ export type DecodeReason =
   | "unknown_schema_id"
   | "unknown_version"
   | "truncated_wire_prefix"
+  | "bad_id_header"
   | "too_large"
   | "key_too_long"
   | "unknown_topic"
@@ -52,7 +53,8 @@ export type DecodeReason =
 
 /**
  * The reasons every configured topic shows from zero. A format's own reasons (`avro_decode`,
- * `protobuf_decode`) appear with their first record instead, so JSON topics keep their series.
+ * `protobuf_decode`) and Apicurio's (`bad_id_header`) appear with their first record instead, so
+ * topics that carry none keep their series.
  */
 export const DECODE_REASONS: readonly DecodeReason[] = [
   "not_json",

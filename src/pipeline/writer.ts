@@ -2,18 +2,26 @@ import { normalizeGuid } from "../catalog/load.js";
 import type { CatalogSubject, CatalogVersion } from "../catalog/types.js";
 import { tryParseVersion } from "../catalog/version.js";
 import type { IdLookups } from "../catalog/lookups.js";
-import type { WriterConfig } from "../config/types.js";
+import type { WireId, WriterConfig } from "../config/types.js";
 import { compilePointer, readPointer, type Pointer } from "./pointer.js";
 import { HeaderDecoder, headerBytes, type DecodeReason, type SourceRecord } from "./record.js";
 
 /** The Confluent header that carries a schema GUID: a magic byte 1 followed by 16 bytes. */
 export const GUID_HEADER = "__value_schema_id";
-const WIRE_PREFIX = 5;
+/**
+ * The headers Apicurio's serdes write in header mode (`apicurio.registry.headers.enabled`): the id
+ * their `apicurio.registry.use-id` names, as an 8-byte big-endian long; the body then has no prefix.
+ */
+export const APICURIO_GLOBAL_ID_HEADER = "apicurio.value.globalId";
+export const APICURIO_CONTENT_ID_HEADER = "apicurio.value.contentId";
 const MAX_CACHED_TEXTS = 1024;
+/** The high word of an 8-byte id past which it is no longer an exact double: no registry has such ids. */
+const MAX_HIGH_WORD = 0x1fffff;
 
 /**
  * What reading the writer version found. `version` is undefined for a record that declares none.
- * `payloadStart` is 5 for a Confluent wire-format record, whose JSON starts after the prefix. With
+ * `payloadStart` is where the body starts after a wire prefix: 5 for Confluent's (and Apicurio's
+ * 4-byte ids), 9 for Apicurio's 8-byte ids; 0 without a prefix. With
  * `unknown_schema_id`, `lookup` is the lookup of the id in flight (from `lookups`), which the record
  * may wait for; undefined when there is none.
  */
@@ -27,10 +35,14 @@ export interface WriterResult {
 
 /**
  * Finds a record's writer version in the configured order. Every source but `pointer` reads only a
- * header or the first five bytes, so most records are counted without parsing their JSON.
+ * header or the first bytes (the wire prefix), so most records are counted without parsing their body.
  */
 export class WriterResolver {
   readonly #sources: WriterConfig["sources"];
+  /** The wire prefix's length: the magic byte and the id. */
+  readonly #prefix: number;
+  readonly #wireId: WireId;
+  readonly #apicurioHeaders: boolean;
   readonly #header: HeaderDecoder;
   readonly #pointer: Pointer;
   readonly #subject: CatalogSubject;
@@ -51,6 +63,9 @@ export class WriterResolver {
     this.#sources = subject.format.needsWriter
       ? config.sources.filter((source) => source !== "pointer")
       : config.sources;
+    this.#prefix = 1 + config.wire.idBytes;
+    this.#wireId = config.wire.id;
+    this.#apicurioHeaders = this.#sources.includes("apicurio-header");
     this.#header = new HeaderDecoder(config.header);
     this.#pointer = compilePointer(config.pointer);
     this.needsPayload = this.#sources.includes("pointer");
@@ -66,28 +81,42 @@ export class WriterResolver {
     out.error = undefined;
     out.lookup = undefined;
     const value = record.value;
-    if (value && value.length > 0 && value[0] === 0) {
-      // A Confluent wire-format record carries its schema id whether or not `wire` is configured;
-      // its JSON starts after the prefix either way.
-      if (value.length < WIRE_PREFIX) {
+    // Apicurio's deserializers read its id headers first, and a body written with them has no prefix
+    // (its first byte may well be 0: an Avro null branch, a zero): so does schemawatch.
+    let native: Buffer | undefined;
+    let nativeKind: WireId = "globalId";
+    const headers = this.#apicurioHeaders ? record.headers : undefined;
+    // Each name is read here by a constant first: a quarter of the cost of asking the shared reader,
+    // whose lookup by a name it is passed is slow, for both on every record.
+    if (headers !== undefined) {
+      if (headers[APICURIO_GLOBAL_ID_HEADER] != null)
+        native = headerBytes(headers, APICURIO_GLOBAL_ID_HEADER);
+      if (native === undefined && headers[APICURIO_CONTENT_ID_HEADER] != null) {
+        native = headerBytes(headers, APICURIO_CONTENT_ID_HEADER);
+        nativeKind = "contentId";
+      }
+    }
+    if (native === undefined && value && value.length > 0 && value[0] === 0) {
+      // A wire-format record carries its schema id whether or not `wire` is configured; its body
+      // starts after the prefix either way.
+      if (value.length < this.#prefix) {
         out.error = "truncated_wire_prefix";
         return true;
       }
-      out.payloadStart = WIRE_PREFIX;
+      out.payloadStart = this.#prefix;
     }
     for (const source of this.#sources) {
       switch (source) {
         case "wire": {
-          if (out.payloadStart !== WIRE_PREFIX) break;
-          const id = value!.readUInt32BE(1);
-          const version = this.#subject.byConfluentId.get(id);
-          if (version) out.version = version;
-          else {
-            // The lookup brings the version: the caller may hold the record until it does.
-            out.error = "unknown_schema_id";
-            out.lookup = this.#lookups?.request(id);
-            out.lookups = this.#lookups;
-          }
+          if (out.payloadStart === 0) break;
+          if (this.#prefix === 5) this.#byId(this.#wireId, value!.readUInt32BE(1), out);
+          else this.#byLong(this.#wireId, value!, 1, out);
+          return true;
+        }
+        case "apicurio-header": {
+          if (native === undefined) break;
+          if (native.length !== 8) out.error = "bad_id_header";
+          else this.#byLong(nativeKind, native, 0, out);
           return true;
         }
         case "guid-header": {
@@ -123,6 +152,37 @@ export class WriterResolver {
       }
     }
     return true;
+  }
+
+  /** An 8-byte big-endian id at `at`; one past 2^53 names no version any registry has. */
+  #byLong(kind: WireId, bytes: Buffer, at: number, out: WriterResult): void {
+    const high = bytes.readUInt32BE(at);
+    if (high > MAX_HIGH_WORD) {
+      out.error = "unknown_schema_id";
+      return;
+    }
+    this.#byId(kind, high * 0x1_0000_0000 + bytes.readUInt32BE(at + 4), out);
+  }
+
+  /** The version an id names in this subject; an unknown one is handed to `lookups`. */
+  #byId(kind: WireId, id: number, out: WriterResult): void {
+    const subject = this.#subject;
+    const byId =
+      kind === "schemaId"
+        ? subject.byConfluentId
+        : kind === "globalId"
+          ? subject.byGlobalId
+          : subject.byContentId;
+    const version = byId.get(id);
+    if (version) {
+      out.version = version;
+      return;
+    }
+    // The lookup brings the version: the caller may hold the record until it does.
+    out.error = "unknown_schema_id";
+    const lookups = this.#lookups;
+    out.lookup = kind === "schemaId" ? lookups?.request(id) : lookups?.requestNative?.(kind, id);
+    out.lookups = lookups;
   }
 
   #fromText(text: string, out: WriterResult): void {

@@ -56,6 +56,12 @@ export async function buildCatalog(
     if (!registry || !snapshot) return [...local];
     const { versions, skipped } = registeredVersions(subject, registry, snapshot, compiler, compiled);
     notes.push(...skipped.map((s) => ({ subject: subject.name, message: s.message })));
+    const wireId = subject.writer.wire.id;
+    if (wireId !== "schemaId" && versions.length > 0 && versions.every((v) => v[wireId] === undefined))
+      notes.push({
+        subject: subject.name,
+        message: `${subject.name}: writer.wire.id is ${wireId}, but registry ${registry.name} gave no version of ${registry.subject} one (it serves no Apicurio 3 native API): its prefixed records are unknown_schema_id`,
+      });
     const taken = new Map(versions.map((v) => [normalizeVersion(v.version.text), v]));
     const kept = local.filter((file) => {
       const registered = taken.get(normalizeVersion(file.version.text));
@@ -103,6 +109,8 @@ export function registeredVersions(
       ...(deprecatedSince !== undefined ? { deprecatedSince } : {}),
       confluentId: version.id,
       ...(version.guid !== undefined ? { confluentGuid: normalizeGuid(version.guid) } : {}),
+      ...(version.globalId !== undefined ? { globalId: version.globalId } : {}),
+      ...(version.contentId !== undefined ? { contentId: version.contentId } : {}),
       registry: { name: registry.name, subject: version.subject, version: version.version },
       refs: built.refs,
       ...(built.schema ? { schema: built.schema } : {}),

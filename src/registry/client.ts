@@ -22,6 +22,13 @@ export interface SubjectVersion {
   readonly version: number;
 }
 
+/** A version as Apicurio's native API shows it: the parts the Confluent API does not carry. */
+export interface NativeVersion {
+  readonly state?: RegistryState;
+  readonly globalId?: number;
+  readonly contentId?: number;
+}
+
 /** The registry's own verdict on a schema against a registered version. */
 export interface CompatibilityAnswer {
   readonly compatible: boolean;
@@ -151,12 +158,13 @@ export class RegistryClient {
   }
 
   /**
-   * Apicurio's state of each version of `subject` (default group), by version number. Undefined when
-   * the server is not Apicurio 3 or does not know the subject as an artifact.
+   * Apicurio's own view of each version of `subject` (default group), by version number: its state and
+   * its globalId and contentId, the ids Apicurio's serdes may write instead of the Confluent API's.
+   * Undefined when the server is not Apicurio 3 or does not know the subject as an artifact.
    */
-  async states(subject: string): Promise<Map<number, RegistryState> | undefined> {
+  async nativeVersions(subject: string): Promise<Map<number, NativeVersion> | undefined> {
     if (this.#nativeBase === undefined || !(await this.#hasNative())) return undefined;
-    const states = new Map<number, RegistryState>();
+    const out = new Map<number, NativeVersion>();
     const limit = 500;
     for (let offset = 0; ; offset += limit) {
       const path = `${this.#nativeBase}/groups/default/artifacts/${seg(subject)}/versions?offset=${offset}&limit=${limit}`;
@@ -172,14 +180,43 @@ export class RegistryClient {
       for (const entry of versions) {
         const item = record(entry);
         const number = Number(item["version"]);
+        if (!Number.isInteger(number)) continue;
         const state = item["state"];
-        if (Number.isInteger(number) && REGISTRY_STATES.includes(state as RegistryState)) {
-          states.set(number, state as RegistryState);
-        }
+        out.set(number, {
+          ...(REGISTRY_STATES.includes(state as RegistryState) ? { state: state as RegistryState } : {}),
+          ...idsOf(item),
+        });
       }
       const count = typeof body["count"] === "number" ? body["count"] : 0;
-      if (versions.length < limit || offset + limit >= count) return states;
+      if (versions.length < limit || offset + limit >= count) return out;
     }
+  }
+
+  /**
+   * The subject versions that carry an Apicurio globalId (one) or contentId (every version of that
+   * content), from the native API's search; an empty list when none does. Undefined where the server
+   * has no native API (not Apicurio 3).
+   */
+  async versionsByNativeId(
+    kind: "globalId" | "contentId",
+    id: number,
+  ): Promise<(SubjectVersion & { globalId?: number; contentId?: number })[] | undefined> {
+    if (this.#nativeBase === undefined || !(await this.#hasNative())) return undefined;
+    const path = `${this.#nativeBase}/search/versions?${kind}=${id}&limit=100`;
+    const body = record(await this.http.getFromRoot(path));
+    const versions = body["versions"];
+    if (!Array.isArray(versions)) throw this.#shape(path, "versions");
+    const out: (SubjectVersion & { globalId?: number; contentId?: number })[] = [];
+    for (const entry of versions) {
+      const item = record(entry);
+      const group = item["groupId"];
+      const number = Number(item["version"]);
+      // The Confluent API's subjects are the default group's artifacts.
+      if (group !== undefined && group !== null && group !== "default") continue;
+      if (typeof item["artifactId"] !== "string" || !Number.isInteger(number)) continue;
+      out.push({ subject: item["artifactId"], version: number, ...idsOf(item) });
+    }
+    return out;
   }
 
   /**
@@ -270,6 +307,14 @@ function record(value: unknown): Record<string, unknown> {
 // The Confluent API leaves schemaType out for Avro, its original and default type.
 function schemaTypeOf(body: Record<string, unknown>): string {
   return typeof body["schemaType"] === "string" ? body["schemaType"].toUpperCase() : "AVRO";
+}
+
+function idsOf(item: Record<string, unknown>): { globalId?: number; contentId?: number } {
+  const { globalId, contentId } = item;
+  return {
+    ...(Number.isSafeInteger(globalId) ? { globalId: globalId as number } : {}),
+    ...(Number.isSafeInteger(contentId) ? { contentId: contentId as number } : {}),
+  };
 }
 
 function guidOf(body: Record<string, unknown>): { guid?: string } {

@@ -131,6 +131,7 @@ export class RegistryFollower {
     const lookups: IdLookups = {
       request: (id) => ids.request(id),
       requestGuid: (guid) => ids.requestGuid(dashed(guid)),
+      requestNative: (kind, id) => ids.requestNative(kind, id),
       wait: config.lookupWait,
       waitRecords: config.lookupWaitRecords,
     };

@@ -4,11 +4,18 @@ import { RegistryError } from "./http.js";
 import { LookupLimiter } from "./limiter.js";
 import type { LookupResult } from "./types.js";
 
-/** What the registry says about a wire id (or GUID): its schema and the subject versions using it. */
+/**
+ * What the registry says about a wire id (or GUID): its schema and the subject versions using it. An
+ * Apicurio globalId or contentId is answered with the versions only: the poll its answer starts reads
+ * their schemas.
+ */
 export interface IdAnswer {
-  readonly schema: SchemaById;
+  readonly schema?: SchemaById;
   readonly usedBy: readonly SubjectVersion[];
 }
+
+/** Apicurio's own ids, which its serdes write in a prefix or a header instead of the Confluent API's. */
+export type NativeId = "globalId" | "contentId";
 
 /**
  * The state of one lookup. `missing`: the registry answered that it does not know the id; `failed`:
@@ -28,7 +35,8 @@ export type IdLookup =
 const SKIPPED: IdLookup = { status: "skipped" };
 
 export interface IdResolverOptions {
-  readonly client: Pick<RegistryClient, "schemaById" | "subjectVersionsById" | "schemaByGuid">;
+  readonly client: Pick<RegistryClient, "schemaById" | "subjectVersionsById" | "schemaByGuid"> &
+    Partial<Pick<RegistryClient, "versionsByNativeId">>;
   /** Milliseconds before the first retry of an unknown id; doubled per miss (default 1 s). */
   readonly initialBackoff?: number;
   /** The longest wait between two requests for one unknown id (default 5 min). */
@@ -73,6 +81,11 @@ export class IdResolver {
   readonly #ids = new Map<number, Entry>();
   readonly #guidEntries = new Map<string, Entry>();
   #guids = true;
+  readonly #nativeEntries: Record<NativeId, Map<number, Entry>> = {
+    globalId: new Map(),
+    contentId: new Map(),
+  };
+  #natives = true;
   /** Lookups answered so far (ids and GUIDs), by how they ended: the registry's requests for them. */
   readonly results: Record<LookupResult, number> = { found: 0, missing: 0, failed: 0, unsupported: 0 };
   /** Lookups that were due but not sent, because the lookups in flight or per second were at their bound. */
@@ -125,6 +138,38 @@ export class IdResolver {
         schema.id !== undefined ? await this.#client.subjectVersionsById(schema.id, { deleted: true }) : [];
       return { schema, usedBy };
     });
+  }
+
+  /**
+   * Looks up an Apicurio globalId or contentId (`/apis/registry/v3/search/versions?globalId=…`):
+   * `missing` when no version carries it, `unsupported`, without further requests, where the registry
+   * has no native API.
+   */
+  lookupNative(kind: NativeId, id: number): Promise<IdLookup> {
+    if (!this.#natives) return Promise.resolve({ status: "unsupported" });
+    return this.#lookup(this.#nativeEntries[kind], id, `${kind}:${id}`, async () => {
+      const usedBy = await this.#client.versionsByNativeId?.(kind, id);
+      if (usedBy === undefined) {
+        this.#natives = false;
+        return "unsupported";
+      }
+      if (usedBy.length === 0)
+        throw new RegistryError("REGISTRY_NOT_FOUND", `no version carries the Apicurio ${kind} ${id}`, {});
+      return { usedBy: usedBy.map(({ subject, version }) => ({ subject, version })) };
+    });
+  }
+
+  /** As `request`, for an Apicurio globalId or contentId. */
+  requestNative(kind: NativeId, id: number): Promise<IdLookup> | undefined {
+    if (!this.#natives) return undefined;
+    const entry = this.#nativeEntries[kind].get(id);
+    if (entry !== undefined && !this.#due(entry)) return entry.pending;
+    if (!this.#limiter.available()) {
+      this.skipped++;
+      return undefined;
+    }
+    this.lookupNative(kind, id).catch(() => undefined);
+    return this.#nativeEntries[kind].get(id)?.pending;
   }
 
   /**

@@ -16,6 +16,12 @@ export type SnapshotChange =
       readonly to?: RegistryState;
     }
   | { readonly kind: "deleted"; readonly version: number; readonly deleted: boolean }
+  | {
+      readonly kind: "ids";
+      readonly version: number;
+      readonly globalId?: number;
+      readonly contentId?: number;
+    }
   | { readonly kind: "skipped"; readonly version: number; readonly reason: SkippedVersion["reason"] }
   | { readonly kind: "compatibility"; readonly from?: string; readonly to?: string };
 
@@ -62,6 +68,16 @@ export function diffSnapshots(before: SubjectSnapshot | undefined, after: Subjec
     }
     if (previous.deleted !== version.deleted) {
       changes.push({ kind: "deleted", version: version.version, deleted: version.deleted });
+    }
+    // Apicurio's ids never change, but a snapshot saved before they were read, or while the native
+    // API did not answer, lacks them: the records that carry them wait for this change.
+    if (previous.globalId !== version.globalId || previous.contentId !== version.contentId) {
+      changes.push({
+        kind: "ids",
+        version: version.version,
+        ...(version.globalId !== undefined ? { globalId: version.globalId } : {}),
+        ...(version.contentId !== undefined ? { contentId: version.contentId } : {}),
+      });
     }
   }
   for (const [number, version] of old) {

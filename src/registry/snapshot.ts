@@ -50,8 +50,8 @@ export class SnapshotReader {
       this.#versions(subject, false),
     ]);
     const live = new Set(liveList);
-    const [states, compatibility] = await Promise.all([
-      all.length > 0 ? this.#client.states(subject) : undefined,
+    const [native, compatibility] = await Promise.all([
+      all.length > 0 ? this.#client.nativeVersions(subject) : undefined,
       this.#client.compatibility(subject),
     ]);
     const contents = await mapLimited(all, FETCH_CONCURRENCY, (version) => this.#contentOf(subject, version));
@@ -65,9 +65,12 @@ export class SnapshotReader {
       }
       // Apicurio's native state can change; Confluent metadata is fixed at registration.
       const { metadataState, ...rest } = content;
-      const state = states?.get(content.version) ?? metadataState;
+      const own = native?.get(content.version);
+      const state = own?.state ?? metadataState;
       versions.push({
         ...rest,
+        ...(own?.globalId !== undefined ? { globalId: own.globalId } : {}),
+        ...(own?.contentId !== undefined ? { contentId: own.contentId } : {}),
         ...(state !== undefined ? { state } : {}),
         deleted: !live.has(content.version),
       });

@@ -58,6 +58,9 @@ export interface RegistryVersion {
   /** The id the Confluent wire prefix carries. */
   readonly id: number;
   readonly guid?: string;
+  /** Apicurio's ids of the version (its native API), which its serdes may write instead of `id`. */
+  readonly globalId?: number;
+  readonly contentId?: number;
   /** The parsed schema (an Avro schema is JSON too). */
   readonly schema: unknown;
   /**

@@ -20,7 +20,7 @@ export function input(builder: DashboardBuilder): DashboardBuilder {
           id: 13,
           title: "Decode errors by reason",
           description:
-            "Records counted and skipped: not JSON, not UTF-8, unknown schema id, truncated wire prefix, too large, an Avro or Protobuf body its writer's schema cannot decode (avro_decode, protobuf_decode).",
+            "Records counted and skipped: not JSON, not UTF-8, unknown schema id, truncated wire prefix, an Apicurio id header that is not 8 bytes (bad_id_header), too large, an Avro or Protobuf body its writer's schema cannot decode (avro_decode, protobuf_decode).",
           w: 12,
           h: 8,
         },

@@ -59,10 +59,11 @@ export class ProtoDecoded {
 }
 
 /**
- * Reads a sampled body: the framing at `start` (Apicurio's `Ref` naming a message of the file,
- * else Confluent's message indexes, then a `Ref` if one follows them), then the whole message, which
- * must be well formed with its writer's schema. A malformed body, a framing that names no message of
- * the file, or a message nested past `MAX_DEPTH` is a failure to count, never an exception.
+ * Reads a sampled body: the framing at `start` (Apicurio's `Ref` naming a message of the file, with
+ * the message indexes if they follow it; else Confluent's message indexes, then a `Ref` if one
+ * follows them), then the whole message, which must be well formed with its writer's schema. A
+ * malformed body, a framing that names no message of the file, or a message nested past `MAX_DEPTH`
+ * is a failure to count, never an exception.
  */
 export function decodeProto(
   schema: ProtoSchema,
@@ -75,6 +76,13 @@ export function decodeProto(
   if (ref !== null) {
     message = messageNamed(schema, ref.name);
     from = ref.start;
+    // Apicurio 3's serializer, set to send message indexes, writes them after its `Ref`. A first
+    // byte below 8 is a tag of field 0, which starts no message: those are indexes.
+    if (from < body.length && body[from]! < 8) {
+      const framing = readMessageIndexes(body, from);
+      if (framing === null) return "protobuf_decode";
+      from = framing.start;
+    }
   } else {
     const framing = readMessageIndexes(body, from);
     if (framing === null) return "protobuf_decode";

@@ -140,6 +140,78 @@ describe("IdResolver against Apicurio", () => {
     client.http.close();
   });
 
+  it("looks Apicurio's globalIds and contentIds up through its native search, one request per id", async () => {
+    // The same schema under two subjects: one contentId, a globalId each.
+    const first = freshSubject("native-a");
+    const second = freshSubject("native-b");
+    const schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      $id: `https://example.com/${first}.json`,
+      type: "object",
+      properties: { id: { type: "string" } },
+    };
+    await register(url, first, schema);
+    await register(url, second, schema);
+    const base = url.replace(/\/apis\/ccompat\/v\d+$/, "/apis/registry/v3");
+    const ids = (await (await fetch(`${base}/groups/default/artifacts/${second}/versions/1`)).json()) as {
+      globalId: number;
+      contentId: number;
+    };
+
+    proxy = await startProxy(url);
+    const client = testClient(proxy.url);
+    let now = 5_000;
+    const found: string[] = [];
+    const resolver = new IdResolver({
+      client,
+      initialBackoff: 1_000,
+      now: () => now,
+      onFound: (key, answer) => void found.push(`${key} ${JSON.stringify(answer.usedBy)}`),
+    });
+    expect(await resolver.lookupNative("globalId", ids.globalId)).toEqual({
+      status: "found",
+      answer: { usedBy: [{ subject: second, version: 1 }] },
+    });
+    const byContent = await resolver.lookupNative("contentId", ids.contentId);
+    expect(byContent.status).toBe("found");
+    const usedBy = byContent.status === "found" ? byContent.answer.usedBy : [];
+    expect([...usedBy].sort((a, b) => a.subject.localeCompare(b.subject))).toEqual([
+      { subject: first, version: 1 },
+      { subject: second, version: 1 },
+    ]);
+    // A burst of one unknown globalId costs one request, then backs off as a wire id does.
+    for (let i = 0; i < 1000; i++) resolver.requestNative("globalId", UNKNOWN_ID);
+    expect(await resolver.lookupNative("globalId", UNKNOWN_ID)).toEqual({
+      status: "missing",
+      retryAt: 6_000,
+    });
+    now = 5_999;
+    expect(resolver.requestNative("globalId", UNKNOWN_ID)).toBeUndefined();
+    expect(proxy.requests).toEqual([
+      "GET /apis/registry/v3/system/info",
+      `GET /apis/registry/v3/search/versions?globalId=${ids.globalId}&limit=100`,
+      `GET /apis/registry/v3/search/versions?contentId=${ids.contentId}&limit=100`,
+      `GET /apis/registry/v3/search/versions?globalId=${UNKNOWN_ID}&limit=100`,
+    ]);
+    expect(resolver.results).toEqual({ found: 2, missing: 1, failed: 0, unsupported: 0 });
+    expect(found).toEqual([
+      `globalId:${ids.globalId} ${JSON.stringify([{ subject: second, version: 1 }])}`,
+      `contentId:${ids.contentId} ${JSON.stringify(usedBy)}`,
+    ]);
+    client.http.close();
+  });
+
+  it("answers Apicurio ids unsupported, without a request, where the registry has no native API", async () => {
+    proxy = await startProxy(url);
+    // Not a ccompat URL: a Confluent registry, say.
+    const client = testClient(proxy.url.replace(/\/apis\/ccompat\/v\d+$/, ""));
+    const resolver = new IdResolver({ client });
+    expect(await resolver.lookupNative("globalId", 7)).toEqual({ status: "unsupported" });
+    expect(resolver.requestNative("contentId", 8)).toBeUndefined();
+    expect(proxy.requests).toEqual([]);
+    client.http.close();
+  });
+
   it("backs off a registry that does not answer, without calling the id missing", async () => {
     const client = testClient("http://127.0.0.1:9/apis/ccompat/v7", { name: "down" });
     let now = 0;

@@ -68,6 +68,19 @@ describe("SnapshotReader against Apicurio", () => {
         references: [streetRef],
       },
     ];
+    // Apicurio's own ids of each version come with its states, from the native API.
+    const nativeIds = async (version: number) => {
+      const base = url.replace(/\/apis\/ccompat\/v\d+$/, "/apis/registry/v3");
+      const body = (await (
+        await fetch(`${base}/groups/default/artifacts/${event}/versions/${version}`)
+      ).json()) as {
+        globalId: number;
+        contentId: number;
+      };
+      return { globalId: body.globalId, contentId: body.contentId };
+    };
+    const [ids1, ids2] = [await nativeIds(1), await nativeIds(2)];
+    expect([ids1.contentId, ids2.contentId]).toEqual([id1, id2]);
     expect(snapshot).toEqual({
       registry: "main",
       subject: event,
@@ -76,6 +89,7 @@ describe("SnapshotReader against Apicurio", () => {
           subject: event,
           version: 1,
           id: id1,
+          ...ids1,
           schema: v1,
           references,
           referenceEntries: [addressRef],
@@ -86,6 +100,7 @@ describe("SnapshotReader against Apicurio", () => {
           subject: event,
           version: 2,
           id: id2,
+          ...ids2,
           schema: v2,
           references,
           referenceEntries: [addressRef],

@@ -26,6 +26,7 @@ describe("config", () => {
       defaultSources: true,
       header: "schema-version",
       pointer: "/schema",
+      wire: { idBytes: 4, id: "schemaId" },
     });
     expect(subject.producer).toEqual({ header: "producer", maxValues: 50 });
     expect(subject.sampling).toEqual({ ratio: 1, maxPerSecond: 5000 });
@@ -55,6 +56,26 @@ describe("config", () => {
   it("needs a schemas folder or a registry for every subject", () => {
     expect(() => parseConfig("subjects:\n  - name: event\n    topics: [e]\n", "c.yaml")).toThrow(
       "c.yaml:2: subjects[0]: give schemas (a folder of schema files), registry (a schema registry subject), or both",
+    );
+  });
+
+  it("reads Apicurio's wire ids, and refuses a combination no serializer writes, naming the key", () => {
+    const registry = `registries:\n  main: { url: "http://127.0.0.1:8081" }\nsubjects:\n  - name: event\n    topics: [e]\n    registry: { name: main }\n`;
+    const wired = (wire: string, sources = "") =>
+      parseConfig(`${registry}    writer:\n${sources}      wire: ${wire}\n`, "c.yaml").subjects[0]!.writer;
+    expect(wired("{ idBytes: 8, id: globalId }").wire).toEqual({ idBytes: 8, id: "globalId" });
+    expect(wired("{ id: contentId }").wire).toEqual({ idBytes: 4, id: "contentId" });
+    expect(() => wired("{ idBytes: 8 }")).toThrow(
+      "c.yaml:8: subjects[0].writer.wire: idBytes 8 with id schemaId: an 8-byte id is written by Apicurio's serdes (DefaultIdHandler in 2.x, Legacy8ByteIdHandler in 3.x), as the id their apicurio.registry.use-id names: set id to globalId (their default) or contentId",
+    );
+    expect(() => wired("{ idBytes: 8, id: globalId }", "      sources: [apicurio-header]\n")).toThrow(
+      "c.yaml:9: subjects[0].writer.wire: is set, but writer.sources leaves out wire, so no prefix is read: add wire to writer.sources or remove writer.wire",
+    );
+    expect(() => wired("{ idBytes: 6, id: globalId }")).toThrow("c.yaml:8: subjects[0].writer.wire.idBytes");
+    expect(() =>
+      parseConfig(`${MIN}    writer:\n      wire: { idBytes: 8, id: globalId }\n`, "c.yaml"),
+    ).toThrow(
+      "c.yaml:6: subjects[0].writer.wire: id globalId is an Apicurio id, which only the subject's registry maps to a version: give the subject a registry, or set id to schemaId with each version's confluentId",
     );
   });
 

@@ -38,6 +38,7 @@ describe("docs/configuration.md", () => {
           "stats",
           "subjects",
           "subjects[].writer",
+          "subjects[].writer.wire",
           "subjects[].producer",
           "subjects[].sampling",
           "registries",
@@ -62,6 +63,7 @@ describe("config examples in the docs", () => {
     );
     expect(examples.map((e) => e.file)).toEqual([
       "README.md",
+      "docs/registry.md",
       "docs/registry.md",
       "docs/registry.md",
       "docs/configuration.md",

@@ -87,6 +87,29 @@ describe("decoding a sampled Protobuf body", () => {
     expect(decoded(both).message.name).toBe("Refund");
   });
 
+  it("reads Apicurio's Ref followed by message indexes, and a Ref alone in a header-mode body", () => {
+    const refund = body("pay.Refund", { payment_id: "p-1", share: 0.25 });
+    // Ref, then `[1]` (count 1, index 1, both zigzag), then the body: Apicurio 3 sending indexes.
+    const refThenIndexes = Uint8Array.from([...apicurioRef("Refund", encodeMessageIndexes([1])), ...refund]);
+    const withIndexes = decodeProto(SCHEMA, refThenIndexes, 0);
+    expect(withIndexes instanceof ProtoDecoded && withIndexes.document()).toEqual({
+      payment_id: "p-1",
+      share: 0.25,
+    });
+    const shortcut = Uint8Array.from([...apicurioRef("Refund", encodeMessageIndexes([0])), ...refund]);
+    expect(decoded(Uint8Array.from([0, 0, 0, 0, 7, ...shortcut])).message.name).toBe("Refund");
+    // Header mode: no prefix, the Ref at byte 0.
+    const headerMode = decodeProto(SCHEMA, apicurioRef("Refund", refund), 0);
+    expect(headerMode instanceof ProtoDecoded && headerMode.document()).toEqual({
+      payment_id: "p-1",
+      share: 0.25,
+    });
+    // A count of indexes whose bytes end first is malformed, not a crash.
+    expect(
+      decodeProto(SCHEMA, Uint8Array.from([...apicurioRef("Refund", Uint8Array.of(0x04, 0x02))]), 0),
+    ).toBe("protobuf_decode");
+  });
+
   it("leaves out what the writer does not know and keeps an enum number it lacks as the number", () => {
     // Field 99 (unknown), status 5 (not in the enum), an empty body's defaults not written.
     const extra = Uint8Array.from([0x98, 0x06, 0x01, 0x30, 0x05]);
