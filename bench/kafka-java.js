@@ -23,6 +23,27 @@ if (!process.env.KAFKA_BROKERS) {
   console.error("KAFKA_BROKERS is not set (for example from scripts/kafka-broker.sh start)");
   process.exit(2);
 }
+/**
+ * Each round's CPU per record over the Java consumer's in the same round (the rounds interleave, so a
+ * round's consumers ran minutes apart at most and share the machine's load): median and range, the
+ * figure issue 37's targets are judged on (at most 1.0 at ratio 0.01, 1.5 at ratio 1).
+ */
+function printRoundRatios(cpu, javaName) {
+  const java = cpu.get(javaName);
+  console.log("\nCPU per record / the Java consumer's in the same round (median, range, every round):");
+  for (const [name, values] of cpu) {
+    if (name === javaName) continue;
+    const ratios = values.map((v, i) => v / java[i]);
+    const sorted = [...ratios].sort((a, b) => a - b);
+    const mid = sorted.length / 2;
+    const median = sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+    console.log(
+      `- ${name}: median ${median.toFixed(2)}, range ${sorted[0].toFixed(2)}–${sorted.at(-1).toFixed(2)} ` +
+        `(${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+    );
+  }
+}
+
 const brokers = process.env.KAFKA_BROKERS.split(",");
 const kafka = new Kafka({ clientId: "schemawatch-bench", brokers, logLevel: logLevel.NOTHING });
 const topic = `bench-java-${randomUUID()}`;
@@ -31,7 +52,7 @@ try {
   console.log(
     `Kafka: ${RECORDS.toLocaleString("en-US")} records of ${filled.bytesPerRecord.toFixed(0)} bytes (key + value + headers) on ${PARTITIONS} partitions, filled in ${filled.seconds.toFixed(1)} s; best of ${ROUNDS} interleaved rounds; load average ${loadAverage()}`,
   );
-  await compareConsumers(
+  const { cpu, javaName } = await compareConsumers(
     brokers,
     topic,
     [
@@ -45,6 +66,7 @@ try {
     ROUNDS,
     RECORDS,
   );
+  if (javaName !== undefined) printRoundRatios(cpu, javaName);
   if (process.env.BENCH_KAFKA_PROFILE === "1") {
     const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-profile-"));
     const profile = join(dir, "kafka.cpuprofile");
