@@ -7,7 +7,8 @@
 //
 //   npm run build && KAFKA_BROKERS=127.0.0.1:19092 node bench/kafka-java.js
 //
-// Options (environment): BENCH_KAFKA_RECORDS (1000000), BENCH_KAFKA_ROUNDS (3), BENCH_KAFKA_PROFILE=1.
+// Options (environment): BENCH_KAFKA_RECORDS (1000000), BENCH_KAFKA_ROUNDS (3), BENCH_KAFKA_PROFILE=1,
+// BENCH_KAFKA_PROFILE_RATIO (the sample ratio profiled, 0.01; 1 for the validating path).
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -70,9 +71,10 @@ try {
   if (process.env.BENCH_KAFKA_PROFILE === "1") {
     const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-profile-"));
     const profile = join(dir, "kafka.cpuprofile");
+    const ratio = Number(process.env.BENCH_KAFKA_PROFILE_RATIO ?? 0.01);
     const run = await runConsumer({
       mode: "schemawatch",
-      ratio: 0.01,
+      ratio,
       workers: 0,
       brokers,
       topic,
@@ -80,7 +82,7 @@ try {
       profile,
     });
     console.log(
-      `\nCPU profile of schemawatch at ratio 0.01, workers 0 (main thread, ${run.profiledRecords.toLocaleString("en-US")} records; ${run.cpuSecondsPerMillion.toFixed(2)} CPU-s per 1M records in this profiled run; load average ${loadAverage()}): top self time`,
+      `\nCPU profile of schemawatch at ratio ${ratio}, workers 0 (main thread, ${run.profiledRecords.toLocaleString("en-US")} records; ${run.cpuSecondsPerMillion.toFixed(2)} CPU-s per 1M records in this profiled run; load average ${loadAverage()}): top self time`,
     );
     console.log(await summarizeProfile(profile, run.profiledRecords, 25));
     if (process.env.BENCH_KAFKA_KEEP === "1") console.log(`profile kept in ${profile}`);
