@@ -137,7 +137,11 @@ describe("the compile cache of bin/schemawatch.js", () => {
     // a folder below a regular file cannot be created, whoever runs the test (root included)
     const blocked = join(dir, "a-file");
     await writeFile(blocked, "");
-    for (const env of [{ TMPDIR: blocked }, { NODE_COMPILE_CACHE: join(blocked, "cache") }]) {
+    const envs: Record<string, string>[] = [
+      { TMPDIR: blocked },
+      { NODE_COMPILE_CACHE: join(blocked, "cache") },
+    ];
+    for (const env of envs) {
       const result = await node(["bin/schemawatch.js", "--version"], env);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
