@@ -12,10 +12,14 @@
 // measured in the same rounds, for before/after), BENCH_STARTUP_RECORDS=N (also the CPU-seconds per
 // million of N records at ratio 1 on the largest catalog: the steady-state cost of a record),
 // BENCH_SCALE_REGISTRY=1 with SCHEMA_REGISTRY_URL (also from that registry; it registers 5 × S
-// schemas under subject names of the run's own and leaves them there).
+// schemas under subject names of the run's own and leaves them there), BENCH_STARTUP_COMPILE_CACHE=1
+// (each build also with Node.js's module compile cache, as bin/compile-cache.js and the image use it:
+// "cold", a fresh cache folder each start, which the start fills; "warm", a folder an earlier start
+// filled; without it, no cache at all), BENCH_STARTUP_SUMMARY=median (the median and range of the
+// rounds instead of the best, and each variant's ratio to the first in every round).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { PRODUCT_NODE_OPTIONS } from "./kafka.js";
@@ -25,10 +29,21 @@ const SIZES = (process.env.BENCH_STARTUP_SIZES ?? "1,10,50,200").split(",").map(
 const ROUNDS = Number(process.env.BENCH_STARTUP_ROUNDS ?? 3);
 const RECORDS = Number(process.env.BENCH_STARTUP_RECORDS ?? 0);
 const BASELINE = process.env.BENCH_STARTUP_BASELINE;
+const CACHE = process.env.BENCH_STARTUP_COMPILE_CACHE === "1";
+const MEDIAN = process.env.BENCH_STARTUP_SUMMARY === "median";
 const builds = [
   ...(BASELINE ? [{ label: "before", dir: resolve(BASELINE) }] : []),
   { label: BASELINE ? "after" : "this build", dir: process.cwd() },
-];
+].flatMap((build) =>
+  CACHE
+    ? [
+        { ...build, label: `${build.label}, no cache`, cache: "none" },
+        { ...build, label: `${build.label}, cold cache`, cache: "cold" },
+        { ...build, label: `${build.label}, warm cache`, cache: "warm" },
+      ]
+    : [{ ...build, cache: "none" }],
+);
+let cacheRoot;
 
 const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -39,9 +54,17 @@ const load = () =>
 
 /** One monitor of `build` on `config` and `capture`, in a fresh process; its JSON line. */
 async function child(build, spec) {
+  // NODE_COMPILE_CACHE is read by Node.js itself before any module loads: the same cache that
+  // bin/compile-cache.js turns on, for a child that starts the monitor without the CLI.
+  const env = { ...process.env, NODE_OPTIONS: PRODUCT_NODE_OPTIONS };
+  delete env.NODE_COMPILE_CACHE;
+  delete env.NODE_DISABLE_COMPILE_CACHE;
+  if (build.cache === "none") env.NODE_DISABLE_COMPILE_CACHE = "1";
+  else if (build.cache === "cold") env.NODE_COMPILE_CACHE = await mkdtemp(join(cacheRoot, "cold-"));
+  else env.NODE_COMPILE_CACHE = join(cacheRoot, `warm-${builds.indexOf(build)}`);
   const proc = spawn(process.execPath, [join(build.dir, "bench/scale-child.js"), JSON.stringify(spec)], {
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: PRODUCT_NODE_OPTIONS },
+    env,
   });
   let stdout = "";
   let stderr = "";
@@ -55,13 +78,16 @@ async function child(build, spec) {
 /** Every build on every catalog, `ROUNDS` interleaved rounds; the best figures of each. */
 async function measure(catalogs) {
   const runs = new Map();
+  // A warm cache is one an earlier start filled: one start of each such variant, not counted.
+  for (const build of builds) if (build.cache === "warm") await child(build, catalogs[0][1]);
   for (let round = 0; round < ROUNDS; round++)
     for (const [size, spec] of catalogs)
       for (const build of builds) {
         const key = `${build.label} ${size}`;
         runs.set(key, [...(runs.get(key) ?? []), await child(build, spec)]);
       }
-  const best = (key, pick) => Math.min(...runs.get(key).map(pick));
+  const best = (key, pick) => (MEDIAN ? median : Math.min)(...runs.get(key).map(pick));
+  if (MEDIAN) printRatios(catalogs, runs);
   const rows = [];
   for (const [size] of catalogs) {
     const cells = builds.map((build) => {
@@ -76,6 +102,36 @@ async function measure(catalogs) {
     rows.push({ size, cells });
   }
   return rows;
+}
+
+function median(...values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length / 2;
+  return sorted.length % 2 ? sorted[Math.floor(mid)] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Each variant's start-up to ready and CPU over the first variant's in the same round: median, range. */
+function printRatios(catalogs, runs) {
+  for (const [size] of catalogs) {
+    const first = runs.get(`${builds[0].label} ${size}`);
+    console.log(
+      `${size} subjects, against ${builds[0].label} in the same round (median, range; every round):`,
+    );
+    for (const build of builds.slice(1)) {
+      const these = runs.get(`${build.label} ${size}`);
+      for (const [name, pick] of [
+        ["ready", (r) => r.startupMs],
+        ["CPU", (r) => r.startupCpuMs],
+      ]) {
+        const ratios = these.map((r, i) => pick(r) / pick(first[i]));
+        console.log(
+          `- ${build.label}, ${name}: ${median(...ratios).toFixed(2)}, ` +
+            `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)} ` +
+            `(${ratios.map((r) => r.toFixed(2)).join(", ")}); ms ${these.map((r) => fmt(pick(r))).join(", ")}`,
+        );
+      }
+    }
+  }
 }
 
 function printTable(rows) {
@@ -128,9 +184,11 @@ async function steadyState([size, spec], dir) {
 
 async function main() {
   const dir = await mkdtemp(join(tmpdir(), "schemawatch-startup-"));
+  cacheRoot = join(dir, "compile-cache");
+  await mkdir(cacheRoot);
   console.log(
     `Start-up: ${builds.map((b) => `${b.label} = ${b.dir}`).join(", ")}; NODE_OPTIONS=${PRODUCT_NODE_OPTIONS}; ` +
-      `best of ${ROUNDS} interleaved round(s). Load average at the start: ${load()}`,
+      `${MEDIAN ? "median" : "best"} of ${ROUNDS} interleaved round(s). Load average at the start: ${load()}`,
   );
   const folders = [];
   for (const size of SIZES) {

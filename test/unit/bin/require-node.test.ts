@@ -38,6 +38,7 @@ describe("the Node.js version check", () => {
     temporary.push(dir);
     await copyFile("bin/schemawatch.js", join(dir, "schemawatch.js"));
     await copyFile("bin/require-node.js", join(dir, "require-node.js"));
+    await copyFile("bin/compile-cache.js", join(dir, "compile-cache.js"));
     const result = await node([FAKE_NODE_20, join(dir, "schemawatch.js"), "run"], dir);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(

@@ -69,6 +69,22 @@ describe("Dockerfile", () => {
     expect(dockerfile).not.toMatch(/npm cache clean/);
   });
 
+  it("warms the compile cache as the image's user, in the folder NODE_COMPILE_CACHE names at run time", () => {
+    // Node.js keeps a folder per user id inside it: warmed by another user, the image's starts would
+    // find none, and could not make one on a read-only root file system.
+    const user = runtime.findIndex((l) => l.startsWith("USER "));
+    const env = runtime.findIndex((l) => l === "ENV NODE_COMPILE_CACHE=/app/compile-cache");
+    const warm = runtime.findIndex((l) => /^RUN node bin\/schemawatch\.js run .*--exit-at-end/.test(l));
+    expect([user >= 0, env > user, warm > env]).toEqual([true, true, true]);
+    expect(runtime.some((l) => /^RUN .*chown 1000:1000 .*\/app\/compile-cache/.test(l))).toBe(true);
+    // what the warm-up replays is in the image, and its config keeps no state (nothing else written)
+    for (const path of ["examples/config.yaml", "examples/traffic/events.ndjson"]) {
+      expect(existsSync(path), path).toBe(true);
+      expect(runtime[warm]).toContain(path);
+    }
+    expect(readFileSync("examples/config.yaml", "utf8")).not.toMatch(/^state:/m);
+  });
+
   it("runs `schemawatch run --config /etc/schemawatch/config.yaml` by default", () => {
     expect(runtime).toContain('ENTRYPOINT ["node", "/app/bin/schemawatch.js"]');
     expect(runtime).toContain('CMD ["run", "--config", "/etc/schemawatch/config.yaml"]');
