@@ -1,4 +1,5 @@
 import type { CatalogVersion, VersionStatus } from "../catalog/types.js";
+import type { MetadataTags } from "./tags.js";
 
 /**
  * The seam between schemawatch and the schema languages it reads (docs/architecture.md, "Formats").
@@ -56,6 +57,12 @@ export interface SchemaSource {
    * an import path).
    */
   readonly references: readonly SchemaSource[];
+  /**
+   * A registered version's field tags from its registry metadata (Confluent's data contracts; a file
+   * has none): kept on the parsed schema, as Confluent's `ParsedSchema` keeps its metadata, for the
+   * fields room (a field tagged `DEPRECATED` there is deprecated: tags.ts).
+   */
+  readonly tags?: MetadataTags;
 }
 
 /** A parsed (and checked) version schema: what a format's `check` and `decode` read off a version. */

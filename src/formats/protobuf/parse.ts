@@ -1,6 +1,7 @@
 import protobuf from "protobufjs";
 import { SchemawatchError, messageOf } from "../../errors.js";
 import type { ParsedSchema, SchemaSource } from "../format.js";
+import type { MetadataTags } from "../tags.js";
 import { Models, type Msg } from "./model.js";
 import type { ProtoReadPlan } from "./plan.js";
 
@@ -27,6 +28,8 @@ export interface ProtoSchema extends ParsedSchema {
   readonly models: Models;
   /** How each reader version reads this version's records, made on the first record that needs it. */
   readonly plans: WeakMap<ProtoSchema, ProtoReadPlan>;
+  /** The registered version's metadata tags (`SchemaSource.tags`), where it has any. */
+  readonly tags?: MetadataTags;
 }
 
 /** Imports nested deeper than this are refused, as a loop would be: no real file needs so many. */
@@ -62,6 +65,7 @@ export function parseProto(source: SchemaSource): ProtoSchema {
     names: new Set(types.map((t) => t.name)),
     models: new Models(),
     plans: new WeakMap(),
+    ...(source.tags !== undefined ? { tags: source.tags } : {}),
   };
 }
 
