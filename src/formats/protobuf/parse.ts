@@ -1,6 +1,6 @@
 import protobuf from "protobufjs";
 import { SchemawatchError, messageOf } from "../../errors.js";
-import type { ParsedSchema, SchemaSource } from "../format.js";
+import type { ImportedPath, ParsedSchema, SchemaSource } from "../format.js";
 import type { MetadataTags } from "../tags.js";
 import { Models, type Msg } from "./model.js";
 import type { ProtoReadPlan } from "./plan.js";
@@ -129,11 +129,31 @@ function parseInto(
 /**
  * The import path a reference answers: its name, or, for a registry's reference, the name it is
  * registered under, which its display name ends with (`registry:main/money/versions/1 (reference
- * 'shop/money.proto')`, registry/compile.ts).
+ * 'shop/money.proto')`, registry/compile.ts), or for a file the path it was imported by
+ * (`/schemas/pay/common/money.proto (import 'common/money.proto')`, catalog/format-file.ts).
  */
 function importPathOf(reference: SchemaSource): string {
-  const registered = /\(reference '(.*)'\)$/.exec(reference.name);
-  return registered ? registered[1]! : reference.name;
+  const named = /\((?:reference|import) '(.*)'\)$/.exec(reference.name);
+  return named ? named[1]! : reference.name;
+}
+
+/**
+ * The paths a `.proto` file's text imports (`import`, `import public`, `import weak`), in order, each
+ * once; `builtIn` for the `google/protobuf/*.proto` files protobufjs bundles. Text that does not
+ * parse imports nothing here: `parseProto` reports it.
+ */
+export function protoImports(text: string): ImportedPath[] {
+  let parsed: protobuf.IParserResult;
+  try {
+    parsed = parse(text, new Root(), { keepCase: true });
+  } catch {
+    return [];
+  }
+  const paths = [...new Set([...(parsed.imports ?? []), ...(parsed.weakImports ?? [])])];
+  return paths.map((path) => ({
+    path,
+    builtIn: path.startsWith("google/protobuf/") && (common.get(path) ?? null) !== null,
+  }));
 }
 
 /** References by the import path they answer. */

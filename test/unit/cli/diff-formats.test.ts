@@ -130,6 +130,44 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     expect(result.stdout).toContain("  no changes\n");
     expect(result.stdout).toContain("backward ok, forward ok; needs a none bump\n");
   });
+
+  it("reads each file's imports from its own folder (google/protobuf without a file) and compares the types they give", async () => {
+    const money = (currency: string) =>
+      `syntax = "proto3";\npackage shop;\nmessage Money { int64 units = 1; ${currency} currency = 2; }\n`;
+    const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nimport "google/protobuf/timestamp.proto";\nmessage Pay { Money amount = 1; google.protobuf.Timestamp at = 2; }\n`;
+    const dir = await writeTree({
+      "v1/common/money.proto": money("string"),
+      "v1/pay-1.0.proto": pay,
+      "v2/common/money.proto": money("bytes"),
+      "v2/pay-1.1.proto": pay,
+    });
+    const result = await diff(`${dir}/v1/pay-1.0.proto`, `${dir}/v2/pay-1.1.proto`);
+    expect(result.stdout).toBe(
+      [
+        `${dir}/v1/pay-1.0.proto -> ${dir}/v2/pay-1.1.proto (policy strict)`,
+        "  backward  forward   change",
+        // The change is in the imported file: Money.currency, string in v1's and bytes in v2's.
+        "  ok        BREAKS    field-type-changed at shop.Money.currency(#2)",
+        "                      string becomes bytes; forward: misreads (not_utf8 at /currency)",
+        '                      witness (forward): {"message":"shop.Money","record":{"currency":"/w=="},"hex":"1201ff","base64":"EgH/"}',
+        "compatibility BACKWARD: upgrade consumers first; old consumers reject some new records",
+        "backward ok, forward breaks; needs a minor bump",
+        "declared minor (1.0.0 -> 1.1.0): ok",
+        "",
+      ].join("\n"),
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it("exits 2 naming the importing file and the import when no folder holds it", async () => {
+    const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
+    const dir = await writeTree({ "pay-1.0.proto": pay, "pay-1.1.proto": pay });
+    const result = await diff(`${dir}/pay-1.0.proto`, `${dir}/pay-1.1.proto`);
+    expect([result.code, result.stderr]).toEqual([
+      2,
+      `SCHEMA_INVALID: ${dir}/pay-1.0.proto: imports "common/money.proto", which is in none of the folders it is looked for in: ${dir}`,
+    ]);
+  });
 });
 
 describe("schemawatch diff --help", () => {
