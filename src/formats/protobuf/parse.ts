@@ -30,6 +30,12 @@ export interface ProtoSchema extends ParsedSchema {
   readonly plans: WeakMap<ProtoSchema, ProtoReadPlan>;
   /** The registered version's metadata tags (`SchemaSource.tags`), where it has any. */
   readonly tags?: MetadataTags;
+  /**
+   * The texts parsed, the file's own first, then each import's in the order read: two versions
+   * whose texts differ where no message or field does differ only in comments, options or layout
+   * (`diff` calls that a patch).
+   */
+  readonly texts: readonly string[];
 }
 
 /** Imports nested deeper than this are refused, as a loop would be: no real file needs so many. */
@@ -44,7 +50,8 @@ const MAX_IMPORT_DEPTH = 32;
 export function parseProto(source: SchemaSource): ProtoSchema {
   const root = new Root();
   const seen = new Set<string>();
-  const file = parseInto(root, source, source.name, byName(source.references), seen, 0);
+  const texts: string[] = [];
+  const file = parseInto(root, source, source.name, byName(source.references), seen, 0, texts);
   try {
     root.resolveAll();
   } catch (error) {
@@ -65,6 +72,7 @@ export function parseProto(source: SchemaSource): ProtoSchema {
     names: new Set(types.map((t) => t.name)),
     models: new Models(),
     plans: new WeakMap(),
+    texts,
     ...(source.tags !== undefined ? { tags: source.tags } : {}),
   };
 }
@@ -88,9 +96,11 @@ function parseInto(
   known: ReadonlyMap<string, SchemaSource>,
   seen: Set<string>,
   depth: number,
+  texts: string[],
 ): ParsedFile {
   if (depth > MAX_IMPORT_DEPTH) throw invalid(source.name, `imports nest deeper than ${MAX_IMPORT_DEPTH}`);
   seen.add(path);
+  texts.push(source.text);
   let parsed: protobuf.IParserResult;
   try {
     parsed = parse(source.text, root, { keepCase: true });
@@ -114,6 +124,7 @@ function parseInto(
         new Map([...known, ...byName(reference.references)]),
         seen,
         depth + 1,
+        texts,
       );
       continue;
     }
