@@ -91,7 +91,7 @@ async function importedSources(
   if (format.imports === undefined) return [];
   const out: SchemaSource[] = [];
   for (const { path, builtIn } of format.imports(text)) {
-    const where = [...new Set([dirname(importer), ...folders])];
+    const where = [...new Set([dirname(importer), ...folders].map((folder) => resolve(folder)))];
     let found: string | undefined;
     for (const folder of where) {
       const candidate = resolve(folder, path);

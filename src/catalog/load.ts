@@ -242,8 +242,8 @@ async function versionFiles(
   type Read =
     { path: string; file: SchemaFile; schema: ParsedSchema | undefined } | { path: string; error: unknown };
   const read: Read[] = [];
-  // A file of the folder that another imports (`import "money.proto";`) is a part of versions, not
-  // one: it need not parse on its own (a file of enums only is no version), so its error waits.
+  // A file of the folder that another imports (`import "units.proto";`) and whose name gives no
+  // version is a part of versions, not one: it need not parse on its own (enums only), so errors wait.
   const imported = new Set<string>();
   for (const path of paths) {
     const format = formatOfFile(path) ?? JSON_FORMAT;
@@ -263,14 +263,18 @@ async function versionFiles(
   const result: VersionFile[] = [];
   for (const entry of read) {
     const { path } = entry;
-    if (imported.has(resolve(path)) && !explicit.has(path)) continue;
-    if ("error" in entry) throw entry.error;
+    const part = imported.has(resolve(path)) && !explicit.has(path);
+    if ("error" in entry) {
+      if (part) continue;
+      throw entry.error;
+    }
     const { file, schema } = entry;
     const version =
       explicit.get(path) ??
       (file.declaredId ? versionFromId(file.declaredId) : undefined) ??
       versionFromFileName(file.name);
     if (!version) {
+      if (part) continue;
       throw new SchemawatchError(
         "VERSION_INVALID",
         `${path}: cannot tell which version of ${subject.name} this is: give it a semver $id (…/${subject.name}/1.1.json), a semver file name (1.1.json), or a 'file' entry under versions in the config`,

@@ -64,6 +64,18 @@ describe("a .proto version that imports files", () => {
     });
   });
 
+  it("keeps a file named as a version a version, though another version imports it", async () => {
+    const { load } = await catalogOf({
+      "pay/1.0.0.proto": 'syntax = "proto3";\npackage shop.v1;\nmessage Payment { string id = 1; }\n',
+      "pay/2.0.0.proto":
+        'syntax = "proto3";\npackage shop.v2;\nimport "1.0.0.proto";\nmessage Payment { string id = 1; shop.v1.Payment legacy = 2; }\n',
+    });
+    expect(fieldsOf(await load())).toEqual({
+      "1.0.0": ["id"],
+      "2.0.0": ["id", "legacy:shop.v1.Payment"],
+    });
+  });
+
   it("finds an import under the subject's folder from a file in a subfolder, and under a shared folder", async () => {
     const { load } = await catalogOf(
       {
