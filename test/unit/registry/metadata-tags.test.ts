@@ -5,7 +5,8 @@
 // that the broker and registry tests run against accepts a registration's `metadata` on its ccompat
 // API and drops it: `GET /subjects/{s}/versions/{v}` answers without a `metadata` key (the
 // integration test "Apicurio drops a registration's metadata" in test/integration/registry/client.test.ts
-// holds that, and fails once it keeps it). The answers below are written in the shape Confluent
+// holds that, and fails once it keeps it; test/integration/registry/metadata-tags.test.ts drains such a
+// field on the real broker through a proxy that adds the tags to Apicurio's answer). The answers below are written in the shape Confluent
 // Schema Registry 7.4+ answers that call (its REST API reference and data contracts docs; `schemaType`
 // left out for Avro), not captured from a live Confluent, which does not run here.
 import { resolve } from "node:path";
