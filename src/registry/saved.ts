@@ -35,7 +35,9 @@ function isVersion(value: unknown): value is RegistryVersion {
     typeof value["subject"] === "string" &&
     Number.isInteger(value["version"]) &&
     Number.isInteger(value["id"]) &&
-    isSchema(value["schema"]) &&
+    // A version of another format keeps its text; a `.proto` text is its `schema` too (not JSON).
+    (isSchema(value["schema"]) ||
+      (typeof value["schema"] === "string" && typeof value["text"] === "string")) &&
     typeof value["deleted"] === "boolean" &&
     Array.isArray(value["references"]) &&
     value["references"].every(isReference) &&
