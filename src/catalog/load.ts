@@ -7,7 +7,7 @@ import type { ParsedSchema } from "../formats/format.js";
 import { formatOfFile, JSON_FORMAT, schemaExtensions } from "../formats/index.js";
 import { SchemaCompiler, type CompilerOptions, type SchemaDocument, type Validator } from "./compiler.js";
 import type { Dialect } from "./dialect.js";
-import { acceptsAll, formatOfVersions, readFormatFile } from "./format-file.js";
+import { acceptsAll, formatOfVersions, importFolders, readFormatFile } from "./format-file.js";
 import { documentOf, readSchemaFile, type SchemaFile } from "./schema-file.js";
 import type { Catalog, CatalogSubject, CatalogVersion } from "./types.js";
 import {
@@ -109,9 +109,10 @@ export async function loadCatalog(
 ): Promise<Catalog> {
   const shared = (await loadSharedDocuments(config.shared, compiler.defaultDialect)).map(documentOf);
 
+  const folders = await importFolders(config.shared);
   const pending: Array<{ subject: SubjectConfig; files: VersionFile[] }> = [];
   for (const subject of config.subjects) {
-    pending.push({ subject, files: await versionFiles(subject, compiler.defaultDialect, shared) });
+    pending.push({ subject, files: await versionFiles(subject, compiler.defaultDialect, shared, folders) });
   }
 
   const subjects = new Map<string, CatalogSubject>();
@@ -220,6 +221,7 @@ async function versionFiles(
   subject: SubjectConfig,
   defaultDialect: Dialect,
   shared: readonly SchemaDocument[],
+  sharedFolders: readonly string[],
 ): Promise<VersionFile[]> {
   // A registry subject may have no folder; the config refuses versions entries without one.
   const folder = subject.schemas;
@@ -239,19 +241,42 @@ async function versionFiles(
       explicit.set(path, version);
     }
   }
-  const claimed = new Map<string, string>();
-  const result: VersionFile[] = [];
+  type Read =
+    { path: string; file: SchemaFile; schema: ParsedSchema | undefined } | { path: string; error: unknown };
+  const read: Read[] = [];
+  // A file of the folder that another imports (`import "units.proto";`) and whose name gives no
+  // version is a part of versions, not one: it need not parse on its own (enums only), so errors wait.
+  const imported = new Set<string>();
   for (const path of paths) {
     const format = formatOfFile(path) ?? JSON_FORMAT;
-    const { file, schema } =
-      format === JSON_FORMAT
-        ? { file: await readSchemaFile(path, defaultDialect, shared), schema: undefined }
-        : await readFormatFile(path, format);
+    if (format === JSON_FORMAT) {
+      read.push({ path, file: await readSchemaFile(path, defaultDialect, shared), schema: undefined });
+      continue;
+    }
+    try {
+      const found = await readFormatFile(path, format, [folder, ...sharedFolders]);
+      for (const other of found.imported) imported.add(other);
+      read.push({ path, file: found.file, schema: found.schema });
+    } catch (error) {
+      read.push({ path, error });
+    }
+  }
+  const claimed = new Map<string, string>();
+  const result: VersionFile[] = [];
+  for (const entry of read) {
+    const { path } = entry;
+    const part = imported.has(resolve(path)) && !explicit.has(path);
+    if ("error" in entry) {
+      if (part) continue;
+      throw entry.error;
+    }
+    const { file, schema } = entry;
     const version =
       explicit.get(path) ??
       (file.declaredId ? versionFromId(file.declaredId) : undefined) ??
       versionFromFileName(file.name);
     if (!version) {
+      if (part) continue;
       throw new SchemawatchError(
         "VERSION_INVALID",
         `${path}: cannot tell which version of ${subject.name} this is: give it a semver $id (…/${subject.name}/1.1.json), a semver file name (1.1.json), or a 'file' entry under versions in the config`,

@@ -75,6 +75,7 @@ function avroChange(
     path: found.location ?? "",
     ...verdicts,
     reason: REASONS[rule] ?? rule,
+    breaksUnder: "both",
     witness: witness as Witnesses,
   };
 }
@@ -97,9 +98,19 @@ const AVRO_DIFF: FormatDiff = {
         path: "",
         backward: "ok",
         forward: "ok",
-        reason: "each side reads every record the other writes (Avro schema resolution)",
+        reason: result.whole
+          ? "each side reads every record the other writes, whole: nothing dropped or defaulted (Avro schema resolution)"
+          : "each side reads every record the other writes, but drops or defaults some of what it wrote (Avro schema resolution)",
       });
-    const bump: Bump = same ? "none" : backward.verdict === "breaks" ? "major" : "minor";
+    // The article's numbering: major when a record OLD wrote no longer reads, patch when nothing a
+    // record carries changes meaning either way, minor for the rest (it adds or drops data compatibly).
+    const bump: Bump = same
+      ? "none"
+      : backward.verdict === "breaks"
+        ? "major"
+        : forward.verdict === "ok" && result.whole
+          ? "patch"
+          : "minor";
     return {
       policy,
       compatibility: result.compatibility,
@@ -126,7 +137,10 @@ const PROTOBUF_DIFF: FormatDiff = {
   diff(old, next, policy) {
     const result = diffProto(old as ProtoSchema, next as ProtoSchema);
     const changes = result.changes.map((c): FormatChange => {
-      const { witness, ...rest } = c;
+      const { witness, ...judged } = c;
+      // A record carries only what its writer's schema declares: no policy makes a break ok (docs/diff.md).
+      const rest =
+        c.backward === "ok" && c.forward === "ok" ? judged : { ...judged, breaksUnder: "both" as const };
       if (!witness) return rest;
       const shown: Record<string, BinaryWitness> = {};
       if (witness.backward) shown["backward"] = protoWitness(witness.backward);

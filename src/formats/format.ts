@@ -1,4 +1,5 @@
 import type { CatalogVersion, VersionStatus } from "../catalog/types.js";
+import type { MetadataTags } from "./tags.js";
 
 /**
  * The seam between schemawatch and the schema languages it reads (docs/architecture.md, "Formats").
@@ -56,6 +57,19 @@ export interface SchemaSource {
    * an import path).
    */
   readonly references: readonly SchemaSource[];
+  /**
+   * A registered version's field tags from its registry metadata (Confluent's data contracts; a file
+   * has none): kept on the parsed schema, as Confluent's `ParsedSchema` keeps its metadata, for the
+   * fields room (a field tagged `DEPRECATED` there is deprecated: tags.ts).
+   */
+  readonly tags?: MetadataTags;
+}
+
+/** A path a schema file imports (`Format.imports`). */
+export interface ImportedPath {
+  readonly path: string;
+  /** The format has it without a file (protobufjs's bundled `google/protobuf/*.proto`). */
+  readonly builtIn: boolean;
 }
 
 /** A parsed (and checked) version schema: what a format's `check` and `decode` read off a version. */
@@ -82,6 +96,14 @@ export interface Format {
   readonly needsWriter: boolean;
   /** Parses a version's text; throws SCHEMA_INVALID naming `source.name` (and the reference) when it cannot. */
   parse(source: SchemaSource): ParsedSchema;
+  /**
+   * What a schema file's text imports by path (Protobuf's `import "common/money.proto";`), for a
+   * catalog that reads files to give `parse` as references (catalog/format-file.ts), each the path as
+   * written and whether the format has it without a file (`google/protobuf/*.proto`). Absent for a
+   * format that imports nothing by path; text that does not parse imports nothing here (`parse` says
+   * what is wrong with it).
+   */
+  imports?(text: string): readonly ImportedPath[];
   /**
    * Decodes a sampled body (from `start`, past any wire prefix) with its writer version's schema, once
    * for all readers; the reason when it cannot. Never throws for what a body holds.

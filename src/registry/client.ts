@@ -1,3 +1,4 @@
+import { metadataTagsOf } from "../formats/tags.js";
 import { RegistryError, type RegistryHttp } from "./http.js";
 import { stateFromMetadata } from "./states.js";
 import {
@@ -83,6 +84,7 @@ export class RegistryClient {
       throw this.#shape(path, "a version with subject, version, id and schema");
     }
     const metadataState = stateFromMetadata(body);
+    const metadataTags = metadataTagsOf(body);
     return {
       subject: typeof body["subject"] === "string" ? body["subject"] : subject,
       version: number as number,
@@ -92,6 +94,7 @@ export class RegistryClient {
       schema: body["schema"] as string,
       references: this.#references(body, path),
       ...(metadataState !== undefined ? { metadataState } : {}),
+      ...(metadataTags !== undefined ? { metadataTags } : {}),
     };
   }
 

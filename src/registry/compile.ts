@@ -185,6 +185,7 @@ function parseRegistryVersion(
     name: path,
     text,
     references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),
+    ...(version.metadataTags !== undefined ? { tags: version.metadataTags } : {}),
   });
   const json = version.schema;
   return {

@@ -23,6 +23,11 @@ function isReference(value: unknown): value is ResolvedReference {
   );
 }
 
+/** Metadata tags as a snapshot keeps them: a name (or pattern) to a list of tag names. */
+const isTags = (value: unknown): boolean =>
+  isRecord(value) &&
+  Object.values(value).every((tags) => Array.isArray(tags) && tags.every((t) => typeof t === "string"));
+
 function isVersion(value: unknown): value is RegistryVersion {
   if (!isRecord(value)) return false;
   const entries = value["referenceEntries"];
@@ -30,11 +35,14 @@ function isVersion(value: unknown): value is RegistryVersion {
     typeof value["subject"] === "string" &&
     Number.isInteger(value["version"]) &&
     Number.isInteger(value["id"]) &&
-    isSchema(value["schema"]) &&
+    // A version of another format keeps its text; a `.proto` text is its `schema` too (not JSON).
+    (isSchema(value["schema"]) ||
+      (typeof value["schema"] === "string" && typeof value["text"] === "string")) &&
     typeof value["deleted"] === "boolean" &&
     Array.isArray(value["references"]) &&
     value["references"].every(isReference) &&
-    (entries === undefined || (Array.isArray(entries) && entries.every(isEntry)))
+    (entries === undefined || (Array.isArray(entries) && entries.every(isEntry))) &&
+    (value["metadataTags"] === undefined || isTags(value["metadataTags"]))
   );
 }
 

@@ -174,6 +174,7 @@ async function buildContent(
       references,
       referenceEntries: registered.references,
       ...(registered.metadataState !== undefined ? { metadataState: registered.metadataState } : {}),
+      ...(registered.metadataTags !== undefined ? { metadataTags: registered.metadataTags } : {}),
     };
   } catch (error) {
     if (

@@ -1,3 +1,5 @@
+import type { MetadataTags } from "../formats/tags.js";
+
 /**
  * What the catalog reads from a schema registry with the Confluent REST API (Confluent Schema Registry
  * and Cloud, Apicurio's `ccompat`, Karapace, Redpanda). Plain data: the catalog turns it into versions.
@@ -30,6 +32,12 @@ export interface RegisteredSchema {
   readonly references: readonly ReferenceEntry[];
   /** The state its Confluent metadata declares (`schemawatch.status`), where it declares one. */
   readonly metadataState?: RegistryState;
+  /**
+   * Its Confluent metadata's field tags (`metadata.tags`: a field's full name or pattern to tag
+   * names), where it has any. Confluent Schema Registry 7.4+ and Cloud keep them; Apicurio 3.3's
+   * ccompat API drops a registration's `metadata` and never returns one.
+   */
+  readonly metadataTags?: MetadataTags;
 }
 
 /**
@@ -73,6 +81,8 @@ export interface RegistryVersion {
    * that text parsed as JSON where it is JSON, as an Avro schema is; the text itself otherwise).
    */
   readonly text?: string;
+  /** Its registry metadata's field tags (`RegisteredSchema.metadataTags`), where it has any. */
+  readonly metadataTags?: MetadataTags;
   /** Every schema its `$ref`s reach, deepest first, each (name, subject, version) once. */
   readonly references: readonly ResolvedReference[];
   /** Its own `references` entries, as registered (the roots of `references`). */

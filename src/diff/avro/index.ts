@@ -1,3 +1,4 @@
+import { planOf, R, type Plan } from "../../formats/avro/resolve.js";
 import { findBreak } from "../../formats/avro/witness.js";
 import type { AvroSchema } from "../../formats/avro/schema.js";
 import type { Compatibility } from "../vocabulary.js";
@@ -17,6 +18,12 @@ export interface AvroDiffResult {
   readonly backward: AvroDirection;
   /** Can OLD read every record NEW writes? */
   readonly forward: AvroDirection;
+  /**
+   * Each side reads every record the other writes whole: no field dropped or filled from its default,
+   * no enum symbol read as the default, nothing failing. What a patch release may change (the
+   * article's numbering: no change in what is valid): docs, field order, aliases that name the same.
+   */
+  readonly whole: boolean;
 }
 
 function direction(writer: AvroSchema, reader: AvroSchema): AvroDirection {
@@ -43,5 +50,39 @@ export function diffAvro(old: AvroSchema, next: AvroSchema): AvroDiffResult {
       : forward.verdict === "ok"
         ? "FORWARD"
         : "NONE";
-  return { compatibility, backward, forward };
+  const whole =
+    wholly(planOf(old.root, next.root), new Set()) && wholly(planOf(next.root, old.root), new Set());
+  return { compatibility, backward, forward, whole };
+}
+
+/**
+ * Whether a plan reads every value of its writer whole (see `whole`). A plan already on the path (a
+ * recursive record) counts as whole there: it is judged where it was first met.
+ */
+function wholly(plan: Plan, onPath: Set<Plan>): boolean {
+  if (onPath.has(plan)) return true;
+  onPath.add(plan);
+  let result: boolean;
+  switch (plan.kind) {
+    case R.Ok:
+      result = true;
+      break;
+    case R.Enum:
+      result = plan.symbols.every((s) => s === 0);
+      break;
+    case R.List:
+      result = plan.items !== undefined && wholly(plan.items, onPath);
+      break;
+    case R.WriterUnion:
+      result = plan.branches.every((b) => wholly(b, onPath));
+      break;
+    case R.Record:
+      // `at` names a reader field filled from its default; a field without a plan is dropped.
+      result = plan.at === "" && plan.fields.every((f) => f.plan !== undefined && wholly(f.plan, onPath));
+      break;
+    default:
+      result = false;
+  }
+  onPath.delete(plan);
+  return result;
 }

@@ -23,7 +23,8 @@ export type ProtoChangeKind =
   | "oneof-removed"
   | "enum-value-added"
   | "enum-value-removed"
-  | "enum-value-renamed";
+  | "enum-value-renamed"
+  | "schema-changed";
 
 /**
  * One change, judged in both directions by reading records: `backward` is a NEW reader on records
@@ -98,6 +99,16 @@ export function diffProto(old: ProtoSchema, next: ProtoSchema): ProtoDiffResult 
   const backward = worst(changes.map((c) => c.backward));
   const forward = worst(changes.map((c) => c.forward));
   const lossless = changes.every((c) => !/\bloses\b|\bdefault\b|\bdrops\b|\bkeeps one\b/.test(c.reason));
+  // Texts that differ where nothing a record carries does (comments, options, layout): documentation.
+  if (changes.length === 0 && old.texts.join("\0") !== next.texts.join("\0"))
+    changes.push({
+      kind: "schema-changed",
+      path: old.package ?? "",
+      backward: "ok",
+      forward: "ok",
+      reason:
+        "the files differ, but no message, field or enum value a record carries does (comments, options, layout)",
+    });
   let bump: Bump = "none";
   if (changes.length > 0)
     bump = backward !== "ok" ? "major" : forward === "ok" && lossless ? "patch" : "minor";

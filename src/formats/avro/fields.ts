@@ -1,4 +1,5 @@
 import type { BodyPresence, FieldsVersion, FormatFields, MarkedField } from "../format.js";
+import { deprecates, taggedDeprecated } from "../tags.js";
 import { Kind, unqualified, type AvroSchema, type Node } from "./schema.js";
 
 const ABSENT = 0;
@@ -7,13 +8,6 @@ const UNKNOWN = 2;
 
 /** Pointers deeper than this many segments are not followed: a bound on recursive records. */
 const MAX_DEPTH = 16;
-
-/**
- * The tag that marks an Avro field deprecated: Confluent's field tags (`"confluent:tags"` on the
- * field, as its data contracts write them), compared without case. A `doc` saying "deprecated" is
- * prose, not a contract, and is not read.
- */
-export const DEPRECATED_TAG = "deprecated";
 
 const avroOf = (version: FieldsVersion | undefined): AvroSchema | undefined =>
   version?.schema?.format === "avro" ? (version.schema as AvroSchema) : undefined;
@@ -32,11 +26,7 @@ function taggedFields(json: unknown, into: Set<string>): void {
     for (const field of json.fields) {
       if (!isObject(field) || typeof field.name !== "string") continue;
       const tags = field["confluent:tags"];
-      if (
-        Array.isArray(tags) &&
-        tags.some((t) => typeof t === "string" && t.toLowerCase() === DEPRECATED_TAG)
-      )
-        into.add(`${unqualified(json.name)}.${field.name}`);
+      if (Array.isArray(tags) && deprecates(tags)) into.add(`${unqualified(json.name)}.${field.name}`);
     }
   }
   for (const value of Object.values(json)) taggedFields(value, into);
@@ -87,8 +77,10 @@ const pathOf = (pointer: string): string[] =>
 
 /**
  * The fields room's questions for Avro (format.ts `FormatFields`): a field is deprecated by its tag
- * (`DEPRECATED_TAG`) or by the `fields:` config (the fields room reads that), and its presence in a
- * record is read off the record's writer version, never its body.
+ * (`DEPRECATED_TAG`, tags.ts), inline (`"confluent:tags"` on the field, as Confluent's data contracts
+ * write them) or in the registered version's metadata tags under `Record.full.name.field`, or by the
+ * `fields:` config (the fields room reads that); its presence in a record is read off the record's
+ * writer version, never its body.
  */
 export const AVRO_FIELDS: FormatFields = {
   deprecated(versions): MarkedField[] {
@@ -98,9 +90,13 @@ export const AVRO_FIELDS: FormatFields = {
       if (schema === undefined || version.status === "retired") continue;
       const tagged = new Set<string>();
       taggedFields(schema.json, tagged);
-      if (tagged.size === 0) continue;
+      if (tagged.size === 0 && schema.tags === undefined) continue;
       walk(schema.root, (pointer, key, record) => {
-        if (!tagged.has(`${unqualified(record.name)}.${key}`)) return;
+        if (
+          !tagged.has(`${unqualified(record.name)}.${key}`) &&
+          !taggedDeprecated(schema.tags, `${record.name}.${key}`)
+        )
+          return;
         const found = marked.get(pointer) ?? { key, depth: pathOf(pointer).length, deprecatedIn: [] };
         if (found.deprecatedIn.at(-1) !== version.version.text) found.deprecatedIn.push(version.version.text);
         marked.set(pointer, found);

@@ -1,6 +1,7 @@
 import avro from "avsc";
 import { SchemawatchError, messageOf } from "../../errors.js";
 import type { ParsedSchema, SchemaSource } from "../format.js";
+import type { MetadataTags } from "../tags.js";
 
 /** The kinds of Avro schema a node can be (the spec's primitive and complex types). */
 export const enum Kind {
@@ -54,6 +55,8 @@ export interface AvroSchema extends ParsedSchema {
   readonly format: "avro";
   readonly root: Node;
   readonly json: unknown;
+  /** The registered version's metadata tags (`SchemaSource.tags`), where it has any. */
+  readonly tags?: MetadataTags;
 }
 
 type AvscType = avro.Type & Record<string, unknown>;
@@ -89,7 +92,12 @@ export function parseAvro(source: SchemaSource): AvroSchema {
     }
   };
   const { type, json } = parseInto(source, source.name);
-  return { format: "avro", root: nodeOf(type, new Map(), new Set()), json };
+  return {
+    format: "avro",
+    root: nodeOf(type, new Map(), new Set()),
+    json,
+    ...(source.tags !== undefined ? { tags: source.tags } : {}),
+  };
 }
 
 const PRIMITIVES: Record<string, Kind> = {

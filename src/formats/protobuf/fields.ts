@@ -1,4 +1,5 @@
 import type { BodyPresence, FieldsVersion, FormatFields } from "../format.js";
+import { taggedDeprecated, type MetadataTags } from "../tags.js";
 import type { Msg } from "./model.js";
 import { primaryOf, type ProtoSchema } from "./parse.js";
 import { MAX_PATH, ProtoPresence } from "./presence.js";
@@ -16,7 +17,10 @@ export interface ProtoField {
   readonly pointer: string;
   /** The name the pointer ends with. */
   readonly key: string;
-  /** The versions (by their label) that mark it `[deprecated = true]`, in the order given. */
+  /**
+   * The versions (by their label) that mark it `[deprecated = true]` or whose registry metadata tags
+   * it `DEPRECATED` (under its full name, `shop.Order.amount`), in the order given.
+   */
   readonly deprecatedIn: readonly string[];
 }
 
@@ -35,7 +39,8 @@ export interface Found {
 }
 
 /**
- * The fields marked `[deprecated = true]` in a version that is not retired, in the file's first
+ * The fields marked `[deprecated = true]`, or tagged `DEPRECATED` in the registered version's
+ * metadata (tags.ts), in a version that is not retired, in the file's first
  * message and the messages under it (a message already on the path is not entered again, so a
  * recursive message's copies of its own fields are not tracked; at most `MAX_PATH` steps), named by
  * the newest version (last in `versions`) that has the number path; shallower first, then by number.
@@ -44,7 +49,7 @@ export function deprecatedFields(versions: readonly ProtoVersion[]): ProtoField[
   const deprecatedIn = new Map<string, string[]>();
   const named = new Map<string, Found>();
   for (const version of versions) {
-    for (const found of walk(primaryOf(version.schema))) {
+    for (const found of walk(primaryOf(version.schema), version.schema.tags)) {
       const id = found.numbers.join(".");
       named.set(id, found);
       if (!version.retired && found.deprecated)
@@ -59,15 +64,19 @@ export function deprecatedFields(versions: readonly ProtoVersion[]): ProtoField[
     .sort((a, b) => compareNumbers(a.numbers, b.numbers));
 }
 
-/** Every field under `root` by number path, depth first, each message type once per path. */
-export function walk(root: Msg): Found[] {
+/**
+ * Every field under `root` by number path, depth first, each message type once per path; deprecated
+ * when marked so, or when `tags` (a registered version's metadata tags) tag its full name.
+ */
+export function walk(root: Msg, tags?: MetadataTags): Found[] {
   const out: Found[] = [];
   const visit = (msg: Msg, numbers: number[], pointer: string, onPath: Set<Msg>): void => {
     if (numbers.length >= MAX_PATH) return;
     for (const field of msg.fields.values()) {
       const path = [...numbers, field.number];
       const at = `${pointer}/${escape(field.name)}`;
-      out.push({ numbers: path, pointer: at, key: field.name, deprecated: field.deprecated });
+      const deprecated = field.deprecated || taggedDeprecated(tags, `${msg.fullName}.${field.name}`);
+      out.push({ numbers: path, pointer: at, key: field.name, deprecated });
       const inner = field.map ? field.message?.fields.get(2)?.message : field.message;
       if (inner === undefined || onPath.has(inner)) continue;
       // A map's values: the entry's field 2 on the wire, `*` in the pointer.

@@ -1,7 +1,7 @@
 import type { CatalogVersion } from "../../catalog/types.js";
 import type { Decoded, Format, ReaderCheck } from "../format.js";
 import { ProtoDecoded, decodeProto } from "./decode.js";
-import { parseProto, type ProtoSchema } from "./parse.js";
+import { parseProto, protoImports, type ProtoSchema } from "./parse.js";
 import { ProtoReadPlan } from "./plan.js";
 import { PROTOBUF_FIELDS } from "./fields.js";
 
@@ -29,6 +29,8 @@ export const PROTOBUF_FORMAT: Format = {
   needsWriter: true,
 
   parse: (source) => parseProto(source),
+
+  imports: (text) => protoImports(text),
 
   decode(writer, body, start) {
     const schema = protoOf(writer);

@@ -1,6 +1,7 @@
 import protobuf from "protobufjs";
 import { SchemawatchError, messageOf } from "../../errors.js";
-import type { ParsedSchema, SchemaSource } from "../format.js";
+import type { ImportedPath, ParsedSchema, SchemaSource } from "../format.js";
+import type { MetadataTags } from "../tags.js";
 import { Models, type Msg } from "./model.js";
 import type { ProtoReadPlan } from "./plan.js";
 
@@ -27,6 +28,14 @@ export interface ProtoSchema extends ParsedSchema {
   readonly models: Models;
   /** How each reader version reads this version's records, made on the first record that needs it. */
   readonly plans: WeakMap<ProtoSchema, ProtoReadPlan>;
+  /** The registered version's metadata tags (`SchemaSource.tags`), where it has any. */
+  readonly tags?: MetadataTags;
+  /**
+   * The texts parsed, the file's own first, then each import's in the order read: two versions
+   * whose texts differ where no message or field does differ only in comments, options or layout
+   * (`diff` calls that a patch).
+   */
+  readonly texts: readonly string[];
 }
 
 /** Imports nested deeper than this are refused, as a loop would be: no real file needs so many. */
@@ -41,7 +50,8 @@ const MAX_IMPORT_DEPTH = 32;
 export function parseProto(source: SchemaSource): ProtoSchema {
   const root = new Root();
   const seen = new Set<string>();
-  const file = parseInto(root, source, source.name, byName(source.references), seen, 0);
+  const texts: string[] = [];
+  const file = parseInto(root, source, source.name, byName(source.references), seen, 0, texts);
   try {
     root.resolveAll();
   } catch (error) {
@@ -62,6 +72,8 @@ export function parseProto(source: SchemaSource): ProtoSchema {
     names: new Set(types.map((t) => t.name)),
     models: new Models(),
     plans: new WeakMap(),
+    texts,
+    ...(source.tags !== undefined ? { tags: source.tags } : {}),
   };
 }
 
@@ -84,9 +96,11 @@ function parseInto(
   known: ReadonlyMap<string, SchemaSource>,
   seen: Set<string>,
   depth: number,
+  texts: string[],
 ): ParsedFile {
   if (depth > MAX_IMPORT_DEPTH) throw invalid(source.name, `imports nest deeper than ${MAX_IMPORT_DEPTH}`);
   seen.add(path);
+  texts.push(source.text);
   let parsed: protobuf.IParserResult;
   try {
     parsed = parse(source.text, root, { keepCase: true });
@@ -110,6 +124,7 @@ function parseInto(
         new Map([...known, ...byName(reference.references)]),
         seen,
         depth + 1,
+        texts,
       );
       continue;
     }
@@ -125,11 +140,31 @@ function parseInto(
 /**
  * The import path a reference answers: its name, or, for a registry's reference, the name it is
  * registered under, which its display name ends with (`registry:main/money/versions/1 (reference
- * 'shop/money.proto')`, registry/compile.ts).
+ * 'shop/money.proto')`, registry/compile.ts), or for a file the path it was imported by
+ * (`/schemas/pay/common/money.proto (import 'common/money.proto')`, catalog/format-file.ts).
  */
 function importPathOf(reference: SchemaSource): string {
-  const registered = /\(reference '(.*)'\)$/.exec(reference.name);
-  return registered ? registered[1]! : reference.name;
+  const named = /\((?:reference|import) '(.*)'\)$/.exec(reference.name);
+  return named ? named[1]! : reference.name;
+}
+
+/**
+ * The paths a `.proto` file's text imports (`import`, `import public`, `import weak`), in order, each
+ * once; `builtIn` for the `google/protobuf/*.proto` files protobufjs bundles. Text that does not
+ * parse imports nothing here: `parseProto` reports it.
+ */
+export function protoImports(text: string): ImportedPath[] {
+  let parsed: protobuf.IParserResult;
+  try {
+    parsed = parse(text, new Root(), { keepCase: true });
+  } catch {
+    return [];
+  }
+  const paths = [...new Set([...(parsed.imports ?? []), ...(parsed.weakImports ?? [])])];
+  return paths.map((path) => ({
+    path,
+    builtIn: path.startsWith("google/protobuf/") && (common.get(path) ?? null) !== null,
+  }));
 }
 
 /** References by the import path they answer. */

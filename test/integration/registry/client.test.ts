@@ -96,6 +96,37 @@ describe("RegistryClient against Apicurio", () => {
     expect(await client.schemaById(id)).toEqual({ id, schemaType: "AVRO", schema: avro, references: [] });
   });
 
+  it("Apicurio drops a registration's metadata: no field tags come back (test/unit/registry/metadata-tags.test.ts reads Confluent's)", async () => {
+    const subject = freshSubject("metadata");
+    const schema = JSON.stringify({
+      type: "record",
+      name: "Order",
+      namespace: "shop",
+      doc: subject,
+      fields: [{ name: "amount", type: "long" }],
+    });
+    // Registered as Confluent's clients register a data contract: the schema with its metadata.
+    const response = await fetch(`${url}/subjects/${encodeURIComponent(subject)}/versions`, {
+      method: "POST",
+      headers: { "content-type": "application/vnd.schemaregistry.v1+json" },
+      body: JSON.stringify({
+        schema,
+        metadata: { tags: { "shop.Order.amount": ["DEPRECATED"] }, properties: { owner: "payments" } },
+      }),
+    });
+    expect(response.status).toBe(200);
+    const raw = (await (
+      await fetch(`${url}/subjects/${encodeURIComponent(subject)}/versions/1`)
+    ).json()) as object;
+    expect(Object.keys(raw).sort()).toEqual(["id", "schema", "subject", "version"]);
+    const version = await client.version(subject, 1);
+    expect([version.schemaType, version.metadataTags, version.metadataState]).toEqual([
+      "AVRO",
+      undefined,
+      undefined,
+    ]);
+  });
+
   it("reads the subject's compatibility level, else the global one", async () => {
     const subject = freshSubject("compat");
     await register(url, subject, { title: subject, type: "object", properties: {} });

@@ -270,4 +270,21 @@ describe("schemawatch (top level)", () => {
       `schemawatch check: ${dir}/a.avsc is avro: check validates JSON documents; diff compares it\n`,
     );
   });
+
+  it("reads a .proto file's imports as diff does, then refuses it the same way; a missing import is named", async () => {
+    const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
+    const money = `syntax = "proto3";\npackage shop;\nmessage Money { int64 units = 1; }\n`;
+    const dir = await writeTree({ "a.proto": pay, "b.proto": pay, "common/money.proto": money });
+    const result = await runCli(["check", `${dir}/a.proto`, `${dir}/b.proto`, ...DOCS]);
+    expect([result.code, result.stderr]).toEqual([
+      2,
+      `schemawatch check: ${dir}/a.proto is protobuf: check validates JSON documents; diff compares it\nRun 'schemawatch check --help' for usage.\n`,
+    ]);
+    const bare = await writeTree({ "a.proto": pay, "b.proto": pay });
+    const missing = await runCli(["check", `${bare}/a.proto`, `${bare}/b.proto`, ...DOCS]);
+    expect([missing.code, missing.stderr]).toEqual([
+      2,
+      `schemawatch check: ${bare}/a.proto: imports "common/money.proto", which is in none of the folders it is looked for in: ${bare}\n`,
+    ]);
+  });
 });

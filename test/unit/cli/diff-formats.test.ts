@@ -84,21 +84,80 @@ describe("schemawatch diff OLD NEW on Avro files", () => {
           backward: "breaks",
           forward: "ok",
           reason: "the reader has a field the writer does not write, and no default to fill it",
+          breaksUnder: "both",
           witness: { backward: { record: { id: "" }, hex: "00", base64: "AA==" } },
         },
       ],
     });
   });
 
-  it("reads a field added with a default as compatible both ways: FULL, a minor bump", async () => {
+  it("reads a field added with a default as compatible both ways but not whole: FULL, a minor bump", async () => {
     const dir = await writeTree({ "pay-1.0.avsc": PAY_1, "pay-1.1.avsc": PAY_2_DEFAULT });
     const result = await diff(`${dir}/pay-1.0.avsc`, `${dir}/pay-1.1.avsc`);
     expect(result.code).toBe(0);
-    expect(result.stdout).toContain(
-      "  ok        ok        schema-changed at the root\n" +
-        "                      each side reads every record the other writes (Avro schema resolution)\n",
+    expect(result.stdout).toBe(
+      [
+        `${dir}/pay-1.0.avsc -> ${dir}/pay-1.1.avsc (policy strict)`,
+        "  backward  forward   change",
+        "  ok        ok        schema-changed at the root",
+        "                      each side reads every record the other writes, but drops or defaults some of what it wrote (Avro schema resolution)",
+        "compatibility FULL: safe to deploy in any order",
+        "backward ok, forward ok; needs a minor bump",
+        "declared minor (1.0.0 -> 1.1.0): ok",
+        "",
+      ].join("\n"),
     );
-    expect(result.stdout).toContain("backward ok, forward ok; needs a minor bump\n");
+  });
+
+  it("calls a change no record reads differently either way a patch: a doc, a field moved, an alias", async () => {
+    const docs = {
+      ...PAY_2_DEFAULT,
+      doc: "A payment.",
+      fields: [
+        { name: "amount", type: "long", default: 0, doc: "In cents." },
+        { name: "id", type: "string", aliases: ["payment_id"] },
+      ],
+    };
+    const dir = await writeTree({ "pay-1.1.avsc": PAY_2_DEFAULT, "pay-1.1.1.avsc": docs });
+    const result = await diff(`${dir}/pay-1.1.avsc`, `${dir}/pay-1.1.1.avsc`);
+    expect([result.code, result.stdout]).toEqual([
+      0,
+      [
+        `${dir}/pay-1.1.avsc -> ${dir}/pay-1.1.1.avsc (policy strict)`,
+        "  backward  forward   change",
+        "  ok        ok        schema-changed at the root",
+        "                      each side reads every record the other writes, whole: nothing dropped or defaulted (Avro schema resolution)",
+        "compatibility FULL: safe to deploy in any order",
+        "backward ok, forward ok; needs a patch bump",
+        "declared patch (1.1.0 -> 1.1.1): ok",
+        "",
+      ].join("\n"),
+    ]);
+    // A patch release may not add a field, even with a default: records carry it.
+    const added = await writeTree({ "pay-1.0.avsc": PAY_1, "pay-1.0.1.avsc": PAY_2_DEFAULT });
+    const understated = await diff(`${added}/pay-1.0.avsc`, `${added}/pay-1.0.1.avsc`);
+    expect(understated.code).toBe(1);
+    expect(understated.stdout).toContain(
+      "declared patch (1.0.0 -> 1.0.1): FAIL: the release number understates the change\n",
+    );
+  });
+
+  it("gives the same verdicts under --policy lenient (a record carries only its writer's fields), and says the policy", async () => {
+    const dir = await writeTree({ "pay-1.0.avsc": PAY_1, "pay-1.1.avsc": PAY_2 });
+    const strict = await diff(`${dir}/pay-1.0.avsc`, `${dir}/pay-1.1.avsc`, "--format", "json");
+    const lenient = await diff(
+      `${dir}/pay-1.0.avsc`,
+      `${dir}/pay-1.1.avsc`,
+      "--format",
+      "json",
+      "--policy",
+      "lenient",
+    );
+    expect(lenient.code).toBe(1);
+    expect(JSON.parse(lenient.stdout)).toEqual({ ...JSON.parse(strict.stdout), policy: "lenient" });
+    expect(JSON.parse(lenient.stdout).changes.map((c: { breaksUnder?: string }) => c.breaksUnder)).toEqual([
+      "both",
+    ]);
   });
 });
 
@@ -129,6 +188,86 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("  no changes\n");
     expect(result.stdout).toContain("backward ok, forward ok; needs a none bump\n");
+  });
+
+  it("calls comments and layout a patch, and a field added a minor (its records carry more)", async () => {
+    const commented = `// Payments.\nsyntax = "proto3";\npackage pay;\n\n/** A payment. */\nmessage Pay {\n  string id = 1; // the key\n  int64 amount = 2;\n}\n`;
+    const added = `syntax = "proto3";\npackage pay;\nmessage Pay { string id = 1; int64 amount = 2; string note = 3; }\n`;
+    const dir = await writeTree({
+      "pay-1.0.proto": proto("int64"),
+      "pay-1.0.1.proto": commented,
+      "pay-1.0.2.proto": added,
+    });
+    const patch = await diff(`${dir}/pay-1.0.proto`, `${dir}/pay-1.0.1.proto`);
+    expect([patch.code, patch.stdout]).toEqual([
+      0,
+      [
+        `${dir}/pay-1.0.proto -> ${dir}/pay-1.0.1.proto (policy strict)`,
+        "  backward  forward   change",
+        "  ok        ok        schema-changed at pay",
+        "                      the files differ, but no message, field or enum value a record carries does (comments, options, layout)",
+        "compatibility FULL: safe to deploy in any order",
+        "backward ok, forward ok; needs a patch bump",
+        "declared patch (1.0.0 -> 1.0.1): ok",
+        "",
+      ].join("\n"),
+    ]);
+    const minor = await diff(`${dir}/pay-1.0.proto`, `${dir}/pay-1.0.2.proto`);
+    expect(minor.code).toBe(1);
+    expect(minor.stdout.split("\n").slice(-4)).toEqual([
+      "compatibility FULL: safe to deploy in any order",
+      "backward ok, forward ok; needs a minor bump",
+      "declared patch (1.0.0 -> 1.0.2): FAIL: the release number understates the change",
+      "",
+    ]);
+  });
+
+  it("gives the same verdicts under --policy lenient, each break breaking under both", async () => {
+    const dir = await writeTree({ "pay-1.0.proto": proto("int64"), "pay-2.0.proto": proto("string") });
+    const args = [`${dir}/pay-1.0.proto`, `${dir}/pay-2.0.proto`, "--format", "json"];
+    const strict = JSON.parse((await diff(...args)).stdout) as { changes: { breaksUnder?: string }[] };
+    const lenient = await diff(...args, "--policy", "lenient");
+    expect(lenient.code).toBe(0);
+    expect(JSON.parse(lenient.stdout)).toEqual({ ...strict, policy: "lenient" });
+    expect(strict.changes.map((c) => c.breaksUnder)).toEqual(["both"]);
+  });
+
+  it("reads each file's imports from its own folder (google/protobuf without a file) and compares the types they give", async () => {
+    const money = (currency: string) =>
+      `syntax = "proto3";\npackage shop;\nmessage Money { int64 units = 1; ${currency} currency = 2; }\n`;
+    const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nimport "google/protobuf/timestamp.proto";\nmessage Pay { Money amount = 1; google.protobuf.Timestamp at = 2; }\n`;
+    const dir = await writeTree({
+      "v1/common/money.proto": money("string"),
+      "v1/pay-1.0.proto": pay,
+      "v2/common/money.proto": money("bytes"),
+      "v2/pay-1.1.proto": pay,
+    });
+    const result = await diff(`${dir}/v1/pay-1.0.proto`, `${dir}/v2/pay-1.1.proto`);
+    expect(result.stdout).toBe(
+      [
+        `${dir}/v1/pay-1.0.proto -> ${dir}/v2/pay-1.1.proto (policy strict)`,
+        "  backward  forward   change",
+        // The change is in the imported file: Money.currency, string in v1's and bytes in v2's.
+        "  ok        BREAKS    field-type-changed at shop.Money.currency(#2)",
+        "                      string becomes bytes; forward: misreads (not_utf8 at /currency)",
+        '                      witness (forward): {"message":"shop.Money","record":{"currency":"/w=="},"hex":"1201ff","base64":"EgH/"}',
+        "compatibility BACKWARD: upgrade consumers first; old consumers reject some new records",
+        "backward ok, forward breaks; needs a minor bump",
+        "declared minor (1.0.0 -> 1.1.0): ok",
+        "",
+      ].join("\n"),
+    );
+    expect(result.code).toBe(0);
+  });
+
+  it("exits 2 naming the importing file and the import when no folder holds it", async () => {
+    const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
+    const dir = await writeTree({ "pay-1.0.proto": pay, "pay-1.1.proto": pay });
+    const result = await diff(`${dir}/pay-1.0.proto`, `${dir}/pay-1.1.proto`);
+    expect([result.code, result.stderr]).toEqual([
+      2,
+      `SCHEMA_INVALID: ${dir}/pay-1.0.proto: imports "common/money.proto", which is in none of the folders it is looked for in: ${dir}`,
+    ]);
   });
 });
 
@@ -192,8 +331,8 @@ describe("schemawatch diff --config on an Avro subject", () => {
     expect(result.stdout.split("\n").filter((line) => line.startsWith("pay "))).toEqual([
       "pay 1.0.0 -> 1.1.0               FULL      needs minor, declared minor: ok",
       "pay 1.0.0 -> 1.2.0               FORWARD   needs major, declared minor: FAIL",
-      // 1.1 wrote amount already: dropping its default changes no record either side reads.
-      "pay 1.1.0 -> 1.2.0               FULL      needs minor, declared minor: ok",
+      // 1.1 wrote amount already: dropping its default changes no record either side reads (a patch).
+      "pay 1.1.0 -> 1.2.0               FULL      needs patch, declared minor: ok",
     ]);
     expect(result.stdout).toContain("    BREAKS    ok        missing-default at /amount\n");
     expect(result.code).toBe(1);

@@ -35,6 +35,7 @@ describe("FORMAT_DIFFS", () => {
           backward: "breaks",
           forward: "breaks",
           reason: "a fixed type's size differs between writer and reader",
+          breaksUnder: "both",
           witness: {
             backward: { record: { hash: "\u0000\u0000" }, hex: "0000", base64: "AAA=" },
             forward: { record: { hash: "\u0000\u0000\u0000" }, hex: "000000", base64: "AAAA" },

@@ -341,4 +341,12 @@ subjects:
     expect(savedSnapshots(saved)).toEqual([kept]);
     expect(savedSnapshots(undefined)).toEqual([]);
   });
+
+  it("reads a kept Protobuf version back from a state: its schema is its .proto text", () => {
+    const text = 'syntax = "proto3";\npackage shop;\nmessage Order { int64 id = 1; }\n';
+    const kept = snapshot([version(1, 7, text, { schemaType: "PROTOBUF", text })]);
+    expect(savedSnapshots(JSON.parse(JSON.stringify([kept])))).toEqual([kept]);
+    // A string schema without its text is no version this catalog wrote.
+    expect(savedSnapshots([snapshot([version(1, 7, text)])])).toEqual([]);
+  });
 });

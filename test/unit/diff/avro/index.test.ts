@@ -83,11 +83,31 @@ describe("diff of an Avro pair, against Confluent's AvroCompatibilityTest", () =
       compatibility: "BACKWARD",
       backward: { verdict: "ok" },
       forward: { verdict: "breaks", rule: "union_branch", location: "/f1", witness: { f1: { int: 0 } } },
+      whole: false,
     });
     expect(diffAvro(parse(1), parse(3))).toEqual({
       compatibility: "FORWARD",
       backward: { verdict: "breaks", rule: "missing_default", location: "/f2", witness: { f1: "" } },
       forward: { verdict: "ok" },
+      whole: false,
     });
+    // Whole: each side reads every record of the other with nothing dropped, defaulted or failing.
+    expect([diffAvro(parse(1), parse(1)).whole, diffAvro(parse(1), parse(2)).whole]).toEqual([true, false]);
+    // A recursive record is whole when each level is: its plan back to itself is judged where first met.
+    const list = (doc: string) =>
+      AVRO_FORMAT.parse({
+        name: doc,
+        text: JSON.stringify({
+          type: "record",
+          name: "Node",
+          doc,
+          fields: [
+            { name: "value", type: "long" },
+            { name: "next", type: ["null", "Node"], default: null },
+          ],
+        }),
+        references: [],
+      }) as AvroSchema;
+    expect(diffAvro(list("one"), list("two")).whole).toBe(true);
   });
 });
