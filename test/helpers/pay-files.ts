@@ -1,0 +1,41 @@
+import { loadCatalog } from "../../src/catalog/load.js";
+import { parseConfig } from "../../src/config/load.js";
+import { Pipeline } from "../../src/pipeline/pipeline.js";
+import { writeTree } from "./files.js";
+import { record } from "./monitor.js";
+
+/**
+ * The pipeline of a subject `pay` on the topic `pay` from two schema files of one format (`1.0.EXT`
+ * deprecated, Confluent id 11; `2.0.EXT` active, id 12), sampling at `ratio`, `extra` YAML after the
+ * subject; `send` hands it a producer's record, `unread` lists what its `unreadable` hook heard.
+ */
+export async function payFilesPipeline(
+  ext: string,
+  schemas: { readonly v1: unknown; readonly v2: unknown },
+  options: { ratio?: number; extra?: string } = {},
+) {
+  const yaml = `subjects:
+  - name: pay
+    topics: [pay]
+    schemas: schemas/pay
+    sampling: { ratio: ${options.ratio ?? 1} }
+    versions:
+      "1.0": { status: deprecated, confluentId: 11 }
+      "2.0": { status: active, confluentId: 12 }
+${options.extra ?? ""}`;
+  const dir = await writeTree({
+    [`schemas/pay/1.0.${ext}`]: schemas.v1,
+    [`schemas/pay/2.0.${ext}`]: schemas.v2,
+    "config.yaml": yaml,
+  });
+  const config = parseConfig(yaml, `${dir}/config.yaml`);
+  const unread: string[] = [];
+  const pipeline = new Pipeline(await loadCatalog(config), config, {
+    unreadable: [
+      (_p, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
+    ],
+  });
+  const send = (producer: string, raw: Buffer) =>
+    pipeline.process(record(undefined, { producer }, { raw, topic: "pay" }));
+  return { pipeline, send, unread };
+}
