@@ -12,7 +12,7 @@ import avro from "avsc";
 import type { RunningMonitor } from "../../src/monitor/start.js";
 import type { Report } from "../../src/report/model.js";
 import { writeTree } from "./files.js";
-import { freshGroupId } from "./kafka.js";
+import { createTopic, freshGroupId, freshTopic } from "./kafka.js";
 import { confluentRecord, encode, proto } from "./protobuf.js";
 import { freshSubject, register, setState } from "./registry.js";
 
@@ -113,6 +113,22 @@ export interface WatchedSubject {
   readonly name: string;
   readonly topic: string;
   readonly subject: string;
+}
+
+/**
+ * An order subject of `format` registered (registerOrder) and a fresh topic of `partitions` for it: the
+ * subject as a monitor's config watches it (named `name`), with the ids of v1 and v2.
+ */
+export async function orderSubject(
+  brokers: readonly string[],
+  url: string,
+  format: OrderFormat,
+  options: { name?: string; partitions?: number } = {},
+): Promise<WatchedSubject & RegisteredOrder> {
+  const registered = await registerOrder(url, format);
+  const topic = freshTopic(format === "AVRO" ? "avro" : "proto");
+  await createTopic([...brokers], topic, options.partitions ?? 1);
+  return { ...registered, name: options.name ?? "order", topic };
 }
 
 /**

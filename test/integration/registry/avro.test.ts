@@ -6,14 +6,14 @@
 import { describe, expect, it } from "vitest";
 
 import { runCli } from "../../helpers/cli.js";
-import { createTopic, freshTopic, kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
+import { kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
 import {
   AVRO_V1 as V1,
   AVRO_V2 as V2,
   apiReport as report,
   avroOrder as confluent,
-  registerOrder,
+  orderSubject,
   registryConfig,
   series,
   versionOf,
@@ -26,15 +26,10 @@ const money = { units: 5, currency: "USD" };
 
 describe("an Avro subject through the registry and the broker", () => {
   it("counts producers per version, judges samples by Avro's resolution, and drains and prunes v1", async () => {
-    const { subject, id1, id2 } = await registerOrder(url, "AVRO");
     const brokers = await kafkaBrokers();
-    const topic = freshTopic("avro");
-    await createTopic(brokers, topic, 1);
-    const { configPath } = await registryConfig({
-      brokers,
-      url,
-      subjects: [{ name: "order", topic, subject }],
-    });
+    const order = await orderSubject(brokers, url, "AVRO");
+    const { subject, topic, id1, id2 } = order;
+    const { configPath } = await registryConfig({ brokers, url, subjects: [order] });
     const monitor = await startLiveMonitor(configPath);
     expect(monitor.catalog.subjects.get("order")!.format.name).toBe("avro");
 

@@ -6,14 +6,14 @@
 // v1 to v2, then v1 drained.
 import { describe, expect, it } from "vitest";
 
-import { createTopic, freshTopic, kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
+import { kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
 import {
   apiReport as report,
   protoOrder,
   protoV1 as v1,
   protoV2 as v2,
-  registerOrder,
+  orderSubject,
   registryConfig,
   series,
   versionOf,
@@ -24,15 +24,10 @@ const url = registryUrl();
 
 describe("a Protobuf subject through the registry and the broker", () => {
   it("counts producers per version, judges samples field by field, and drains v1", async () => {
-    const { subject, id1, id2 } = await registerOrder(url, "PROTOBUF");
     const brokers = await kafkaBrokers();
-    const topic = freshTopic("proto");
-    await createTopic(brokers, topic, 1);
-    const { configPath } = await registryConfig({
-      brokers,
-      url,
-      subjects: [{ name: "order", topic, subject }],
-    });
+    const order = await orderSubject(brokers, url, "PROTOBUF");
+    const { topic, id1, id2 } = order;
+    const { configPath } = await registryConfig({ brokers, url, subjects: [order] });
     const monitor = await startLiveMonitor(configPath);
     expect(monitor.catalog.subjects.get("order")!.format.name).toBe("protobuf");
 
