@@ -81,4 +81,45 @@ describe("lossy reads of a Protobuf subject in the report (issue 36)", () => {
       "    1.0.0   2.0.0   backward   66.7%            2 / 3  unknown_field  /note  web 2/3",
     ]);
   });
+
+  it("tells the operator what a consumer loses by the rule, not the direction: an upgraded reader that drops a field, an old one that reads a default", async () => {
+    const yaml = `subjects:
+  - name: pay
+    topics: [pay]
+    schemas: schemas/pay
+    sampling: { ratio: 1 }
+    versions:
+      "1.0": { status: deprecated, confluentId: 11 }
+      "2.0": { status: active, confluentId: 12 }
+`;
+    const dir = await writeTree({
+      "schemas/pay/1.0.proto": V1,
+      "schemas/pay/2.0.proto": V2,
+      "config.yaml": yaml,
+    });
+    const config = parseConfig(yaml, `${dir}/config.yaml`);
+    const catalog = await loadCatalog(config);
+    const pipeline = new Pipeline(catalog, config);
+    const send = (producer: string, raw: Buffer) =>
+      pipeline.process(record(undefined, { producer }, { raw, topic: "pay" }));
+    // web's 1.0 note is a field 2.0 does not have: consumers upgraded to 2.0 drop it. app's 2.0
+    // records lack the note 1.0 has: consumers still on 1.0 read its default.
+    send("web", confluent(11, { id: "1", note: "x" }));
+    send("app", confluent(12, { id: "2" }));
+    const report = buildReport(buildStatus(catalog, pipeline, new Health()), pipeline.tallies, undefined);
+    expect(
+      report.attention.filter((i) => i.kind === "lossy-read").map((i) => [i.cause, i.producer, i.action]),
+    ).toEqual([
+      [
+        "unknown_field",
+        "web",
+        "Nothing breaks: check that the consumers upgraded to 2.0.0 do not need what they drop, or move web to 2.0.0.",
+      ],
+      [
+        "default_read",
+        "app",
+        "Nothing breaks: check that the defaults consumers still on 1.0.0 read stand for what app means, or upgrade them.",
+      ],
+    ]);
+  });
 });
