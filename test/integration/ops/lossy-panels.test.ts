@@ -6,7 +6,7 @@ import { buildDashboard } from "../../../grafana/src/dashboard.js";
 import { expandQuery, panelQueries } from "../../../grafana/src/queries.js";
 import { createLogger } from "../../../src/log.js";
 import { startMonitor } from "../../../src/monitor/start.js";
-import { avroPayCapture } from "../../helpers/avro-capture.js";
+import { avroPayCapture } from "../../helpers/binary-capture.js";
 import { startPrometheus, type RunningPrometheus, type Sample } from "../../helpers/prometheus.js";
 
 // The dashboard's lossy-read panels and its decode errors panel, answered by a real Prometheus for an

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { zeroFailureUpperBound } from "../../../src/lifecycle/evidence.js";
-import { confluentAvro } from "../../helpers/avro-capture.js";
+import { confluentAvro } from "../../helpers/binary-capture.js";
 import { runCli } from "../../helpers/cli.js";
 import { writeTree } from "../../helpers/files.js";
 import { confluentRecord, encode, proto } from "../../helpers/protobuf.js";

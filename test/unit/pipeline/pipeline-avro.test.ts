@@ -7,7 +7,7 @@ import {
   recordCounts,
   validationCounts,
 } from "../../helpers/monitor.js";
-import { confluentAvro as confluent } from "../../helpers/avro-capture.js";
+import { confluentAvro as confluent } from "../../helpers/binary-capture.js";
 import { payFilesPipeline } from "../../helpers/pay-files.js";
 
 const kind = (symbols: string[]) => ({ type: "enum", name: "Kind", symbols });
