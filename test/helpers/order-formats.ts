@@ -47,6 +47,12 @@ export const AVRO_V2 = {
   ],
 };
 
+/** AVRO_V2 with its note tagged `DEPRECATED` (Confluent's field tags): a deprecated Avro field. */
+export const AVRO_V2_NOTE_DEPRECATED = {
+  ...AVRO_V2,
+  fields: AVRO_V2.fields.map((f) => (f.name === "note" ? { ...f, "confluent:tags": ["DEPRECATED"] } : f)),
+};
+
 /** An Avro Order as Confluent's KafkaAvroSerializer writes it: magic 0, the 4-byte schema id, the body. */
 export function avroOrder(id: number, schema: unknown, value: unknown): Buffer {
   const registry = {};
@@ -90,14 +96,21 @@ export interface RegisteredOrder {
 
 /**
  * Registers Money under a fresh subject, then v1 and v2 of Order referencing it under another, and
- * marks v1 DEPRECATED (Apicurio's state): the subjects of the Avro and Protobuf tests.
+ * marks v1 DEPRECATED (Apicurio's state): the subjects of the Avro and Protobuf tests. With
+ * `deprecatedNote` an Avro v2 tags its note DEPRECATED (Protobuf's v1 marks its note deprecated always).
  */
-export async function registerOrder(url: string, format: OrderFormat): Promise<RegisteredOrder> {
+export async function registerOrder(
+  url: string,
+  format: OrderFormat,
+  options: { deprecatedNote?: boolean } = {},
+): Promise<RegisteredOrder> {
   const prefix = format === "AVRO" ? "avro" : "proto";
   const moneySubject = freshSubject(`${prefix}-money`);
   const subject = freshSubject(`${prefix}-order`);
   const [money, v1, v2] =
-    format === "AVRO" ? [AVRO_MONEY, AVRO_V1, AVRO_V2] : [PROTO_MONEY, PROTO_V1, PROTO_V2];
+    format === "AVRO"
+      ? [AVRO_MONEY, AVRO_V1, options.deprecatedNote ? AVRO_V2_NOTE_DEPRECATED : AVRO_V2]
+      : [PROTO_MONEY, PROTO_V1, PROTO_V2];
   await register(url, moneySubject, money, [], format);
   const reference = [
     { name: format === "AVRO" ? "shop.Money" : "shop/money.proto", subject: moneySubject, version: 1 },
@@ -123,9 +136,9 @@ export async function orderSubject(
   brokers: readonly string[],
   url: string,
   format: OrderFormat,
-  options: { name?: string; partitions?: number } = {},
+  options: { name?: string; partitions?: number; deprecatedNote?: boolean } = {},
 ): Promise<WatchedSubject & RegisteredOrder> {
-  const registered = await registerOrder(url, format);
+  const registered = await registerOrder(url, format, options);
   const topic = freshTopic(format === "AVRO" ? "avro" : "proto");
   await createTopic([...brokers], topic, options.partitions ?? 1);
   return { ...registered, name: options.name ?? "order", topic };
