@@ -85,6 +85,21 @@ export function protoOrder(id: number, schema: typeof protoV1, value: Record<str
   return Buffer.from(confluentRecord(id, [0], encode(schema, "shop.Order", value)));
 }
 
+/** An Avro order's total (shop.Money); a Protobuf order's, its int64 as protobufjs takes it. */
+export const money = { units: 5, currency: "USD" };
+export const total = { units: "5", currency: "USD" };
+
+/** A producer's record as the tests' `produce` takes it, to `partition` when given. */
+export const send = (producer: string, value: Buffer, partition?: number) => ({
+  value,
+  headers: { producer },
+  ...(partition === undefined ? {} : { partition }),
+});
+
+/** `n` values of `make(0)` to `make(n - 1)`. */
+export const times = <T>(n: number, make: (i: number) => T): T[] =>
+  Array.from({ length: n }, (_, i) => make(i));
+
 export type OrderFormat = "AVRO" | "PROTOBUF";
 
 /** An order subject registered: its registry subject name and the ids of v1 and v2. */

@@ -17,12 +17,13 @@ import {
   registryConfig,
   series,
   versionOf,
+  money,
+  send,
 } from "../../helpers/order-formats.js";
 import { registryUrl } from "../../helpers/registry.js";
 
 const url = registryUrl();
 const native = url.replace(/\/apis\/ccompat\/v\d+$/, "/apis/registry/v3");
-const money = { units: 5, currency: "USD" };
 
 describe("an Avro subject through the registry and the broker", () => {
   it("counts producers per version, judges samples by Avro's resolution, and drains and prunes v1", async () => {
@@ -33,7 +34,6 @@ describe("an Avro subject through the registry and the broker", () => {
     const monitor = await startLiveMonitor(configPath);
     expect(monitor.catalog.subjects.get("order")!.format.name).toBe("avro");
 
-    const send = (producer: string, value: Buffer) => ({ value, headers: { producer } });
     const v1 = (i: number) => confluent(id1, V1, { id: i, kind: "CASH", total: money });
     const v2 = (i: number, k = "CARD") =>
       confluent(id2, V2, { id: i, kind: k, total: money, note: { string: "n" } });

@@ -17,6 +17,8 @@ import {
   registryConfig,
   series,
   versionOf,
+  total,
+  send,
 } from "../../helpers/order-formats.js";
 import { registryUrl } from "../../helpers/registry.js";
 
@@ -31,8 +33,6 @@ describe("a Protobuf subject through the registry and the broker", () => {
     const monitor = await startLiveMonitor(configPath);
     expect(monitor.catalog.subjects.get("order")!.format.name).toBe("protobuf");
 
-    const send = (producer: string, value: Buffer) => ({ value, headers: { producer } });
-    const total = { units: "5", currency: "USD" };
     const r1 = (i: number, qty = "2") => protoOrder(id1, v1, { id: String(i), note: "n", total, qty });
     const r2 = (i: number) => protoOrder(id2, v2, { id: String(i), total, qty: 3, channel: "web" });
     const broken = r2(0).subarray(0, 9);

@@ -21,6 +21,10 @@ import {
   protoV2,
   registryConfig,
   series,
+  money,
+  total,
+  send,
+  times,
 } from "../../helpers/order-formats.js";
 import { freshSubject, register, registryUrl, setState } from "../../helpers/registry.js";
 
@@ -47,9 +51,6 @@ async function jsonSubject(brokers: string[]) {
   return { name: "pay", topic, subject, id1, id2 };
 }
 
-const send = (producer: string, value: Buffer) => ({ value, headers: { producer } });
-const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
-
 describe("a registry holding JSON Schema, Avro and Protobuf subjects, watched by one monitor", () => {
   it("counts and judges each by its own format, and every view shows the three", async () => {
     const brokers = await kafkaBrokers();
@@ -65,8 +66,6 @@ describe("a registry holding JSON Schema, Avro and Protobuf subjects, watched by
     ]);
     await waitFor(() => monitor.health.ready, "the three partitions to be assigned");
 
-    const money = { units: 5, currency: "USD" };
-    const total = { units: "5", currency: "USD" };
     await Promise.all([
       produce(brokers, pay.topic, [
         ...times(4, (i) => send("web", wire(pay.id1, { id: i }))),
@@ -193,9 +192,9 @@ describe("a registry holding JSON Schema, Avro and Protobuf subjects, watched by
     ]);
     // The text report names each subject's format beside its records.
     const text = renderReport(report, "text");
-    const facts = [
-      ...text.matchAll(/^subject (\w+)\n=+\n.*\n {2}format +(.+)\n {2}records +(\d+)$/gm),
-    ].map((m) => `${m[1]} ${m[2]} ${m[3]}`);
+    const facts = [...text.matchAll(/^subject (\w+)\n=+\n.*\n {2}format +(.+)\n {2}records +(\d+)$/gm)].map(
+      (m) => `${m[1]} ${m[2]} ${m[3]}`,
+    );
     expect(facts).toEqual(["pay JSON Schema 7", "order Avro 5", "item Protobuf 5"]);
   }, 240_000);
 });

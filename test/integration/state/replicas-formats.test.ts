@@ -19,6 +19,10 @@ import {
   protoV1,
   protoV2,
   registryConfig,
+  money,
+  total,
+  send,
+  times,
 } from "../../helpers/order-formats.js";
 import { registryUrl } from "../../helpers/registry.js";
 import { waitForValue } from "../../helpers/wait.js";
@@ -32,14 +36,7 @@ afterEach(async () => {
   await withAdmin(brokers, (admin) => admin.deleteTopics({ topics: created })).catch(() => undefined);
 });
 
-const money = { units: 5, currency: "USD" };
-const total = { units: "5", currency: "USD" };
-const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
-const to = (partition: number) => (producer: string, value: Buffer) => ({
-  value,
-  headers: { producer },
-  partition,
-});
+const to = (partition: number) => (producer: string, value: Buffer) => send(producer, value, partition);
 
 /** The one partition of `topic` a replica owns. */
 const mine = (m: RunningMonitor, topic: string) => [...(m.health.assigned.get(topic) ?? [])][0];

@@ -20,14 +20,14 @@ import {
   protoV1,
   protoV2,
   registryConfig,
+  money,
+  total,
+  send,
+  times,
 } from "../../helpers/order-formats.js";
 import { registryUrl } from "../../helpers/registry.js";
 
 const url = registryUrl();
-const money = { units: 5, currency: "USD" };
-const total = { units: "5", currency: "USD" };
-const send = (producer: string, value: Buffer) => ({ value, headers: { producer } });
-const times = <T>(n: number, make: (i: number) => T): T[] => Array.from({ length: n }, (_, i) => make(i));
 
 async function start(configPath: string): Promise<RunningMonitor> {
   const monitor = await startLiveMonitor(configPath);
