@@ -112,14 +112,14 @@ function moving(v1: (t: number) => Buffer, v2: (t: number) => Buffer): Line[] {
   return lines;
 }
 
-const ready = (samples: number) =>
+const readyLine = (samples: number) =>
   `pay 3.0.0 is ready: ${samples} samples without a failure bound the failure rate below ${(zeroFailureUpperBound(samples) * 100).toFixed(2)}% (95%)\n`;
 
 describe("readiness of a candidate that makes a field required, Avro", () => {
   it("is ready once the last producer writes the version that has the field", async () => {
     const result = await readiness(AVRO, moving(avroV1, avroV2));
     expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(ready(142));
+    expect(result.stdout).toBe(readyLine(142));
     expect(result.code).toBe(0);
   });
 
@@ -168,7 +168,7 @@ describe("readiness of a candidate that makes a field required, Protobuf (proto2
   it("is ready once every producer sends the field, whichever version it writes", async () => {
     const result = await readiness(PROTO, moving(protobufV1, protobufV2));
     expect(result.stderr).toBe("");
-    expect(result.stdout).toBe(ready(142));
+    expect(result.stdout).toBe(readyLine(142));
     expect(result.code).toBe(0);
   });
 
@@ -186,5 +186,24 @@ describe("readiness of a candidate that makes a field required, Protobuf (proto2
         "  - 0 samples without a failure; 20 needed\n",
     );
     expect(result.code).toBe(1);
+  });
+});
+
+describe("readiness of a Protobuf candidate in editions (LEGACY_REQUIRED)", () => {
+  it("reads features.field_presence = LEGACY_REQUIRED as proto2's required", async () => {
+    const editions = {
+      ...PROTO,
+      "3.0.proto": `edition = "2023"; package shop;\nmessage Pay { int64 id = 1 [features.field_presence = LEGACY_REQUIRED]; string currency = 2 [features.field_presence = LEGACY_REQUIRED]; }\n`,
+    };
+    const ready = await readiness(editions, moving(protobufV1, protobufV2));
+    expect([ready.code, ready.stdout]).toEqual([0, readyLine(142)]);
+    const lines: Line[] = [];
+    for (let t = 0; t <= 100; t++) lines.push({ t, producer: "web", value: protobufV1(t) });
+    const not = await readiness(editions, lines);
+    expect(not.stdout).toBe(
+      "pay 3.0.0 is not ready yet:\n" +
+        "  - producer web: 101 of 101 samples fail 3.0.0 (missing_required at /currency), last one just now\n" +
+        "  - 0 samples without a failure; 20 needed\n",
+    );
   });
 });
