@@ -11,6 +11,7 @@ import avro from "avsc";
 
 import type { RunningMonitor } from "../../src/monitor/start.js";
 import type { Report } from "../../src/report/model.js";
+import { runCli, type CliResult } from "./cli.js";
 import { writeTree } from "./files.js";
 import { createTopic, freshGroupId, freshTopic } from "./kafka.js";
 import { confluentRecord, encode, proto } from "./protobuf.js";
@@ -231,3 +232,28 @@ export const versionOf = (report: Report, label: string, subject?: string) =>
   (subject === undefined
     ? report.subjects[0]
     : report.subjects.find((s) => s.subject === subject))!.versions.find((v) => v.version === label);
+
+/**
+ * `schemawatch prune --apply` of version `version` of the registry `main`'s `subject`, asking the
+ * monitor first, as the user `ci-user`.
+ */
+export const pruneVersion = (
+  configPath: string,
+  monitor: RunningMonitor,
+  subject: string,
+  version: string,
+): Promise<CliResult> =>
+  runCli(
+    [
+      ...["prune", "--config", configPath, "--registry", "main", "--subject", subject, "--version", version],
+      ...["--url", monitor.address, "--apply"],
+    ],
+    { USER: "ci-user" },
+  );
+
+/** A version's state in Apicurio's native API (`ENABLED`, `DEPRECATED`, `DISABLED`). */
+export async function versionState(url: string, subject: string, version: number): Promise<string> {
+  const native = url.replace(/\/apis\/ccompat\/v\d+$/, "/apis/registry/v3");
+  const answer = await fetch(`${native}/groups/default/artifacts/${subject}/versions/${version}`);
+  return ((await answer.json()) as { state: string }).state;
+}

@@ -5,7 +5,6 @@
 // producers moving from v1 to v2, then v1 drained and pruned.
 import { describe, expect, it } from "vitest";
 
-import { runCli } from "../../helpers/cli.js";
 import { kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
 import {
@@ -19,11 +18,12 @@ import {
   versionOf,
   money,
   send,
+  pruneVersion,
+  versionState,
 } from "../../helpers/order-formats.js";
 import { registryUrl } from "../../helpers/registry.js";
 
 const url = registryUrl();
-const native = url.replace(/\/apis\/ccompat\/v\d+$/, "/apis/registry/v3");
 
 describe("an Avro subject through the registry and the broker", () => {
   it("counts producers per version, judges samples by Avro's resolution, and drains and prunes v1", async () => {
@@ -80,22 +80,10 @@ describe("an Avro subject through the registry and the broker", () => {
       90_000,
       1_000,
     );
-    const pruned = await runCli(
-      ["prune", "--config", configPath, "--registry", "main", "--subject", subject, "--version", "1"].concat([
-        "--url",
-        monitor.address,
-        "--apply",
-      ]),
-      { USER: "ci-user" },
-    );
+    const pruned = await pruneVersion(configPath, monitor, subject, "1");
     expect(pruned.stdout).toContain(`The monitor at ${monitor.address} says order 1 is drained.`);
     expect(pruned.code).toBe(0);
-    const state = (await (
-      await fetch(`${native}/groups/default/artifacts/${subject}/versions/1`)
-    ).json()) as {
-      state: string;
-    };
-    expect(state.state).toBe("DISABLED");
+    expect(await versionState(url, subject, 1)).toBe("DISABLED");
     await waitFor(
       async () => versionOf(await report(monitor), "1")?.status === "retired",
       "the monitor's catalog to show v1 retired",

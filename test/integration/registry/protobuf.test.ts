@@ -3,7 +3,7 @@
 // subject, records on the real broker written byte for byte as Confluent's KafkaProtobufSerializer
 // writes them (magic 0, the schema id big-endian, the message indexes with `[0]` as one 0 byte, the
 // body; protobufjs encodes the body, independently of the monitor's decoder), producers moving from
-// v1 to v2, then v1 drained.
+// v1 to v2, then v1 drained and pruned.
 import { describe, expect, it } from "vitest";
 
 import { kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
@@ -19,16 +19,18 @@ import {
   versionOf,
   total,
   send,
+  pruneVersion,
+  versionState,
 } from "../../helpers/order-formats.js";
 import { registryUrl } from "../../helpers/registry.js";
 
 const url = registryUrl();
 
 describe("a Protobuf subject through the registry and the broker", () => {
-  it("counts producers per version, judges samples field by field, and drains v1", async () => {
+  it("counts producers per version, judges samples field by field, and drains and prunes v1", async () => {
     const brokers = await kafkaBrokers();
     const order = await orderSubject(brokers, url, "PROTOBUF");
-    const { topic, id1, id2 } = order;
+    const { subject, topic, id1, id2 } = order;
     const { configPath } = await registryConfig({ brokers, url, subjects: [order] });
     const monitor = await startLiveMonitor(configPath);
     expect(monitor.catalog.subjects.get("order")!.format.name).toBe("protobuf");
@@ -72,6 +74,14 @@ describe("a Protobuf subject through the registry and the broker", () => {
       "v1 to be drained",
       90_000,
       1_000,
+    );
+    const pruned = await pruneVersion(configPath, monitor, subject, "1");
+    expect(pruned.stdout).toContain(`The monitor at ${monitor.address} says order 1 is drained.`);
+    expect(pruned.code).toBe(0);
+    expect(await versionState(url, subject, 1)).toBe("DISABLED");
+    await waitFor(
+      async () => versionOf(await report(monitor), "1")?.status === "retired",
+      "the monitor's catalog to show v1 retired",
     );
   }, 240_000);
 });
