@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 
 import { renderReport } from "../../../src/report/render.js";
+import { runCli } from "../../helpers/cli.js";
 import { createTopic, freshTopic, kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
 import { wire } from "../../helpers/monitor.js";
@@ -196,5 +197,33 @@ describe("a registry holding JSON Schema, Avro and Protobuf subjects, watched by
       (m) => `${m[1]} ${m[2]} ${m[3]}`,
     );
     expect(facts).toEqual(["pay JSON Schema 7", "order Avro 5", "item Protobuf 5"]);
+
+    // Each subject's page names its format; `readiness --url` asks the live monitor of each alike.
+    for (const [name, word] of [
+      ["pay", "JSON Schema"],
+      ["order", "Avro"],
+      ["item", "Protobuf"],
+    ]) {
+      const page = await (await fetch(`${monitor.address}/subjects/${name}`)).text();
+      expect([name, page.includes(`<dt>format</dt><dd>${word}</dd>`)]).toEqual([name, true]);
+    }
+    const asked = await Promise.all(
+      ["pay", "order", "item"].map((name) =>
+        runCli(["readiness", "--subject", name, "--version", "1", "--url", monitor.address]),
+      ),
+    );
+    expect(
+      asked.map((r) => [
+        r.code,
+        r.stdout
+          .split("\n")
+          .slice(0, 2)
+          .map((l) => l.replace(/seen (just now|\S+ ago)/, "seen …")),
+      ]),
+    ).toEqual([
+      [1, ["pay 1.0.0 is not drained yet:", "  - last seen … from producer web"]],
+      [1, ["order 1.0.0 is not drained yet:", "  - last seen … from producer web"]],
+      [1, ["item 1.0.0 is not drained yet:", "  - last seen … from producer batch"]],
+    ]);
   }, 240_000);
 });
