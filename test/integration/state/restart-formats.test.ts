@@ -24,8 +24,9 @@ import {
   total,
   send,
   times,
+  series,
 } from "../../helpers/order-formats.js";
-import { registryUrl } from "../../helpers/registry.js";
+import { registryUrl, startProxy } from "../../helpers/registry.js";
 
 const url = registryUrl();
 
@@ -179,5 +180,70 @@ describe("an Avro and a Protobuf subject through a restart from the state file",
     expect(note(second, "order").reasons[0]).toMatch(
       /^app still sends \/note in 100% of its records \([24] of [24] in the last 20s; writer 2\)/,
     );
+  }, 240_000);
+
+  it("starts from the state file's registry snapshots while the registry is down, and counts each version as before", async () => {
+    const brokers = await kafkaBrokers();
+    const order = await orderSubject(brokers, url, "AVRO", { name: "order" });
+    const item = await orderSubject(brokers, url, "PROTOBUF", { name: "item" });
+    const proxy = await startProxy(url);
+    const { configPath } = await registryConfig({
+      brokers,
+      url: proxy.url,
+      subjects: [order, item],
+      window: "1h",
+    });
+    const records = () => [
+      produce(brokers, order.topic, [
+        send("web", avroOrder(order.id1, AVRO_V1, { id: 1, kind: "CASH", total: money })),
+        send("app", avroOrder(order.id2, AVRO_V2, { id: 2, kind: "CARD", total: money, note: null })),
+      ]),
+      produce(brokers, item.topic, [
+        send("batch", protoOrder(item.id1, protoV1, { id: "1", note: "n", total, qty: "2" })),
+        send("web", protoOrder(item.id2, protoV2, { id: "2", total, qty: 3 })),
+      ]),
+    ];
+    const counts = (m: RunningMonitor) => [
+      ...series(m, "records", "order"),
+      ...series(m, "validations", "order"),
+      ...series(m, "records", "item"),
+      ...series(m, "validations", "item"),
+    ];
+    const first = await start(configPath);
+    await Promise.all(records());
+    await waitFor(() => countedRecords(first) === 4, "the 4 records");
+    const expected = counts(first);
+    expect(expected).toEqual([
+      "app 2=1",
+      "web 1=1",
+      "app 2>1 pass=1",
+      "app 2>2 pass=1",
+      "web 1>1 pass=1",
+      "web 1>2 pass=1",
+      "batch 1=1",
+      "web 2=1",
+      "batch 1>1 pass=1",
+      "batch 1>2 pass=1",
+      "web 2>1 pass=1",
+      "web 2>2 pass=1",
+    ]);
+    await first.stop();
+
+    // The registry goes away (connections refused); the second run has only what the state file kept.
+    await proxy.close();
+    const second = await start(configPath);
+    expect(
+      [...second.catalog.subjects.values()].map((s) => [
+        s.name,
+        s.format.name,
+        s.versions.map((v) => v.version.text),
+      ]),
+    ).toEqual([
+      ["order", "avro", ["1", "2"]],
+      ["item", "protobuf", ["1", "2"]],
+    ]);
+    await Promise.all(records());
+    await waitFor(() => countedRecords(second) === 4, "the 4 new records");
+    expect(counts(second)).toEqual(expected);
   }, 240_000);
 });
