@@ -3,7 +3,13 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../../src/log.js";
 import { startMonitor, type RunningMonitor } from "../../../src/monitor/start.js";
-import { avroPayCapture, protobufPayCapture, type PayCapture } from "../../helpers/binary-capture.js";
+import {
+  avroPayCapture,
+  PAY_PROTO_V1,
+  PAY_V2,
+  protobufPayCapture,
+  type PayCapture,
+} from "../../helpers/binary-capture.js";
 import { openBrowser } from "../../helpers/browser.js";
 
 // An Avro and a Protobuf subject on the status page as a JSON one is shown (issue 36), with its format
@@ -92,6 +98,9 @@ describe("an Avro subject on the status page, in Chromium", () => {
       "1.0.0 | 2.0.0 | backward | 100.0% | 1 / 1 | field_defaulted | /note | web 1/1",
       "2.0.0 | 1.0.0 | forward | 100.0% | 3 / 3 | field_dropped | /note | app 3/3",
     ]);
+    // An Avro version's schema is its JSON, as written.
+    const schema = await fetch(`${avro.address}/subjects/pay/versions/2.0.0/schema`);
+    expect(await schema.json()).toEqual(PAY_V2);
     // The body its writer cannot decode: unknown use with its reason, from its first record.
     expect(await rows(page, "subject-pay-unknown-use")).toEqual([
       "pay/0 | avro_decode | 1 | 2026-12-01T08:00:04.000Z | 2026-12-01T08:00:04.000Z",
@@ -127,6 +136,15 @@ describe("a Protobuf subject on the status page, in Chromium", () => {
     expect(await rows(page, "subject-pay-unknown-use")).toEqual([
       "pay/0 | protobuf_decode | 1 | 2026-12-01T08:00:06.000Z | 2026-12-01T08:00:06.000Z",
     ]);
+    // A version's schema is a click away, as it was written: a .proto is text, not JSON.
+    const [schema] = await Promise.all([
+      page.waitForNavigation(),
+      page.locator("#subject-pay-versions a", { hasText: "schema" }).first().click(),
+    ]);
+    expect(page.url()).toBe(`${protobuf.address}/subjects/pay/versions/1.0.0/schema`);
+    expect(schema!.headers()["content-type"]).toBe("text/plain; charset=utf-8");
+    expect(await schema!.text()).toBe(PAY_PROTO_V1);
+
     // The index's attention summary: the failure acts; each lossy read is told below it, with what to
     // check for what that reader loses (an upgraded reader drops web's note: not a default).
     const index = await browser.context.newPage();

@@ -26,6 +26,7 @@ import {
   total,
   send,
   times,
+  PROTO_V1,
 } from "../../helpers/order-formats.js";
 import { freshSubject, register, registryUrl, setState } from "../../helpers/registry.js";
 
@@ -207,6 +208,10 @@ describe("a registry holding JSON Schema, Avro and Protobuf subjects, watched by
       const page = await (await fetch(`${monitor.address}/subjects/${name}`)).text();
       expect([name, page.includes(`<dt>format</dt><dd>${word}</dd>`)]).toEqual([name, true]);
     }
+    // A registered version's schema as registered: a .proto as its text, an Avro schema as its JSON.
+    const schemaOf = (name: string) => fetch(`${monitor.address}/subjects/${name}/versions/1/schema`);
+    expect(await (await schemaOf("item")).text()).toBe(PROTO_V1);
+    expect(await (await schemaOf("order")).json()).toEqual(AVRO_V1);
     const asked = await Promise.all(
       ["pay", "order", "item"].map((name) =>
         runCli(["readiness", "--subject", name, "--version", "1", "--url", monitor.address]),
