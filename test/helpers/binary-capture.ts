@@ -1,6 +1,8 @@
 import avro from "avsc";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { createLogger } from "../../src/log.js";
+import { startMonitor, type RunningMonitor } from "../../src/monitor/start.js";
 import { writeTree } from "./files.js";
 import { confluentRecord, encode, proto } from "./protobuf.js";
 
@@ -107,4 +109,19 @@ export function protobufPayCapture(): Promise<PayCapture> {
     ...[4, 5, 6].map((id): [string, Buffer] => ["app", record(12, { id: String(id), currency: "USD" })]),
     ["app", cut.subarray(0, cut.length - 2)],
   ]);
+}
+
+/** A monitor on 127.0.0.1 that has replayed a pay capture whole; the caller stops it. */
+export async function replayPay(pay: PayCapture): Promise<RunningMonitor> {
+  const monitor = await startMonitor({
+    configPath: pay.config,
+    source: { file: pay.capture },
+    host: "127.0.0.1",
+    port: 0,
+    env: {},
+    version: "0.0.0-test",
+    logger: createLogger("silent"),
+  });
+  await monitor.replayed;
+  return monitor;
 }

@@ -11,9 +11,10 @@ import avro from "avsc";
 
 import type { RunningMonitor } from "../../src/monitor/start.js";
 import type { Report } from "../../src/report/model.js";
-import { runCli, type CliResult } from "./cli.js";
+import { expect } from "vitest";
+import { runCli } from "./cli.js";
 import { writeTree } from "./files.js";
-import { createTopic, freshGroupId, freshTopic } from "./kafka.js";
+import { createTopic, freshGroupId, freshTopic, waitFor } from "./kafka.js";
 import { confluentRecord, encode, proto } from "./protobuf.js";
 import { freshSubject, register, setState } from "./registry.js";
 
@@ -234,22 +235,31 @@ export const versionOf = (report: Report, label: string, subject?: string) =>
     : report.subjects.find((s) => s.subject === subject))!.versions.find((v) => v.version === label);
 
 /**
- * `schemawatch prune --apply` of version `version` of the registry `main`'s `subject`, asking the
- * monitor first, as the user `ci-user`.
+ * `schemawatch prune --apply` of v1 of the registry `main`'s order `subject` (the monitor's `order`),
+ * asking the monitor first, as the user `ci-user`: the monitor says v1 is drained, the registry
+ * disables it, and the monitor's catalog shows it retired.
  */
-export const pruneVersion = (
+export async function expectPruned(
   configPath: string,
   monitor: RunningMonitor,
+  url: string,
   subject: string,
-  version: string,
-): Promise<CliResult> =>
-  runCli(
+): Promise<void> {
+  const pruned = await runCli(
     [
-      ...["prune", "--config", configPath, "--registry", "main", "--subject", subject, "--version", version],
+      ...["prune", "--config", configPath, "--registry", "main", "--subject", subject, "--version", "1"],
       ...["--url", monitor.address, "--apply"],
     ],
     { USER: "ci-user" },
   );
+  expect(pruned.stdout).toContain(`The monitor at ${monitor.address} says order 1 is drained.`);
+  expect(pruned.code).toBe(0);
+  expect(await versionState(url, subject, 1)).toBe("DISABLED");
+  await waitFor(
+    async () => versionOf(await apiReport(monitor), "1")?.status === "retired",
+    "the monitor's catalog to show v1 retired",
+  );
+}
 
 /** A version's state in Apicurio's native API (`ENABLED`, `DEPRECATED`, `DISABLED`). */
 export async function versionState(url: string, subject: string, version: number): Promise<string> {

@@ -1,13 +1,13 @@
 import { rm } from "node:fs/promises";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../../src/log.js";
-import { startMonitor, type RunningMonitor } from "../../../src/monitor/start.js";
+import type { RunningMonitor } from "../../../src/monitor/start.js";
 import {
   avroPayCapture,
   PAY_PROTO_V1,
   PAY_V2,
   protobufPayCapture,
+  replayPay,
   type PayCapture,
 } from "../../helpers/binary-capture.js";
 import { openBrowser } from "../../helpers/browser.js";
@@ -31,17 +31,8 @@ function rows(page: Page, section: string): Promise<string[]> {
 /** A monitor that has replayed a capture; stopped after all the tests. */
 async function replay(pay: PayCapture): Promise<RunningMonitor> {
   scratch.push(pay.dir);
-  const monitor = await startMonitor({
-    configPath: pay.config,
-    source: { file: pay.capture },
-    host: "127.0.0.1",
-    port: 0,
-    env: {},
-    version: "0.0.0-test",
-    logger: createLogger("silent"),
-  });
+  const monitor = await replayPay(pay);
   monitors.push(monitor);
-  await monitor.replayed;
   return monitor;
 }
 
