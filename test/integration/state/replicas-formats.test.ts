@@ -3,7 +3,7 @@
 // Avro and a Protobuf subject of the real registry, each topic of two partitions split between
 // replicas A and B. Every record of a deprecated version, and of a deprecated field, goes to A's
 // partitions; B learns them from the topic alone and reports A's verdicts, its field evidence and the
-// group's traffic history exactly as A does.
+// group's traffic history exactly as A does; a restarted A reads its own back from the topic.
 import { afterEach, describe, expect, it } from "vitest";
 
 import type { HistoryView } from "../../../src/history/history.js";
@@ -167,5 +167,19 @@ describe("replicas sharing an Avro and a Protobuf subject through the state topi
       "batch /note 4/4",
       "web /note 0/3",
     ]);
+
+    // A restarts under its id: what it judged from its own records comes back from the topic alone.
+    const uses = (m: RunningMonitor) =>
+      ["order", "item"].map((subject) => m.lifecycle.lifecycle.fields.usesOf(subject, "/note"));
+    const usesBefore = uses(a);
+    await a.stop();
+    const again = await start(configPath, "replica-a");
+    await waitFor(
+      () => again.health.ready && JSON.stringify(judged(again)) === JSON.stringify(expected),
+      "the restarted A to judge as before",
+      60_000,
+    ).catch(() => undefined);
+    expect(judged(again)).toEqual(expected);
+    expect(uses(again)).toEqual(usesBefore);
   }, 240_000);
 });
