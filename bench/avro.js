@@ -1,27 +1,15 @@
 #!/usr/bin/env node
 // What an Avro subject costs per record beside a JSON Schema subject (issue 36: at most 1.2 times at
-// sampling ratio 0.01), side by side in one run: the pipeline on the consumer's thread (workers: 0),
-// each record in Confluent's wire format (magic 0, the schema id) carrying the same event, as JSON
-// text or as an Avro body, for a subject of three versions (1.0 deprecated, 1.1 active, 2.0
-// candidate) both ways. At ratio 0.01 a record is counted from its prefix and one in a hundred is
-// decoded and judged by three readers; at ratio 1 every one is. Records are handed to the pipeline
-// directly (no capture to parse), so the figure is the pipeline's own. Median of 7 interleaved
-// rounds, their order alternating, CPU time.
+// sampling ratio 0.01), side by side in one run as bench/beside-json.js measures it: the same event
+// as JSON text or as an Avro body behind Confluent's prefix (magic 0, the schema id).
 //
 //   npm run build && node --expose-gc bench/avro.js      # BENCH_AVRO_RECORDS (200000)
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Buffer } from "node:buffer";
 import { pathToFileURL } from "node:url";
 import avro from "avsc";
-import { loadCatalog } from "../dist/catalog/load.js";
-import { parseConfig } from "../dist/config/load.js";
-import { Pipeline } from "../dist/pipeline/pipeline.js";
+import { besideJson, printHeader } from "./beside-json.js";
 
 const RECORDS = Number(process.env.BENCH_AVRO_RECORDS ?? 200_000);
-const ROUNDS = 7;
-const PRODUCERS = ["web", "mobile", "billing", "partner-feed"];
 
 const event = (symbols, amount) => ({
   type: "record",
@@ -46,103 +34,24 @@ const AVRO = {
   },
 };
 
-async function pipelineOf(dir, format, ratio) {
-  const folder = format === "json" ? join(process.cwd(), "examples/catalog/event") : join(dir, "avro");
-  const config = parseConfig(
-    `subjects:
-  - name: event
-    topics: [events]
-    schemas: ${folder}
-    sampling: { ratio: ${ratio}, maxPerSecond: 100000000 }
-    versions:
-      "1.0.0": { status: deprecated, confluentId: 1 }
-      "1.1.0": { status: active, confluentId: 2 }
-      "2.0.0": { status: candidate, confluentId: 3 }
-`,
-    join(dir, "config.yaml"),
-  );
-  return new Pipeline(await loadCatalog(config), config);
-}
+const type = avro.Type.forSchema(AVRO["1.1.avsc"], { wrapUnions: true });
+const prefix = Buffer.from([0, 0, 0, 0, 2]);
+const value = ({ id, kind, amount }) =>
+  Buffer.concat([
+    prefix,
+    type.toBuffer({ id, event: kind, amount: amount === null ? null : { double: amount } }),
+  ]);
 
-function records(format) {
-  const type = avro.Type.forSchema(AVRO["1.1.avsc"], { wrapUnions: true });
-  const prefix = Buffer.from([0, 0, 0, 0, 2]);
-  const out = [];
-  for (let i = 0; i < RECORDS; i++) {
-    const kind = ["view", "click", "buy"][i % 3];
-    const amount = i % 2 ? null : (i % 1000) / 10;
-    const body =
-      format === "json"
-        ? Buffer.from(JSON.stringify({ id: 100000 + i, event: kind, ...(amount === null ? {} : { amount }) }))
-        : type.toBuffer({ id: 100000 + i, event: kind, amount: amount === null ? null : { double: amount } });
-    out.push({
-      topic: "events",
-      partition: i % 3,
-      offset: String(i),
-      timestamp: 1796112000000 + i,
-      key: null,
-      headers: { producer: PRODUCERS[i % 4] },
-      value: Buffer.concat([prefix, body]),
-    });
-  }
-  return out;
-}
-
-function cpuOf(pipeline, list) {
-  globalThis.gc?.();
-  const cpu = process.cpuUsage();
-  for (const record of list) pipeline.process(record);
-  const used = process.cpuUsage(cpu);
-  return (used.user + used.system) / 1000;
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-
-export async function avroBench() {
-  const dir = await mkdtemp(join(tmpdir(), "schemawatch-avro-"));
-  try {
-    await writeFile(join(dir, "config.yaml"), "");
-    await mkdir(join(dir, "avro"));
-    for (const [file, schema] of Object.entries(AVRO))
-      await writeFile(join(dir, "avro", file), JSON.stringify(schema));
-    const lists = { json: records("json"), avro: records("avro") };
-    const rows = [];
-    for (const ratio of [0.01, 1]) {
-      const cpu = { json: [], avro: [] };
-      let validations = {};
-      for (let round = 0; round < ROUNDS; round++) {
-        const order = round % 2 ? ["avro", "json"] : ["json", "avro"];
-        for (const format of order) {
-          const pipeline = await pipelineOf(dir, format, ratio);
-          cpu[format].push(cpuOf(pipeline, lists[format]));
-          const failed = pipeline.tallies.validations.filter((c) => c.labels.result === "fail");
-          validations[format] = [
-            pipeline.tallies.validations.reduce((s, c) => s + c.value, 0),
-            failed.reduce((s, c) => s + c.value, 0),
-          ];
-        }
-      }
-      const ns = (ms) => Math.round((ms * 1e6) / RECORDS);
-      rows.push({ ratio, json: median(cpu.json), avro: median(cpu.avro), validations });
-      const r = rows.at(-1);
-      console.log(
-        `| ${ratio} | ${ns(r.json)} | ${ns(r.avro)} | ${(r.avro / r.json).toFixed(2)} | ${r.validations.json[0].toLocaleString("en-US")} (${r.validations.json[1].toLocaleString("en-US")} fail) | ${r.validations.avro[0].toLocaleString("en-US")} (${r.validations.avro[1].toLocaleString("en-US")} fail) |`,
-      );
-    }
-    return rows;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+export const avroBench = () =>
+  besideJson({
+    name: "avro",
+    records: RECORDS,
+    files: Object.fromEntries(Object.entries(AVRO).map(([file, schema]) => [file, JSON.stringify(schema)])),
+    value,
+  });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  console.log(
-    `Avro beside JSON Schema, ${RECORDS.toLocaleString("en-US")} wire-format records, 3 readers, workers: 0, median of ${ROUNDS} interleaved rounds (CPU)`,
-  );
-  console.log(
-    "| ratio | JSON ns/record | Avro ns/record | Avro / JSON | JSON validations | Avro validations |",
-  );
-  console.log("| ---: | ---: | ---: | ---: | ---: | ---: |");
+  printHeader("Avro", RECORDS);
   const rows = await avroBench();
   console.log(
     `\nAvro / JSON per record at ratio 0.01: ${(rows[0].avro / rows[0].json).toFixed(2)} (target ≤ 1.2)`,

@@ -75,6 +75,11 @@ export interface ImportedPath {
 /** A parsed (and checked) version schema: what a format's `check` and `decode` read off a version. */
 export interface ParsedSchema {
   readonly format: FormatName;
+  /**
+   * The version as written, for a format whose schema is not JSON (a `.proto`): what its schema link
+   * on the status page serves, as text. Absent where the schema is JSON (`CatalogVersion.file.json`).
+   */
+  readonly text?: string;
 }
 
 /**

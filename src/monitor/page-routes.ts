@@ -134,7 +134,12 @@ export function statusPages(deps: StatusPagesDependencies): {
         if (!subject) throw notFound(`the monitor watches no subject ${JSON.stringify(params["name"])}`);
         return deps.charts?.(subject.name) ?? {};
       },
-      "/subjects/:name/versions/:version/schema": (params) => version(params).file.json,
+      // As written: JSON (JSON Schema, Avro), or the text of a format whose schema is not JSON (served
+      // as text/plain), never a JSON view of that text.
+      "/subjects/:name/versions/:version/schema": (params) => {
+        const v = version(params);
+        return v.schema?.text ?? v.file.json;
+      },
       // A kept example is redacted, but still a real document: served only when the corpus is.
       "/subjects/:name/versions/:version/sample": (params) => {
         const v = version(params);

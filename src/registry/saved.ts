@@ -5,6 +5,16 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const isSchema = (value: unknown) => typeof value === "boolean" || isRecord(value);
 
+/**
+ * A version's or a reference's schema as its format saves it: JSON Schema's is an object or a boolean
+ * and has no `schemaType`; another format's keeps its registered `text`, and its `schema` is that text
+ * parsed where it is JSON (an Avro union or type name too) or the text itself (a .proto), so any value.
+ */
+function hasSchema(value: Record<string, unknown>): boolean {
+  if (value["schemaType"] === undefined) return isSchema(value["schema"]);
+  return typeof value["schemaType"] === "string" && typeof value["text"] === "string" && "schema" in value;
+}
+
 function isEntry(value: unknown): boolean {
   return (
     isRecord(value) &&
@@ -19,7 +29,8 @@ function isReference(value: unknown): value is ResolvedReference {
     isEntry(value) &&
     Number.isInteger((value as Record<string, unknown>)["id"]) &&
     Array.isArray((value as Record<string, unknown>)["references"]) &&
-    ((value as Record<string, unknown>)["references"] as unknown[]).every(isEntry)
+    ((value as Record<string, unknown>)["references"] as unknown[]).every(isEntry) &&
+    hasSchema(value as Record<string, unknown>)
   );
 }
 
@@ -35,9 +46,7 @@ function isVersion(value: unknown): value is RegistryVersion {
     typeof value["subject"] === "string" &&
     Number.isInteger(value["version"]) &&
     Number.isInteger(value["id"]) &&
-    // A version of another format keeps its text; a `.proto` text is its `schema` too (not JSON).
-    (isSchema(value["schema"]) ||
-      (typeof value["schema"] === "string" && typeof value["text"] === "string")) &&
+    hasSchema(value) &&
     typeof value["deleted"] === "boolean" &&
     Array.isArray(value["references"]) &&
     value["references"].every(isReference) &&

@@ -1,8 +1,27 @@
+import { lossKind } from "../formats/losses.js";
 import type { AttentionItem } from "./attention.js";
 import type { ReportSubject } from "./model.js";
 
 const pct = (x: number) => `${Math.round(x * 1000) / 10}%`;
 const at = (pointer: string) => (pointer === "" ? "the root" : pointer);
+
+/**
+ * What to check, by what the reader loses (formats/losses.ts), and the step that ends it: consumers
+ * still on an older reader upgrade; a producer behind consumers that upgraded moves to their version.
+ */
+function lossAction(rule: string, forward: boolean, reader: string, producer: string): string {
+  const consumers = forward ? `the consumers still on ${reader}` : `the consumers upgraded to ${reader}`;
+  const step = forward ? "or upgrade them" : `or move ${producer} to ${reader}`;
+  // A rule of no known kind (none today) is told as a drop: the wording that asks the most.
+  switch (lossKind(rule) ?? "dropped") {
+    case "defaulted":
+      return `Nothing breaks: check that the defaults consumers ${forward ? "still on" : "on"} ${reader} read stand for what ${producer} means, ${step}.`;
+    case "unnamed":
+      return `Nothing breaks: check that ${consumers} handle the values they have no name for, ${step}.`;
+    case "dropped":
+      return `Nothing breaks: check that ${consumers} do not need what they drop, ${step}.`;
+  }
+}
 
 /**
  * Lossy reads (issue 36) as attention items: per producer, the share of its sampled records that
@@ -33,10 +52,7 @@ export function lossyItems(s: ReportSubject): AttentionItem[] {
         producer,
         share,
         what: `producer ${producer}: consumers ${whose} read ${pct(share)} of its sampled ${e.writer} records (${p.lossy} of ${p.validations}) with data dropped or defaulted (${first.rule} at ${at(first.pointer)})`,
-        action:
-          e.direction === "forward"
-            ? `Nothing breaks: check that the consumers still on ${e.reader} do not need what they drop, or upgrade them.`
-            : `Nothing breaks: check that the defaults consumers on ${e.reader} read stand for what ${producer} means, or move ${producer} to ${e.reader}.`,
+        action: lossAction(first.rule, e.direction === "forward", e.reader, producer),
       });
     }
   }

@@ -74,3 +74,18 @@ export function decodeCounts(pipeline: Pipeline): string[] {
     .map((c) => `${c.labels.topic} ${c.labels.reason}=${c.value}`)
     .sort();
 }
+
+/** Failures as `producer reader keyword pointer=count`, in the tallies' order. */
+export function failureCounts(pipeline: Pipeline): string[] {
+  return pipeline.tallies.failures.map(
+    (c) => `${c.labels.producer} ${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
+  );
+}
+
+/** Lossy reads (passed, but dropping or defaulting data) as `producer writer>reader rule pointer=count`. */
+export function lossCounts(pipeline: Pipeline): string[] {
+  return pipeline.tallies.losses.map(
+    (c) =>
+      `${c.labels.producer} ${c.labels.writer_version}>${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
+  );
+}

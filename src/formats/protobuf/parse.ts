@@ -64,6 +64,7 @@ export function parseProto(source: SchemaSource): ProtoSchema {
   return {
     format: "protobuf",
     name: source.name,
+    text: source.text,
     package: file.package,
     syntax: file.syntax,
     root,

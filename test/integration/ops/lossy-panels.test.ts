@@ -4,9 +4,7 @@ import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDashboard } from "../../../grafana/src/dashboard.js";
 import { expandQuery, panelQueries } from "../../../grafana/src/queries.js";
-import { createLogger } from "../../../src/log.js";
-import { startMonitor } from "../../../src/monitor/start.js";
-import { avroPayCapture } from "../../helpers/avro-capture.js";
+import { avroPayCapture, replayPay } from "../../helpers/binary-capture.js";
 import { startPrometheus, type RunningPrometheus, type Sample } from "../../helpers/prometheus.js";
 
 // The dashboard's lossy-read panels and its decode errors panel, answered by a real Prometheus for an
@@ -49,18 +47,9 @@ async function serveGrowing(text: string): Promise<string> {
 beforeAll(async () => {
   const pay = await avroPayCapture();
   scratch = pay.dir;
-  const monitor = await startMonitor({
-    configPath: pay.config,
-    source: { file: pay.capture },
-    host: "127.0.0.1",
-    port: 0,
-    env: {},
-    version: "0.0.0-lossy-panels",
-    logger: createLogger("silent"),
-  });
+  const monitor = await replayPay(pay);
   let exposition: string;
   try {
-    await monitor.replayed;
     exposition = await (await fetch(`${monitor.address}/metrics`)).text();
   } finally {
     await monitor.stop();

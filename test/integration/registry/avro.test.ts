@@ -3,123 +3,36 @@
 // broker written byte for byte as Confluent's KafkaAvroSerializer writes them (magic 0, the schema id
 // big-endian, the Avro binary body; avsc encodes the body, independently of the monitor's decoder),
 // producers moving from v1 to v2, then v1 drained and pruned.
-import { writeFile } from "node:fs/promises";
-import { join } from "node:path";
-import avro from "avsc";
 import { describe, expect, it } from "vitest";
 
-import type { RunningMonitor } from "../../../src/monitor/start.js";
-import type { Report } from "../../../src/report/model.js";
-import { runCli } from "../../helpers/cli.js";
-import { writeTree } from "../../helpers/files.js";
-import {
-  createTopic,
-  freshGroupId,
-  freshTopic,
-  kafkaBrokers,
-  produce,
-  waitFor,
-} from "../../helpers/kafka.js";
+import { kafkaBrokers, produce, waitFor } from "../../helpers/kafka.js";
 import { countedRecords, startLiveMonitor } from "../../helpers/live.js";
-import { freshSubject, register, registryUrl, setState } from "../../helpers/registry.js";
+import {
+  AVRO_V1 as V1,
+  AVRO_V2 as V2,
+  apiReport as report,
+  avroOrder as confluent,
+  orderSubject,
+  registryConfig,
+  series,
+  versionOf,
+  money,
+  send,
+  expectPruned,
+} from "../../helpers/order-formats.js";
+import { registryUrl } from "../../helpers/registry.js";
 
 const url = registryUrl();
-const native = url.replace(/\/apis\/ccompat\/v\d+$/, "/apis/registry/v3");
-
-const MONEY = {
-  type: "record",
-  name: "Money",
-  namespace: "shop",
-  fields: [
-    { name: "units", type: "long" },
-    { name: "currency", type: "string", default: "EUR" },
-  ],
-};
-const kind = (symbols: string[]) => ({ type: "enum", name: "Kind", symbols });
-const V1 = {
-  type: "record",
-  name: "Order",
-  namespace: "shop",
-  fields: [
-    { name: "id", type: "long" },
-    { name: "kind", type: kind(["CARD", "CASH"]) },
-    { name: "total", type: "shop.Money" },
-  ],
-};
-const V2 = {
-  ...V1,
-  fields: [
-    { name: "id", type: "long" },
-    { name: "kind", type: kind(["CARD", "CASH", "IOU"]) },
-    { name: "total", type: "shop.Money" },
-    { name: "note", type: ["null", "string"], default: null },
-  ],
-};
-
-/** Confluent's wire format: magic byte 0, the 4-byte schema id, the body. */
-function confluent(id: number, schema: unknown, value: unknown): Buffer {
-  const registry = {};
-  avro.Type.forSchema(MONEY as avro.Schema, { registry });
-  const body = avro.Type.forSchema(schema as avro.Schema, { registry, wrapUnions: true }).toBuffer(value);
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(id, 1);
-  return Buffer.concat([prefix, body]);
-}
-
-const money = { units: 5, currency: "USD" };
-const series = (monitor: RunningMonitor, kindOf: "records" | "validations") =>
-  (kindOf === "records" ? monitor.pipeline.tallies.records : monitor.pipeline.tallies.validations)
-    .filter((c) => c.value > 0)
-    .map((c) => {
-      const l = c.labels as unknown as Record<string, string>;
-      return kindOf === "records"
-        ? `${l["producer"]} ${l["writer_version"]}=${c.value}`
-        : `${l["producer"]} ${l["writer_version"]}>${l["reader_version"]} ${l["result"]}=${c.value}`;
-    })
-    .sort();
-
-async function report(monitor: RunningMonitor): Promise<Report> {
-  return (await (await fetch(`${monitor.address}/api/report`)).json()) as Report;
-}
-const versionOf = (r: Report, label: string) => r.subjects[0]!.versions.find((v) => v.version === label);
 
 describe("an Avro subject through the registry and the broker", () => {
   it("counts producers per version, judges samples by Avro's resolution, and drains and prunes v1", async () => {
-    const moneySubject = freshSubject("avro-money");
-    const subject = freshSubject("avro-order");
-    await register(url, moneySubject, MONEY, [], "AVRO");
-    const reference = [{ name: "shop.Money", subject: moneySubject, version: 1 }];
-    const id1 = await register(url, subject, V1, reference, "AVRO");
-    const id2 = await register(url, subject, V2, reference, "AVRO");
-    await setState(url, subject, 1, "DEPRECATED");
-
     const brokers = await kafkaBrokers();
-    const topic = freshTopic("avro");
-    await createTopic(brokers, topic, 1);
-    const dir = await writeTree({});
-    const configPath = join(dir, "config.yaml");
-    await writeFile(
-      configPath,
-      `kafka:
-  brokers: [${brokers.join(", ")}]
-  groupId: ${freshGroupId()}
-  lagInterval: 500ms
-logLevel: silent
-registries:
-  main: { url: "${url}", pollInterval: 1s }
-subjects:
-  - name: order
-    topics: [${topic}]
-    registry: { name: main, subject: ${subject} }
-    drainWindow: 3s
-    readyWindow: 3s
-    minSamples: 5
-`,
-    );
+    const order = await orderSubject(brokers, url, "AVRO");
+    const { subject, topic, id1, id2 } = order;
+    const { configPath } = await registryConfig({ brokers, url, subjects: [order] });
     const monitor = await startLiveMonitor(configPath);
     expect(monitor.catalog.subjects.get("order")!.format.name).toBe("avro");
 
-    const send = (producer: string, value: Buffer) => ({ value, headers: { producer } });
     const v1 = (i: number) => confluent(id1, V1, { id: i, kind: "CASH", total: money });
     const v2 = (i: number, k = "CARD") =>
       confluent(id2, V2, { id: i, kind: k, total: money, note: { string: "n" } });
@@ -166,25 +79,6 @@ subjects:
       90_000,
       1_000,
     );
-    const pruned = await runCli(
-      ["prune", "--config", configPath, "--registry", "main", "--subject", subject, "--version", "1"].concat([
-        "--url",
-        monitor.address,
-        "--apply",
-      ]),
-      { USER: "ci-user" },
-    );
-    expect(pruned.stdout).toContain(`The monitor at ${monitor.address} says order 1 is drained.`);
-    expect(pruned.code).toBe(0);
-    const state = (await (
-      await fetch(`${native}/groups/default/artifacts/${subject}/versions/1`)
-    ).json()) as {
-      state: string;
-    };
-    expect(state.state).toBe("DISABLED");
-    await waitFor(
-      async () => versionOf(await report(monitor), "1")?.status === "retired",
-      "the monitor's catalog to show v1 retired",
-    );
+    await expectPruned(configPath, monitor, url, subject);
   }, 240_000);
 });

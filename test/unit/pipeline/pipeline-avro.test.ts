@@ -1,11 +1,14 @@
-import avro from "avsc";
 import { describe, expect, it } from "vitest";
-import { loadCatalog } from "../../../src/catalog/load.js";
-import { parseConfig } from "../../../src/config/load.js";
-import { Pipeline } from "../../../src/pipeline/pipeline.js";
 import { reservoirDocument } from "../../../src/pipeline/subject-pipeline.js";
-import { writeTree } from "../../helpers/files.js";
-import { decodeCounts, record, recordCounts, validationCounts } from "../../helpers/monitor.js";
+import {
+  decodeCounts,
+  failureCounts,
+  lossCounts,
+  recordCounts,
+  validationCounts,
+} from "../../helpers/monitor.js";
+import { confluentAvro as confluent } from "../../helpers/binary-capture.js";
+import { payFilesPipeline } from "../../helpers/pay-files.js";
 
 const kind = (symbols: string[]) => ({ type: "enum", name: "Kind", symbols });
 const V1 = {
@@ -25,39 +28,7 @@ const V2 = {
     { name: "currency", type: "string", default: "EUR" },
   ],
 };
-/** A record as Confluent's Avro serializer writes it: magic 0, the schema id, the binary body. */
-const confluent = (id: number, schema: unknown, value: unknown) => {
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(id, 1);
-  return Buffer.concat([prefix, avro.Type.forSchema(schema as avro.Schema).toBuffer(value)]);
-};
-
-async function payPipeline(extra = "", ratio = 1) {
-  const yaml = `subjects:
-  - name: pay
-    topics: [pay]
-    schemas: schemas/pay
-    sampling: { ratio: ${ratio} }
-    versions:
-      "1.0": { status: deprecated, confluentId: 11 }
-      "2.0": { status: active, confluentId: 12 }
-${extra}`;
-  const dir = await writeTree({
-    "schemas/pay/1.0.avsc": V1,
-    "schemas/pay/2.0.avsc": V2,
-    "config.yaml": yaml,
-  });
-  const config = parseConfig(yaml, `${dir}/config.yaml`);
-  const unread: string[] = [];
-  const pipeline = new Pipeline(await loadCatalog(config), config, {
-    unreadable: [
-      (_p, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
-    ],
-  });
-  const send = (producer: string, raw: Buffer) =>
-    pipeline.process(record(undefined, { producer }, { raw, topic: "pay" }));
-  return { pipeline, send, unread };
-}
+const payPipeline = (extra = "", ratio = 1) => payFilesPipeline("avsc", { v1: V1, v2: V2 }, { extra, ratio });
 
 describe("pipeline: an Avro subject", () => {
   it("counts every record by its schema id, and judges each sample by Avro's resolution in both directions", async () => {
@@ -76,16 +47,9 @@ describe("pipeline: an Avro subject", () => {
       "web 2.0.0>1.0.0 forward pass=1",
       "web 2.0.0>2.0.0 conformance pass=1",
     ]);
-    const failures = pipeline.tallies.failures.map(
-      (c) => `${c.labels.producer} ${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
-    );
-    expect(failures).toEqual(["app 1.0.0 enum_symbol /kind=1"]);
+    expect(failureCounts(pipeline)).toEqual(["app 1.0.0 enum_symbol /kind=1"]);
     // The reads that passed but dropped or defaulted what the writer sent, counted apart by rule.
-    const losses = pipeline.tallies.losses.map(
-      (c) =>
-        `${c.labels.producer} ${c.labels.writer_version}>${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
-    );
-    expect(losses).toEqual([
+    expect(lossCounts(pipeline)).toEqual([
       "web 1.0.0>2.0.0 field_defaulted /currency=1",
       "web 2.0.0>1.0.0 field_dropped /currency=1",
     ]);

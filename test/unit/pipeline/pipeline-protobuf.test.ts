@@ -1,9 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { loadCatalog } from "../../../src/catalog/load.js";
-import { parseConfig } from "../../../src/config/load.js";
-import { Pipeline } from "../../../src/pipeline/pipeline.js";
-import { writeTree } from "../../helpers/files.js";
-import { decodeCounts, record, recordCounts, validationCounts } from "../../helpers/monitor.js";
+import {
+  decodeCounts,
+  failureCounts,
+  lossCounts,
+  recordCounts,
+  validationCounts,
+} from "../../helpers/monitor.js";
+import { payFilesPipeline } from "../../helpers/pay-files.js";
 import { confluentRecord, encode, proto } from "../../helpers/protobuf.js";
 
 const V1 = `syntax = "proto3"; package shop;
@@ -16,32 +19,7 @@ const v2 = proto(V2);
 const confluent = (id: number, value: Record<string, unknown>) =>
   Buffer.from(confluentRecord(id, [0], encode(id === 11 ? v1 : v2, "shop.Pay", value)));
 
-async function payPipeline(ratio = 1) {
-  const yaml = `subjects:
-  - name: pay
-    topics: [pay]
-    schemas: schemas/pay
-    sampling: { ratio: ${ratio} }
-    versions:
-      "1.0": { status: deprecated, confluentId: 11 }
-      "2.0": { status: active, confluentId: 12 }
-`;
-  const dir = await writeTree({
-    "schemas/pay/1.0.proto": V1,
-    "schemas/pay/2.0.proto": V2,
-    "config.yaml": yaml,
-  });
-  const config = parseConfig(yaml, `${dir}/config.yaml`);
-  const unread: string[] = [];
-  const pipeline = new Pipeline(await loadCatalog(config), config, {
-    unreadable: [
-      (_p, topic, partition, reason, records) => unread.push(`${topic}/${partition} ${reason} ${records}`),
-    ],
-  });
-  const send = (producer: string, raw: Buffer) =>
-    pipeline.process(record(undefined, { producer }, { raw, topic: "pay" }));
-  return { pipeline, send, unread };
-}
+const payPipeline = (ratio = 1) => payFilesPipeline("proto", { v1: V1, v2: V2 }, { ratio });
 
 describe("pipeline: a Protobuf subject from .proto files", () => {
   it("counts every record by its schema id, and judges each sample field by field in both directions", async () => {
@@ -59,15 +37,8 @@ describe("pipeline: a Protobuf subject from .proto files", () => {
       "web 1.0.0>2.0.0 backward fail=1",
       "web 1.0.0>2.0.0 backward pass=1",
     ]);
-    const failures = pipeline.tallies.failures.map(
-      (c) => `${c.labels.producer} ${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
-    );
-    expect(failures).toEqual(["web 2.0.0 type_reinterpreted /delta=1"]);
-    const losses = pipeline.tallies.losses.map(
-      (c) =>
-        `${c.labels.producer} ${c.labels.writer_version}>${c.labels.reader_version} ${c.labels.keyword} ${c.pointer}=${c.value}`,
-    );
-    expect(losses).toEqual([
+    expect(failureCounts(pipeline)).toEqual(["web 2.0.0 type_reinterpreted /delta=1"]);
+    expect(lossCounts(pipeline)).toEqual([
       "web 1.0.0>2.0.0 unknown_field /note=1",
       "app 2.0.0>1.0.0 unknown_field /currency=1",
     ]);

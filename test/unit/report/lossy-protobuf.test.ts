@@ -1,13 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { loadCatalog } from "../../../src/catalog/load.js";
-import { parseConfig } from "../../../src/config/load.js";
-import { Health } from "../../../src/health/health.js";
-import { Pipeline } from "../../../src/pipeline/pipeline.js";
-import { buildReport } from "../../../src/report/model.js";
 import { renderReport } from "../../../src/report/render.js";
-import { buildStatus } from "../../../src/report/status.js";
-import { writeTree } from "../../helpers/files.js";
-import { record } from "../../helpers/monitor.js";
+import { payFilesPipeline } from "../../helpers/pay-files.js";
 import { confluentRecord, encode, proto } from "../../helpers/protobuf.js";
 
 const V1 = `syntax = "proto3"; package shop;
@@ -21,29 +14,12 @@ const confluent = (id: 11 | 12, value: Record<string, unknown>) =>
 
 describe("lossy reads of a Protobuf subject in the report (issue 36)", () => {
   it("counts a pair's lossy reads beside its failures, and ranks the failure's item above the loss's", async () => {
-    const yaml = `subjects:
-  - name: pay
-    topics: [pay]
-    schemas: schemas/pay
-    sampling: { ratio: 1 }
-    versions:
-      "1.0": { status: deprecated, confluentId: 11 }
-      "2.0": { status: active, confluentId: 12 }
-`;
-    const dir = await writeTree({
-      "schemas/pay/1.0.proto": V1,
-      "schemas/pay/2.0.proto": V2,
-      "config.yaml": yaml,
-    });
-    const config = parseConfig(yaml, `${dir}/config.yaml`);
-    const catalog = await loadCatalog(config);
-    const pipeline = new Pipeline(catalog, config);
-    const send = (raw: Buffer) =>
-      pipeline.process(record(undefined, { producer: "web" }, { raw, topic: "pay" }));
+    const { send: from, report: reportOf } = await payFilesPipeline("proto", { v1: V1, v2: V2 });
+    const send = (raw: Buffer) => from("web", raw);
     send(confluent(11, { id: "1", note: "x" }));
     send(confluent(11, { id: "2", note: "y" }));
     send(confluent(11, { id: "3", delta: -1 }));
-    const report = buildReport(buildStatus(catalog, pipeline, new Health()), pipeline.tallies, undefined);
+    const report = reportOf();
     const backward = report.subjects[0]!.wouldFail.find((e) => e.direction === "backward")!;
     // The record with delta -1 fails 2.0.0; the two with a note read without it: lossy, among the passes.
     expect(backward).toEqual({
@@ -79,6 +55,29 @@ describe("lossy reads of a Protobuf subject in the report (issue 36)", () => {
       "  format           Protobuf",
       "    1.0.0   2.0.0   backward          33.3%             1 / 3  type_reinterpreted  /delta             web 1/3",
       "    1.0.0   2.0.0   backward   66.7%            2 / 3  unknown_field  /note  web 2/3",
+    ]);
+  });
+
+  it("tells the operator what a consumer loses by the rule, not the direction: an upgraded reader that drops a field, an old one that reads a default", async () => {
+    const { send, report: reportOf } = await payFilesPipeline("proto", { v1: V1, v2: V2 });
+    // web's 1.0 note is a field 2.0 does not have: consumers upgraded to 2.0 drop it. app's 2.0
+    // records lack the note 1.0 has: consumers still on 1.0 read its default.
+    send("web", confluent(11, { id: "1", note: "x" }));
+    send("app", confluent(12, { id: "2" }));
+    const report = reportOf();
+    expect(
+      report.attention.filter((i) => i.kind === "lossy-read").map((i) => [i.cause, i.producer, i.action]),
+    ).toEqual([
+      [
+        "unknown_field",
+        "web",
+        "Nothing breaks: check that the consumers upgraded to 2.0.0 do not need what they drop, or move web to 2.0.0.",
+      ],
+      [
+        "default_read",
+        "app",
+        "Nothing breaks: check that the defaults consumers still on 1.0.0 read stand for what app means, or upgrade them.",
+      ],
     ]);
   });
 });

@@ -1,14 +1,11 @@
-import avro from "avsc";
 import { describe, expect, it } from "vitest";
-import { loadCatalog } from "../../../src/catalog/load.js";
-import { parseConfig } from "../../../src/config/load.js";
 import { Health } from "../../../src/health/health.js";
-import { Pipeline } from "../../../src/pipeline/pipeline.js";
 import { buildReport } from "../../../src/report/model.js";
 import { renderReport } from "../../../src/report/render.js";
 import { buildStatus } from "../../../src/report/status.js";
-import { writeTree } from "../../helpers/files.js";
+import { confluentAvro as confluent } from "../../helpers/binary-capture.js";
 import { eventPipeline, record } from "../../helpers/monitor.js";
+import { payFilesPipeline } from "../../helpers/pay-files.js";
 
 const V1 = {
   type: "record",
@@ -17,37 +14,12 @@ const V1 = {
   fields: [{ name: "id", type: "long" }],
 };
 const V2 = { ...V1, fields: [...V1.fields, { name: "note", type: "string", default: "" }] };
-/** A record as Confluent's Avro serializer writes it: magic 0, the schema id, the binary body. */
-const confluent = (id: number, schema: unknown, value: unknown) => {
-  const prefix = Buffer.alloc(5);
-  prefix.writeUInt32BE(id, 1);
-  return Buffer.concat([prefix, avro.Type.forSchema(schema as avro.Schema).toBuffer(value)]);
-};
-
 /** An Avro subject: web still writes 1.0 (read by 2.0 with /note defaulted), app writes 2.0 (1.0 drops /note). */
 async function payReport() {
-  const yaml = `subjects:
-  - name: pay
-    topics: [pay]
-    schemas: schemas/pay
-    sampling: { ratio: 1 }
-    versions:
-      "1.0": { status: active, confluentId: 11 }
-      "2.0": { status: active, confluentId: 12 }
-`;
-  const dir = await writeTree({
-    "schemas/pay/1.0.avsc": V1,
-    "schemas/pay/2.0.avsc": V2,
-    "config.yaml": yaml,
-  });
-  const config = parseConfig(yaml, `${dir}/config.yaml`);
-  const catalog = await loadCatalog(config);
-  const pipeline = new Pipeline(catalog, config);
-  const send = (producer: string, raw: Buffer) =>
-    pipeline.process(record(undefined, { producer }, { raw, topic: "pay" }));
+  const { send, report } = await payFilesPipeline("avsc", { v1: V1, v2: V2 }, { v1Status: "active" });
   send("web", confluent(11, V1, { id: 1 }));
   for (const id of [2, 3, 4]) send("app", confluent(12, V2, { id, note: "n" }));
-  return buildReport(buildStatus(catalog, pipeline, new Health()), pipeline.tallies, undefined);
+  return report();
 }
 
 describe("lossy reads in the report (issue 36)", () => {
