@@ -94,8 +94,10 @@ export class Generator {
     if (finite.length > 0) {
       const [first, ...rest] = finite;
       // Stryker disable next-line ArrayDeclaration: `finite` is not empty here, so `first` is defined
-      for (const value of first ?? [])
-        if (rest.every((set) => includesValue(set, value)) && fits(value)) out.add(value);
+      const allowed = (first ?? []).filter(
+        (value) => rest.every((set) => includesValue(set, value)) && fits(value),
+      );
+      for (const value of steeredValues(allowed, hints)) out.add(value);
       return;
     }
     if (mask & NULL) out.add(null);
@@ -106,6 +108,19 @@ export class Generator {
     if (mask & OBJECT) for (const o of objects(this, scope, hints, depth)) if (fits(o)) out.add(o);
     if (mask & ARRAY) for (const a of arrays(this, scope, hints, depth)) if (fits(a)) out.add(a);
   }
+}
+
+/**
+ * A finite set of values in the order to try them: the plainest (first declared) first, then those
+ * that a finite set of the other version leaves out (an enum value added past the first few dozen
+ * would never be tried otherwise), then the rest.
+ */
+export function steeredValues(values: readonly unknown[], hints: readonly View[]): unknown[] {
+  const sets = hints.map(declaredValues).filter((v): v is readonly unknown[] => v !== undefined);
+  const outside = (value: unknown) => sets.some((set) => !includesValue(set, value));
+  const [head, ...tail] = values;
+  if (head === undefined) return [];
+  return [head, ...tail.filter(outside), ...tail.filter((value) => !outside(value))];
 }
 
 /** A bounded list of distinct values, in the order they were found. */
