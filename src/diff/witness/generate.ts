@@ -69,16 +69,18 @@ export class Generator {
   ): unknown[] {
     // Stryker disable next-line ArrayDeclaration: hintsOf skips whatever is not a schema
     const hints = hintsOf(this.model, plain ? [] : reject);
-    const out = new Values(limit);
-    for (const scope of expand(this.model, accept)) this.scope(scope, hints.views, depth, out);
+    // Each way through the choices fills its own list, and the lists take turns: the first branch of
+    // a `oneOf` alone could otherwise fill the whole limit, and a break in another never be tried.
+    const lists: Values[] = [];
+    for (const scope of expand(this.model, accept)) this.scope(scope, hints.views, depth, add(lists, limit));
     if (depth < 4) {
       for (const steer of hints.steers) {
         for (const scope of expand(this.model, [...accept, ...steer]).slice(0, 3)) {
-          this.scope(scope, hints.views, depth, out);
+          this.scope(scope, hints.views, depth, add(lists, limit));
         }
       }
     }
-    return out.list;
+    return interleave(lists, limit);
   }
 
   private scope(scope: Scope, hints: readonly View[], depth: number, out: Values): void {
@@ -121,6 +123,26 @@ export function steeredValues(values: readonly unknown[], hints: readonly View[]
   const [head, ...tail] = values;
   if (head === undefined) return [];
   return [head, ...tail.filter(outside), ...tail.filter((value) => !outside(value))];
+}
+
+function add(lists: Values[], limit: number): Values {
+  const list = new Values(limit);
+  lists.push(list);
+  return list;
+}
+
+/**
+ * Half the limit from the first list that has values (the plainest way through, which most
+ * variations of one place belong to), then the first value of each list, the second of each, and so
+ * on: distinct, at most `limit`.
+ */
+function interleave(lists: readonly Values[], limit: number): unknown[] {
+  const out = new Values(limit);
+  const first = lists.find((list) => list.list.length > 0)?.list ?? [];
+  for (const value of first.slice(0, Math.ceil(limit / 2))) out.add(value);
+  const longest = Math.max(0, ...lists.map((list) => list.list.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.list.length) out.add(list.list[i]);
+  return out.list;
 }
 
 /** A bounded list of distinct values, in the order they were found. */
