@@ -99,7 +99,14 @@ export class Generator {
       const allowed = (first ?? []).filter(
         (value) => rest.every((set) => includesValue(set, value)) && fits(value),
       );
-      for (const value of steeredValues(allowed, hints)) out.add(value);
+      // A `not` that names values (`not: {enum: [...]}`) rejects them: they go last.
+      const forbidden = views.flatMap((view) => {
+        const not = view.not && declaredValues(this.model.view(this.model.deref(view.not)));
+        return not ? [not] : [];
+      });
+      const named = (value: unknown) => forbidden.some((set) => includesValue(set, value));
+      const ordered = steeredValues(allowed, hints);
+      for (const value of [...ordered.filter((v) => !named(v)), ...ordered.filter(named)]) out.add(value);
       return;
     }
     if (mask & NULL) out.add(null);

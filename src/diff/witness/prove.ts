@@ -150,7 +150,10 @@ function targetedPool(
     direction === "backward"
       ? { accept: site.old, reject: site.new }
       : { accept: site.new, reject: site.old };
-  const documents = targetedDocuments(context.model, generator, accept.root, sites);
+  const documents = targetedDocuments(context.model, generator, accept.root, sites, (d) => {
+    deadline.check();
+    return safely(accept.validate, d);
+  });
   const found = documents.filter((d) => {
     deadline.check();
     return safely(accept.validate, d) && !safely(reject.validate, d);
