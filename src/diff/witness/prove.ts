@@ -150,10 +150,11 @@ function targetedPool(
     direction === "backward"
       ? { accept: site.old, reject: site.new }
       : { accept: site.new, reject: site.old };
-  const documents = targetedDocuments(context.model, generator, accept.root, sites, (d) => {
+  const accepts = (d: unknown) => {
     deadline.check();
     return safely(accept.validate, d);
-  });
+  };
+  const documents = targetedDocuments(context.model, generator, accept.root, sites, accepts, reject.root);
   const found = documents.filter((d) => {
     deadline.check();
     return safely(accept.validate, d) && !safely(reject.validate, d);

@@ -125,7 +125,10 @@ export function strings(views: readonly View[], hints: readonly View[]): string[
       seeds.push(...patternSamples(view.pattern, 4));
       // And outside it: a pattern the other version drops is broken by a string it never matched.
       const pattern = view.pattern;
-      seeds.push(...OUTSIDE.filter((probe) => testPattern(pattern, probe) === false).slice(0, 2));
+      // The words it names are probes too (`^(?!.*(local|meta))` forbids them), alone and inside.
+      const words = [...new Set(pattern.match(/[A-Za-z]{3,}/g) ?? [])].slice(0, 4);
+      const probes = [...OUTSIDE, ...words.flatMap((w) => [w, `a${w}`, `${w}a`])];
+      seeds.push(...probes.filter((probe) => testPattern(pattern, probe) === false).slice(0, 4));
     }
     const raw = view.raw;
     if (typeof raw["contentEncoding"] === "string" || typeof raw["contentMediaType"] === "string") {

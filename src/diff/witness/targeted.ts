@@ -119,6 +119,7 @@ export function targetedDocuments(
   root: Loc,
   site: { readonly accept: Loc; readonly reject: Loc },
   accepts: (document: unknown) => boolean = () => true,
+  rejectRoot?: Loc,
 ): unknown[] {
   // A change inside a `not` is a change of the values at the `not`'s place, with the sides swapped:
   // values are made there, where the document has them.
@@ -127,6 +128,8 @@ export function targetedDocuments(
   const routes = routesTo(root, target);
   if (routes.length === 0) return [];
   const locals = generator.values([site.accept], [site.reject], 0, LOCAL_VALUES);
+  // The other version's ways to the same place: its schemas there steer the neighbours.
+  const theirs = rejectRoot ? routesTo(rejectRoot, model.deref(site.reject).node) : [];
   const out: unknown[] = [];
   for (const route of routes) {
     // The plainest value where both the level's own schema and the branch the way took apply; the
@@ -144,7 +147,10 @@ export function targetedDocuments(
     out.push(...embedded);
     // Values the accepting version takes in the plainest place are the ones worth varying around.
     const taken = locals.filter((_, i) => accepts(embedded[i])).slice(0, PINNED);
-    out.push(...neighbours(generator, route, plain, taken));
+    const same = theirs.find((r) => JSON.stringify(r.steps) === JSON.stringify(route.steps));
+    const last = route.steps.length - 1;
+    const hints = same && last >= 0 ? [same.entries[last]!, same.holders[last]!] : [];
+    out.push(...neighbours(generator, route, plain, taken, hints));
   }
   return out;
 }
@@ -160,6 +166,7 @@ function neighbours(
   route: Route,
   plain: readonly unknown[],
   locals: readonly unknown[],
+  hints: readonly Loc[],
 ) {
   const last = route.steps.length - 1;
   const step = route.steps[last];
@@ -170,7 +177,7 @@ function neighbours(
   for (const local of locals) {
     const pin = { type: "object", properties: { [step.key]: { enum: [local] } }, required: [step.key] };
     const pinned: Loc = { node: pin, ptr: entry.ptr, doc: entry.doc };
-    for (const object of generator.values([entry, holder, pinned], [], 0, LOCAL_VALUES).filter(isObject))
+    for (const object of generator.values([entry, holder, pinned], hints, 0, LOCAL_VALUES).filter(isObject))
       out.push(embed(route.steps.slice(0, last), plain, object));
   }
   return out;
