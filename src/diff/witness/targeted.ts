@@ -177,7 +177,11 @@ function neighbours(
   for (const local of locals) {
     const pin = { type: "object", properties: { [step.key]: { enum: [local] } }, required: [step.key] };
     const pinned: Loc = { node: pin, ptr: entry.ptr, doc: entry.doc };
-    for (const object of generator.values([entry, holder, pinned], hints, 0, LOCAL_VALUES).filter(isObject))
+    // Varied on their own, and steered by the other version's schemas there (which name keys of
+    // their own): each way finds neighbours the other crowds out.
+    const steered = hints.length > 0 ? generator.values([entry, holder, pinned], hints, 0, LOCAL_VALUES) : [];
+    const plainly = generator.values([entry, holder, pinned], [], 0, LOCAL_VALUES);
+    for (const object of [...plainly, ...steered].filter(isObject))
       out.push(embed(route.steps.slice(0, last), plain, object));
   }
   return out;
