@@ -5,8 +5,9 @@
 // checked with the engine, so nothing unproven becomes `breaks`.
 import { describe, expect, it } from "vitest";
 import { diffSchemas } from "../../../../src/diff/index.js";
-import { load } from "./load.js";
-import { targetedDocuments } from "../../../../src/diff/witness/targeted.js";
+import { load, views } from "./load.js";
+import { boundaryKeys } from "../../../../src/diff/witness/composite.js";
+import { outsideNot, targetedDocuments } from "../../../../src/diff/witness/targeted.js";
 
 const D = "https://json-schema.org/draft/2020-12/schema";
 
@@ -62,10 +63,94 @@ describe("targetedDocuments", () => {
       accept: code(loaded.old.root),
       reject: code(loaded.new.root),
     });
-    expect(documents).toEqual([{ list: [{ code: "x" }] }]);
+    // The value in the plainest document, then the same value with its object's other places varied.
+    expect(documents[0]).toEqual({ list: [{ code: "x" }] });
+    expect(documents).toHaveLength(25);
+    expect(documents.slice(1, 4)).toEqual([
+      { list: [{ code: "x" }] },
+      { list: [{ code: "x", x: null }] },
+      { list: [{ code: "x", x: false }] },
+    ]);
+    expect(documents.every((d) => (d as { list: [{ code: unknown }] }).list[0].code === "x")).toBe(true);
     const nowhere = { node: { enum: ["y"] }, ptr: "/elsewhere", doc: loaded.old.root.doc };
     expect(
       targetedDocuments(model, generator, loaded.old.root, { accept: nowhere, reject: nowhere }),
     ).toEqual([]);
+  });
+});
+
+describe("breaks that need the place around the change", () => {
+  const binding = (types: string[], extra: object[]) => ({
+    $schema: "http://json-schema.org/draft-07/schema#",
+    type: "object",
+    properties: {
+      bindings: {
+        type: "array",
+        items: {
+          allOf: [{ $ref: "#/definitions/base" }],
+          oneOf: [{ $ref: "#/definitions/dynamic" }, ...extra],
+        },
+      },
+    },
+    definitions: {
+      base: {
+        properties: {
+          name: { type: "string" },
+          type: { type: "string" },
+          direction: { enum: ["in", "out", "inout"] },
+        },
+        required: ["name", "type", "direction"],
+      },
+      dynamic: { properties: { type: { not: { enum: types } } } },
+    },
+  });
+
+  it("a value newly named in a `not`, which a new branch takes only with another place changed", () => {
+    // Azure Functions: "sql" leaves the dynamic bindings for a branch of its own that takes direction "in" only.
+    const sql = { properties: { type: { enum: ["sql"] }, direction: { enum: ["in"] } } };
+    const result = diffSchemas(binding(["http"], []), binding(["http", "sql"], [sql]));
+    const added = result.changes.find((c) => c.kind === "enum-value-added")!;
+    expect([added.backward, added.forward, added.witness]).toEqual([
+      "breaks",
+      "ok",
+      { backward: { bindings: [{ type: "sql", name: "", direction: "out" }] } },
+    ]);
+  });
+
+  it("outsideNot: the schema whose `not` holds a node, or the node itself", () => {
+    const schema = { properties: { t: { not: { enum: ["a"] } }, not: { type: "string" } } };
+    const { old } = load(schema);
+    const props = (old.root.node as { properties: { t: { not: unknown }; not: unknown } }).properties;
+    const inNot = { node: props.t.not, ptr: "/properties/t/not", doc: old.root.doc };
+    expect(outsideNot(inNot)).toEqual({ node: props.t, ptr: "/properties/t", doc: old.root.doc });
+    // A property named "not" is no `not`.
+    const named = { node: props.not, ptr: "/properties/not", doc: old.root.doc };
+    expect(outsideNot(named)).toBe(named);
+    // A node that does not live at its pointer (made for a proof) stays as it is.
+    const made = { node: { enum: ["a"] }, ptr: "/properties/t/not", doc: old.root.doc };
+    expect(outsideNot(made)).toBe(made);
+  });
+});
+
+describe("keys on one side of two key patterns", () => {
+  it("boundaryKeys: probes some pattern matches and another does not", () => {
+    expect(
+      boundaryKeys(views({ patternProperties: { "^[a-zA-Z][a-zA-Z0-9_.-]*$": {}, "^[a-zA-Z0-9_-]+$": {} } })),
+    ).toEqual(["0", "_", "-", "a.b"]);
+    expect(boundaryKeys(views({ patternProperties: { "^a": {} } }))).toEqual([]);
+  });
+
+  it("azure-iot-edge: module names that may start with a digit now, in a closed map", () => {
+    const modules = (pattern: string) => ({
+      type: "object",
+      patternProperties: { [pattern]: { type: "object" } },
+      additionalProperties: false,
+    });
+    const result = diffSchemas(modules("^[a-zA-Z][a-zA-Z0-9_.-]*$"), modules("^[a-zA-Z0-9_-]+$"));
+    expect([result.backward, result.forward]).toEqual(["breaks", "breaks"]);
+    expect(result.changes.map((c) => c.witness)).toEqual([
+      { backward: { "a.b": {} } },
+      { forward: { "0": {} } },
+    ]);
   });
 });
