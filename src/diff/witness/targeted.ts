@@ -132,10 +132,9 @@ export function targetedDocuments(
   const theirs = rejectRoot ? routesTo(rejectRoot, model.deref(site.reject).node) : [];
   const out: unknown[] = [];
   for (const route of routes) {
-    // The plainest value where both the level's own schema and the branch the way took apply; the
-    // branch's alone when none is found.
-    // The step needs an object (a property) or an array (an item): the plainest one of that kind,
-    // since a schema without `type` often has `null` as its plainest value.
+    // Each level's plainest value of the kind its step needs (an object for a property, an array for
+    // an item: a schema without `type` often has `null` as its plainest value), where both the
+    // level's own schema and the branch the way took apply; the branch's alone when none is found.
     const plain = route.holders.map((holder, i) => {
       const step = route.steps[i]!;
       const fits = (value: unknown) => ("key" in step ? isObject(value) : Array.isArray(value));
