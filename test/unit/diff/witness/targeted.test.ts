@@ -154,3 +154,68 @@ describe("keys on one side of two key patterns", () => {
     ]);
   });
 });
+
+describe("outsideNot, at the edges of a pointer", () => {
+  const schema = {
+    not: { type: "null" },
+    properties: { "a/b": { not: { const: 1 } }, "m~n": { not: { const: 2 } } },
+    patternProperties: { not: { type: "string" } },
+    definitions: { not: { type: "string" } },
+    $defs: { not: { type: "string" } },
+    dependencies: { not: { type: "string" } },
+  };
+  const { old } = load(schema);
+  const root = old.root.node as typeof schema;
+  const at = (node: unknown, ptr: string) => ({ node, ptr, doc: old.root.doc });
+
+  it("a `not` at the root lifts to the root; escaped names are followed", () => {
+    expect(outsideNot(at(root.not, "/not"))).toEqual(at(root, ""));
+    expect(outsideNot(at(root.properties["a/b"].not, "/properties/a~1b/not"))).toEqual(
+      at(root.properties["a/b"], "/properties/a~1b"),
+    );
+    expect(outsideNot(at(root.properties["m~n"].not, "/properties/m~0n/not"))).toEqual(
+      at(root.properties["m~n"], "/properties/m~0n"),
+    );
+  });
+
+  it("a schema named `not` in any map of names is no `not`; a pointer that leads nowhere stays", () => {
+    for (const map of ["patternProperties", "definitions", "$defs", "dependencies"] as const) {
+      const named = at(root[map].not, `/${map}/not`);
+      expect(outsideNot(named)).toBe(named);
+    }
+    const nowhere = at({ const: 1 }, "/properties/zz/not");
+    expect(outsideNot(nowhere)).toBe(nowhere);
+  });
+});
+
+describe("neighbours steered by the other version's schemas at the same place", () => {
+  it("a key only the new branch names: a binding type of its own whose table must be a string", () => {
+    const binding = (types: string[], extra: object[]) => ({
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: {
+        bindings: {
+          type: "array",
+          items: {
+            allOf: [{ $ref: "#/definitions/base" }],
+            oneOf: [{ $ref: "#/definitions/dynamic" }, ...extra],
+          },
+        },
+      },
+      definitions: {
+        base: {
+          properties: { name: { type: "string" }, type: { type: "string" } },
+          required: ["name", "type"],
+        },
+        dynamic: { properties: { type: { not: { enum: types } } } },
+      },
+    });
+    const trigger = { properties: { type: { enum: ["trig"] }, table: { type: "string" } } };
+    const result = diffSchemas(binding(["http"], []), binding(["http", "trig"], [trigger]));
+    const added = result.changes.find((c) => c.kind === "enum-value-added")!;
+    expect([added.backward, added.witness]).toEqual([
+      "breaks",
+      { backward: { bindings: [{ type: "trig", name: "", table: 0 }] } },
+    ]);
+  });
+});
