@@ -28,6 +28,8 @@ export interface EngineCompiler {
   }): (document: unknown) => boolean;
 }
 export declare const ROOT: string;
+/** The schema with every `const: v` spelled `enum: [v]` (draft-04 has no `const`; ajv reads it). */
+export declare function constAsEnum(schema: unknown): unknown;
 export declare function loadRealCorpus(): {
   source: string;
   head: string;

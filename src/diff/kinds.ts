@@ -164,6 +164,7 @@ export const CHANGE_KINDS = {
     "else-removed",
   ],
   budget: ["comparison-unfinished"],
+  joint: ["changes-combined"],
 } as const;
 
 export type ChangeFamily = keyof typeof CHANGE_KINDS;

@@ -42,6 +42,22 @@ function keyAllowed(generator: PartValues, names: Loc, key: string): boolean {
   return !isObject(target.node) || passesLocal(generator.model.view(target), key);
 }
 
+/** Short names that often fall on one side of a key pattern and not the other: a digit, a dot, a dash. */
+const PROBES = ["0", "_", "-", "A", "a.b", "a-b", "0a", ".a"];
+
+/**
+ * Up to four probe names that some pattern of these views matches and another does not: where two
+ * versions' patternProperties differ (`^[a-zA-Z][\w.-]*$` -> `^[\w-]+$`), such a key is the break.
+ */
+export function boundaryKeys(views: readonly View[]): string[] {
+  const patterns = [...new Set(views.flatMap((v) => [...v.patternProperties.keys()]))];
+  if (patterns.length < 2) return [];
+  return PROBES.filter((key) => {
+    const matches = patterns.map((p) => testPattern(p, key) === true);
+    return matches.includes(true) && matches.includes(false);
+  }).slice(0, 4);
+}
+
 /** A key no view declares and no pattern matches, for the "unknown key" column of the article. */
 function freshKey(views: readonly View[]): string {
   for (const name of ["x", "extra", "x-unknown", "zz9"]) {
@@ -154,6 +170,7 @@ export function objects(
     for (const pattern of view.patternProperties.keys())
       for (const key of patternSamples(pattern, 2)) named.add(key);
   }
+  for (const key of boundaryKeys([...views, ...hints])) named.add(key);
   // Names a `not` mentions: what the other version forbids is worth carrying on purpose.
   for (const view of [...views, ...hints]) {
     const negated = view.not && generator.model.deref(view.not);

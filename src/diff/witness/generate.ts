@@ -69,16 +69,18 @@ export class Generator {
   ): unknown[] {
     // Stryker disable next-line ArrayDeclaration: hintsOf skips whatever is not a schema
     const hints = hintsOf(this.model, plain ? [] : reject);
-    const out = new Values(limit);
-    for (const scope of expand(this.model, accept)) this.scope(scope, hints.views, depth, out);
+    // Each way through the choices fills its own list, and the lists take turns: the first branch of
+    // a `oneOf` alone could otherwise fill the whole limit, and a break in another never be tried.
+    const lists: Values[] = [];
+    for (const scope of expand(this.model, accept)) this.scope(scope, hints.views, depth, add(lists, limit));
     if (depth < 4) {
       for (const steer of hints.steers) {
         for (const scope of expand(this.model, [...accept, ...steer]).slice(0, 3)) {
-          this.scope(scope, hints.views, depth, out);
+          this.scope(scope, hints.views, depth, add(lists, limit));
         }
       }
     }
-    return out.list;
+    return interleave(lists, limit);
   }
 
   private scope(scope: Scope, hints: readonly View[], depth: number, out: Values): void {
@@ -94,8 +96,17 @@ export class Generator {
     if (finite.length > 0) {
       const [first, ...rest] = finite;
       // Stryker disable next-line ArrayDeclaration: `finite` is not empty here, so `first` is defined
-      for (const value of first ?? [])
-        if (rest.every((set) => includesValue(set, value)) && fits(value)) out.add(value);
+      const allowed = (first ?? []).filter(
+        (value) => rest.every((set) => includesValue(set, value)) && fits(value),
+      );
+      // A `not` that names values (`not: {enum: [...]}`) rejects them: they go last.
+      const forbidden = views.flatMap((view) => {
+        const not = view.not && declaredValues(this.model.view(this.model.deref(view.not)));
+        return not ? [not] : [];
+      });
+      const named = (value: unknown) => forbidden.some((set) => includesValue(set, value));
+      const ordered = steeredValues(allowed, hints);
+      for (const value of [...ordered.filter((v) => !named(v)), ...ordered.filter(named)]) out.add(value);
       return;
     }
     if (mask & NULL) out.add(null);
@@ -106,6 +117,39 @@ export class Generator {
     if (mask & OBJECT) for (const o of objects(this, scope, hints, depth)) if (fits(o)) out.add(o);
     if (mask & ARRAY) for (const a of arrays(this, scope, hints, depth)) if (fits(a)) out.add(a);
   }
+}
+
+/**
+ * A finite set of values in the order to try them: the plainest (first declared) first, then those
+ * that a finite set of the other version leaves out (an enum value added past the first few dozen
+ * would never be tried otherwise), then the rest.
+ */
+export function steeredValues(values: readonly unknown[], hints: readonly View[]): unknown[] {
+  const sets = hints.map(declaredValues).filter((v): v is readonly unknown[] => v !== undefined);
+  const outside = (value: unknown) => sets.some((set) => !includesValue(set, value));
+  const [head, ...tail] = values;
+  if (head === undefined) return [];
+  return [head, ...tail.filter(outside), ...tail.filter((value) => !outside(value))];
+}
+
+function add(lists: Values[], limit: number): Values {
+  const list = new Values(limit);
+  lists.push(list);
+  return list;
+}
+
+/**
+ * Half the limit from the first list that has values (the plainest way through, which most
+ * variations of one place belong to), then the first value of each list, the second of each, and so
+ * on: distinct, at most `limit`.
+ */
+function interleave(lists: readonly Values[], limit: number): unknown[] {
+  const out = new Values(limit);
+  const first = lists.find((list) => list.list.length > 0)?.list ?? [];
+  for (const value of first.slice(0, Math.ceil(limit / 2))) out.add(value);
+  const longest = Math.max(0, ...lists.map((list) => list.list.length));
+  for (let i = 0; i < longest; i++) for (const list of lists) if (i < list.list.length) out.add(list.list[i]);
+  return out.list;
 }
 
 /** A bounded list of distinct values, in the order they were found. */

@@ -1,5 +1,6 @@
 import type { Validator } from "../../catalog/compiler.js";
 import { NO_DEADLINE, OutOfTime } from "../deadline.js";
+import { mk, worst } from "../family.js";
 import type { Change, Verdict, Witnesses } from "../vocabulary.js";
 import { Generator } from "./generate.js";
 import type { ProofContext } from "./proof-context.js";
@@ -32,6 +33,9 @@ export function prove(
     return pool;
   };
   const out: Change[] = [];
+  // Every document found in the targeted search, per direction: proof of a break even when no one
+  // change alone is what rejects it.
+  const proven = new Map<Direction, unknown[]>();
   for (const change of changes) {
     let result = change;
     for (const direction of ["backward", "forward"] as const) {
@@ -51,6 +55,7 @@ export function prove(
         }
         // None in the document-wide pool: documents built for this change, where it is.
         const targeted = witness === undefined ? targetedPool(change, direction, context, generators) : [];
+        proven.set(direction, [...(proven.get(direction) ?? []), ...targeted.slice(0, 1)]);
         for (const variant of targeted.length > 0 ? variantsOf(change, direction, context, variants) : []) {
           witness = targeted.find((document) => {
             deadline.check();
@@ -67,7 +72,35 @@ export function prove(
     }
     out.push(result);
   }
+  for (const direction of ["backward", "forward"] as const) {
+    if (ranOut.has(direction) || worst(out.map((c) => c[direction])) !== "undecided") continue;
+    const documents = [...(pools.get(direction) ?? []).slice(0, 1), ...(proven.get(direction) ?? [])];
+    const size = (d: unknown) => JSON.stringify(d).length;
+    const [witness] = documents.sort((a, b) => size(a) - size(b));
+    if (witness !== undefined) out.push(combined(out, direction, witness));
+  }
   return out;
+}
+
+/**
+ * A document the engine accepts under one version and rejects under the other proves the direction
+ * broken, even when undoing any one change alone still rejects it (a property that became required
+ * where another was closed off: each change rejects the document on its own). The undecided changes
+ * keep their verdicts; this one carries the proof, at the deepest place they share.
+ */
+export function combined(changes: readonly Change[], direction: Direction, witness: unknown): Change {
+  const open = changes.filter((c) => c[direction] === "undecided");
+  const paths = open.map((c) => c.path.split("/"));
+  const shared: string[] = [];
+  for (let i = 0; paths.every((p) => p.length > i + 1 && p[i] === paths[0]?.[i]); i++)
+    shared.push(paths[0]?.[i] ?? "");
+  const path = shared.join("/");
+  const [accepts, rejects] = direction === "backward" ? ["OLD", "NEW"] : ["NEW", "OLD"];
+  const reason =
+    `a document ${accepts} accepts and ${rejects} rejects, though no one change alone is shown to reject it ` +
+    `(${open.map((c) => `${c.kind} at ${c.path || "/"}`).join(", ")}); a witness proves ${direction} breaks`;
+  const change = mk("changes-combined", path, "ok", "ok", reason);
+  return { ...change, [direction]: "breaks", witness: { [direction]: witness } };
 }
 
 /**
@@ -117,7 +150,11 @@ function targetedPool(
     direction === "backward"
       ? { accept: site.old, reject: site.new }
       : { accept: site.new, reject: site.old };
-  const documents = targetedDocuments(context.model, generator, accept.root, sites);
+  const accepts = (d: unknown) => {
+    deadline.check();
+    return safely(accept.validate, d);
+  };
+  const documents = targetedDocuments(context.model, generator, accept.root, sites, accepts, reject.root);
   const found = documents.filter((d) => {
     deadline.check();
     return safely(accept.validate, d) && !safely(reject.validate, d);

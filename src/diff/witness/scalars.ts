@@ -1,6 +1,6 @@
 import { passesContent } from "../../catalog/engine.js";
 import { FRACTION, INTEGER } from "../typeset.js";
-import { isMultiple, passesNumber, passesPattern, passesStringLength } from "../values.js";
+import { isMultiple, passesNumber, passesPattern, passesStringLength, testPattern } from "../values.js";
 import type { View } from "../view.js";
 import { patternSamples } from "./regex.js";
 
@@ -79,6 +79,9 @@ const FORMAT_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   binary: ["a"],
 };
 
+/** Strings few patterns match: punctuation, a letter past ASCII, a line break. */
+const OUTSIDE = ["!", "#", "é", "a\n", "~"];
+
 /**
  * Strings a scope accepts: samples of its patterns, the lengths at its limits and the other schema's,
  * values the other schema lists, examples of any format or content either side names.
@@ -118,7 +121,15 @@ export function strings(views: readonly View[], hints: readonly View[]): string[
     }
     if (view.format) seeds.push(...(FORMAT_EXAMPLES[view.format] ?? []), "a", "2020-13-45");
     // Stryker disable next-line ConditionalExpression,LogicalOperator: this scope's own samples are seeds already, and come first
-    if (view.pattern && !patterns.includes(view.pattern)) seeds.push(...patternSamples(view.pattern, 4));
+    if (view.pattern && !patterns.includes(view.pattern)) {
+      seeds.push(...patternSamples(view.pattern, 4));
+      // And outside it: a pattern the other version drops is broken by a string it never matched.
+      const pattern = view.pattern;
+      // The words it names are probes too (`^(?!.*(local|meta))` forbids them), alone and inside.
+      const words = [...new Set(pattern.match(/[A-Za-z]{3,}/g) ?? [])].slice(0, 4);
+      const probes = [...OUTSIDE, ...words.flatMap((w) => [w, `a${w}`, `${w}a`])];
+      seeds.push(...probes.filter((probe) => testPattern(pattern, probe) === false).slice(0, 4));
+    }
     const raw = view.raw;
     if (typeof raw["contentEncoding"] === "string" || typeof raw["contentMediaType"] === "string") {
       seeds.push("e30=", "{}", "YQ==", "!", "not json");

@@ -61,6 +61,15 @@ export function expand(model: Model, roots: readonly Loc[], depth = 0, picks: Pi
   const combos: Picks[] = [];
   const base = choices.reduce((p, choice) => pick(p, choice, 0), picks);
   combos.push(base);
+  // Several conditionals side by side (`allOf` of `if`/`then` per case) rarely hold together: their
+  // `if`s test one property for different values. A document that takes every `else`, then one that
+  // takes one `then` at a time, is what such a schema mostly sees.
+  const conditionals = choices.filter((choice) => choice.keyword === "if");
+  if (conditionals.length > 1) {
+    const otherwise = conditionals.reduce((p, choice) => pick(p, choice, 1), base);
+    combos.push(otherwise);
+    if (depth < 3) for (const choice of conditionals) combos.push(pick(otherwise, choice, 0));
+  }
   if (depth < 3) {
     for (const choice of choices) {
       for (let i = 1; i < choice.options.length; i++) combos.push(pick(base, choice, i));

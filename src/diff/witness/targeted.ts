@@ -6,6 +6,10 @@ import type { Generator } from "./generate.js";
 const MAX_NODES = 20_000;
 const LOCAL_VALUES = 24;
 const ROUTES = 4;
+/** How many of the plainest values of a level are looked through for one of the kind a step needs. */
+const PLAIN = 64;
+/** How many of a change's values get their neighbours varied. */
+const PINNED = 6;
 
 /** One step of a document: into a property (its name) or an array item (its position). */
 type Step = { readonly key: string } | { readonly index: number };
@@ -15,6 +19,11 @@ interface Route {
   readonly steps: readonly Step[];
   /** For each step, the schema node that holds it (properties, items, …), the container's schema. */
   readonly holders: readonly Loc[];
+  /**
+   * For each step, where the container's level began (the root, or the schema the previous step
+   * led to): it applies together with the holder, which `$ref`s and branches reached in place.
+   */
+  readonly entries: readonly Loc[];
 }
 
 const IN_PLACE = ["allOf", "anyOf", "oneOf"];
@@ -27,10 +36,12 @@ const SINGLE_IN_PLACE = ["then", "else", "if", "not"];
  */
 function routesTo(root: Loc, target: unknown): Route[] {
   const found: Route[] = [];
-  const queue: { loc: Loc; route: Route }[] = [{ loc: root, route: { steps: [], holders: [] } }];
+  const queue: { loc: Loc; entry: Loc; route: Route }[] = [
+    { loc: root, entry: root, route: { steps: [], holders: [], entries: [] } },
+  ];
   const seen = new Set<unknown>();
   for (let i = 0; i < queue.length && i < MAX_NODES && found.length < ROUTES; i++) {
-    const { loc, route } = queue[i]!;
+    const { loc, entry, route } = queue[i]!;
     const node = loc.node;
     if (node === target) {
       found.push(route);
@@ -38,9 +49,17 @@ function routesTo(root: Loc, target: unknown): Route[] {
     }
     if (!isObject(node) || seen.has(node)) continue;
     seen.add(node);
-    const inPlace = (next: Loc) => queue.push({ loc: next, route });
+    const inPlace = (next: Loc) => queue.push({ loc: next, entry, route });
     const into = (next: Loc, step: Step) =>
-      queue.push({ loc: next, route: { steps: [...route.steps, step], holders: [...route.holders, loc] } });
+      queue.push({
+        loc: next,
+        entry: next,
+        route: {
+          steps: [...route.steps, step],
+          holders: [...route.holders, loc],
+          entries: [...route.entries, entry],
+        },
+      });
     for (const key of ["$ref", "$recursiveRef", "$dynamicRef"]) {
       const ref = node[key];
       if (typeof ref !== "string") continue;
@@ -99,17 +118,103 @@ export function targetedDocuments(
   generator: Generator,
   root: Loc,
   site: { readonly accept: Loc; readonly reject: Loc },
+  accepts: (document: unknown) => boolean = () => true,
+  rejectRoot?: Loc,
 ): unknown[] {
+  // A change inside a `not` is a change of the values at the `not`'s place, with the sides swapped:
+  // values are made there, where the document has them.
+  site = { accept: outsideNot(site.accept), reject: outsideNot(site.reject) };
   const target = model.deref(site.accept).node;
   const routes = routesTo(root, target);
   if (routes.length === 0) return [];
   const locals = generator.values([site.accept], [site.reject], 0, LOCAL_VALUES);
+  // The other version's ways to the same place: its schemas there steer the neighbours.
+  const theirs = rejectRoot ? routesTo(rejectRoot, model.deref(site.reject).node) : [];
   const out: unknown[] = [];
   for (const route of routes) {
-    const plain = route.holders.map((holder) => generator.values([holder], [], 0, 1)[0]);
-    for (const local of locals) out.push(embed(route.steps, plain, local));
+    // Each level's plainest value of the kind its step needs (an object for a property, an array for
+    // an item: a schema without `type` often has `null` as its plainest value), where both the
+    // level's own schema and the branch the way took apply; the branch's alone when none is found.
+    const plain = route.holders.map((holder, i) => {
+      const step = route.steps[i]!;
+      const fits = (value: unknown) => ("key" in step ? isObject(value) : Array.isArray(value));
+      const entry = route.entries[i]!;
+      // Stryker disable next-line ConditionalExpression,ArrayDeclaration: where the level began at the branch itself, the fallback below gives the same values
+      const both = entry.node === holder.node ? [] : generator.values([entry, holder], [], 0, PLAIN);
+      return both.find(fits) ?? generator.values([holder], [], 0, PLAIN).find(fits);
+    });
+    const embedded = locals.map((local) => embed(route.steps, plain, local));
+    out.push(...embedded);
+    // Values the accepting version takes in the plainest place are the ones worth varying around.
+    const taken = locals.filter((_, i) => accepts(embedded[i])).slice(0, PINNED);
+    const same = theirs.find((r) => JSON.stringify(r.steps) === JSON.stringify(route.steps));
+    const last = route.steps.length - 1;
+    const hints = same && last >= 0 ? [same.entries[last]!, same.holders[last]!] : [];
+    out.push(...neighbours(generator, route, plain, taken, hints));
   }
   return out;
+}
+
+/**
+ * The same values with the object that holds them varied one other place at a time: a value the
+ * change rejects may be accepted by a branch of the other version the plainest neighbours happen to
+ * fit (a binding type that became its own `oneOf` branch still fits it with `"direction": "in"`, not
+ * with `"inout"`). The value is pinned with an `enum` of itself beside the level's schemas.
+ */
+function neighbours(
+  generator: Generator,
+  route: Route,
+  plain: readonly unknown[],
+  locals: readonly unknown[],
+  hints: readonly Loc[],
+) {
+  const last = route.steps.length - 1;
+  const step = route.steps[last];
+  if (step === undefined || !("key" in step)) return [];
+  const entry = route.entries[last]!;
+  const holder = route.holders[last]!;
+  const out: unknown[] = [];
+  for (const local of locals) {
+    const pin = { type: "object", properties: { [step.key]: { enum: [local] } }, required: [step.key] };
+    const pinned: Loc = { node: pin, ptr: entry.ptr, doc: entry.doc };
+    // Varied on their own, and steered by the other version's schemas there (which name keys of
+    // their own): each way finds neighbours the other crowds out.
+    const steered = hints.length > 0 ? generator.values([entry, holder, pinned], hints, 0, LOCAL_VALUES) : [];
+    const plainly = generator.values([entry, holder, pinned], [], 0, LOCAL_VALUES);
+    for (const object of [...plainly, ...steered].filter(isObject))
+      out.push(embed(route.steps.slice(0, last), plain, object));
+  }
+  return out;
+}
+
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "definitions", "$defs", "dependencies"]);
+
+/**
+ * The schema whose `not` holds `loc` (the innermost `not` on its pointer), or `loc` itself when it is
+ * in no `not` or does not live at its pointer (a node made for a proof).
+ */
+export function outsideNot(loc: Loc): Loc {
+  const segments = loc.ptr.split("/").slice(1);
+  let at = -1;
+  segments.forEach((segment, i) => {
+    if (segment === "not" && !SCHEMA_MAPS.has(segments[i - 1] ?? "")) at = i;
+  });
+  if (at < 0) return loc;
+  let node: unknown = loc.doc.root;
+  let reached: unknown = loc.doc.root;
+  for (const [i, segment] of segments.entries()) {
+    const key = segment.replace(/~1/g, "/").replace(/~0/g, "~");
+    reached =
+      isObject(reached) || Array.isArray(reached) ? (reached as Record<string, unknown>)[key] : undefined;
+    if (i === at - 1) node = reached;
+  }
+  if (at === 0) node = loc.doc.root;
+  if (reached !== loc.node) return loc;
+  const ptr = segments
+    .slice(0, at)
+    .map((s) => `/${s}`)
+    .join("");
+  return { node, ptr, doc: loc.doc };
 }
 
 /** `value` at the end of `steps`, each level the plainest document there with that one place set. */

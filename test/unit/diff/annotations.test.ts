@@ -224,11 +224,12 @@ describe("the same content keyword asserted on one side only (a dialect change u
     ]);
   });
 
-  it("is never called compatible, even where no witness is found", () => {
+  it("is never called compatible: no witness undoes the keyword alone, the dialect breaks with it", () => {
     const json = string({ contentMediaType: "application/json" });
     expect(across(json, json, D7, D, assertFormats(true))).toEqual([
       toModern,
       "content-changed /contentMediaType ok/undecided: contentMediaType kept; asserted in OLD's dialect only (--assert-formats); no witness found (no generated document that breaks is rejected because of this change)",
+      "changes-combined  ok/breaks: a document NEW accepts and OLD rejects, though no one change alone is shown to reject it (content-changed at /contentMediaType); a witness proves forward breaks",
     ]);
   });
 

@@ -16,6 +16,7 @@ const HEADINGS: Readonly<Record<string, ChangeFamily>> = {
   Objects: "object",
   "Combinators and conditionals": "combinator",
   "The time budget": "budget",
+  "Changes that break together": "joint",
 };
 
 /** The kinds in the first column of each table under "## Change kinds", by family. */

@@ -4,10 +4,17 @@
 // ajv the engine runs). No `ok` a real document contradicts (unsound), no witness the independent
 // validator does not see break (a false alarm), at the CLI's default budget. A document proves a break
 // only when the engine reads it as the independent validator does (draft-04 has no `const`, which ajv
-// reads anyway): diff's contract is the engine's reading. The shares and times are
+// reads anyway): diff's contract is the engine's reading. A witness is that reading made concrete, so
+// the independent validator judges it on the versions with each draft-04 `const` spelled as the
+// one-value `enum` draft-04 has (constAsEnum), and on nothing else rewritten. The shares and times are
 // bench/diff-corpus.js's: here only soundness is held, which no machine's speed changes.
 import { describe, expect, it } from "vitest";
-import { judgePair, loadRealCorpus, type PairVerdict } from "../../../bench/diff-corpus-judge.js";
+import {
+  constAsEnum,
+  judgePair,
+  loadRealCorpus,
+  type PairVerdict,
+} from "../../../bench/diff-corpus-judge.js";
 import { SchemaCompiler } from "../../../src/catalog/compiler.js";
 import { diffSchemas } from "../../../src/diff/index.js";
 
@@ -36,6 +43,23 @@ describe("diff on the real-world corpus", () => {
     ]);
     // Valid under both versions: it breaks nothing forward.
     expect(verdict.falseAlarms).toEqual(['type-changed at  forward: {"no-such-key":1}']);
+  });
+
+  it("judges a witness with draft-04's `const` spelled as a one-value enum, keywords only", () => {
+    const schema = {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      properties: { const: { const: 1 }, a: { const: "x", enum: ["x", "y"] }, e: { enum: [{ const: 2 }] } },
+      definitions: { const: { type: "string" } },
+    };
+    expect(constAsEnum(schema)).toEqual({
+      $schema: "http://json-schema.org/draft-04/schema#",
+      properties: {
+        const: { enum: [1] },
+        a: { enum: ["x", "y"], allOf: [{ enum: ["x"] }] },
+        e: { enum: [{ const: 2 }] },
+      },
+      definitions: { const: { type: "string" } },
+    });
   });
 
   for (const [schema, pairs] of bySchema) {

@@ -208,11 +208,12 @@ describe("the same format asserted on one side only (a dialect change under --as
     ]);
   });
 
-  it("is never called compatible, even where no witness is found", () => {
+  it("is never called compatible: no witness undoes the format alone, the dialect breaks with it", () => {
     const email = string({ format: "email" });
     expect(across(email, email, D7, D, true)).toEqual([
       toModern,
       "format-removed /format ok/undecided: OLD asserted format email; no witness found (no generated document that breaks is rejected because of this change)",
+      "changes-combined  ok/breaks: a document NEW accepts and OLD rejects, though no one change alone is shown to reject it (format-removed at /format); a witness proves forward breaks",
     ]);
   });
 

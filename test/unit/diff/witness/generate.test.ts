@@ -2,7 +2,8 @@
 // for each way through the accepting schema, the values of every type it allows, bounded per place,
 // memoised, and cut to plain values past a depth or a work budget. Deterministic: exact lists.
 import { describe, expect, it } from "vitest";
-import { load } from "./load.js";
+import { steeredValues } from "../../../../src/diff/witness/generate.js";
+import { load, views } from "./load.js";
 
 const documents = (accept: unknown, reject: unknown = {}, limit?: number): unknown[] => {
   const { generator, old, new: other } = load(accept, reject);
@@ -220,5 +221,32 @@ describe("bounds on the search", () => {
       contains: { const: 5 },
     };
     expect(documents(contains)).toEqual([[5]]);
+  });
+});
+
+describe("finite values and the ways through choices, in the order they are tried", () => {
+  it("the values the other version's finite set leaves out come right after the plainest", () => {
+    const [hint] = views({ enum: ["a", "b", "c"] });
+    expect(steeredValues(["a", "b", "c", "d", "e"], [hint!])).toEqual(["a", "d", "e", "b", "c"]);
+    expect(steeredValues(["a", "b"], [])).toEqual(["a", "b"]);
+    expect(steeredValues([], [hint!])).toEqual([]);
+    // rust-toolchain: a target added past the 24 values a place keeps is still tried.
+    const old = Array.from({ length: 30 }, (_, i) => `t${i}`);
+    expect(documents({ enum: [...old, "new"] }, { enum: old }).slice(0, 2)).toEqual(["t0", "new"]);
+  });
+
+  it("values a `not` names go last", () => {
+    const kinds = ["http", "queue"];
+    expect(documents({ type: "string", enum: ["http", "queue", "sql"], not: { enum: kinds } })).toEqual([
+      "sql",
+      "http",
+      "queue",
+    ]);
+  });
+
+  it("a oneOf's second branch is tried within the limit: the first way keeps half, then they take turns", () => {
+    const branches = { oneOf: [{ type: "integer" }, { type: "string", enum: ["s"] }] };
+    expect(documents(branches, {}, 6)).toEqual([0, 1, -1, "s", 2, 10]);
+    expect(documents(branches, {}, 4)).toEqual([0, 1, "s", -1]);
   });
 });

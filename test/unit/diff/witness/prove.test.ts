@@ -148,12 +148,22 @@ describe("prove, called with the changes of its own choosing", () => {
   });
 
   it("cannot prove a change it cannot undo in place: no site, or a path outside the site", () => {
+    // The document that breaks still proves the direction: it goes to a change of its own.
     expect(prove([{ ...lowered, site: undefined }], context)).toEqual([
       {
         ...lowered,
         site: undefined,
         backward: "undecided",
         reason: "r; no witness found (no generated document that breaks is rejected because of this change)",
+      },
+      {
+        kind: "changes-combined",
+        path: "",
+        backward: "breaks",
+        forward: "ok",
+        reason:
+          "a document OLD accepts and NEW rejects, though no one change alone is shown to reject it (maximum-decreased at /maximum); a witness proves backward breaks",
+        witness: { backward: 6 },
       },
     ]);
   });

@@ -142,12 +142,40 @@ describe("strings", () => {
     expect(strings(views({ pattern: "^a", maxLength: 0 }), [])).toEqual([]);
   });
 
+  it("the words a pattern of the other version names are probes outside it, alone and inside others", () => {
+    // pre-commit-config: `^(?!.*(local|meta)).*$` became `^(?!(?:meta|local)$).*$`.
+    const old = "^(?!.*(local|meta)).*$";
+    expect(strings(views({ pattern: "^(?!(?:meta|local)$).*$" }), views({ pattern: old }))).toEqual([
+      "ax",
+      "",
+      "0",
+      "a",
+      // "local" and "meta" alone fail this scope too; inside a longer string they pass it.
+      "alocal",
+      "locala",
+      "x0",
+      "-",
+      "x",
+      "0-",
+      "ab",
+      "abc",
+      "A",
+      " ",
+      "a b",
+    ]);
+  });
+
   it("the other version's own pattern, enum and const give candidates this scope may accept", () => {
+    // After its samples, strings outside it: a dropped pattern is broken by one it never matched.
     expect(strings(views({}), views({ pattern: "^z+$" }))).toEqual([
       "",
       "zz",
       "zzz",
       "z",
+      "!",
+      "#",
+      "é",
+      "a\n",
       "a",
       "ab",
       "abc",

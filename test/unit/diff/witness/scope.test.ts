@@ -190,3 +190,23 @@ describe("hintsOf: every view through any branch, and the schemas worth satisfyi
     expect(hints({ anyOf: [true, false, { minimum: 1 }] }).views).toEqual(["", "/anyOf/2"]);
   });
 });
+
+describe("expand: conditionals side by side", () => {
+  it("after the first branch of each, every `else` at once, then one `then` at a time", () => {
+    const when = (value: string) => ({
+      if: { properties: { kind: { const: value } }, required: ["kind"] },
+      then: { required: [value] },
+    });
+    // Each `if` tests kind for another value: taking two `then`s at once fits no document.
+    expect(scopes({ allOf: [when("a"), when("b")] })).toEqual([
+      ["", "/allOf/0", "/allOf/1", "/allOf/0/if", "/allOf/0/then", "/allOf/1/if", "/allOf/1/then"],
+      ["", "/allOf/0", "/allOf/1"],
+      ["", "/allOf/0", "/allOf/1", "/allOf/0/if", "/allOf/0/then"],
+      ["", "/allOf/0", "/allOf/1", "/allOf/1/if", "/allOf/1/then"],
+      ["", "/allOf/0", "/allOf/1", "/allOf/1/if", "/allOf/1/then"],
+      ["", "/allOf/0", "/allOf/1", "/allOf/0/if", "/allOf/0/then"],
+    ]);
+    // One conditional alone keeps its two ways.
+    expect(scopes(when("a"))).toEqual([["", "/if", "/then"], [""]]);
+  });
+});
