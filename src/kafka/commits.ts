@@ -228,13 +228,17 @@ export class DeferredCommits {
 export function runConfig(
   sink: RecordSink,
   log: Logger,
-  hooks: { readonly onBatchEnd?: BatchEndHook | undefined; readonly onUndecodable: UndecodableHook },
+  hooks: {
+    readonly onBatchEnd?: BatchEndHook | undefined;
+    readonly onUndecodable: UndecodableHook;
+    readonly talliesLater?: boolean | undefined;
+  },
   commits: DeferredCommits,
-  talliesLater: boolean,
 ): ConsumerRunConfig {
+  const { talliesLater, ...rest } = hooks;
   const tallied = Promise.resolve();
   const handler = batchHandler(sink, log, {
-    ...hooks,
+    ...rest,
     onDeferred: talliesLater
       ? (topic, partition, next, done) => commits.track(topic, partition, next, done)
       : undefined,

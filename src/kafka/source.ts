@@ -162,12 +162,11 @@ export class KafkaSource {
           this.#report.undecodable(topic, partition, batch);
           this.#options.onUndecodable?.(topic, partition, batch);
         },
+        talliesLater: this.#options.talliesLater,
       };
-      const talliesLater = this.#options.talliesLater === true;
-      await consumer.run(runConfig(this.#options.sink, this.#log, hooks, commits, talliesLater));
+      await consumer.run(runConfig(this.#options.sink, this.#log, hooks, commits));
       if (await abandoned()) return;
-      // The start offsets #assign seeked (a new group) at once, as autoCommit's seek would: a crash
-      // before the first interval would otherwise start the group again at the then latest offset.
+      // A new group's seeked start, committed now: kafkajs commits a seek only with autoCommit.
       void commits.commit();
     } catch (error) {
       if (session.closing) return;
@@ -189,10 +188,9 @@ export class KafkaSource {
       if (mine()) health.brokerUp = true;
     });
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      // Only batches of aborted records or transaction markers have no message: kafkajs resolved
-      // past them without eachBatch. The offset is committed here, behind the batches still being
-      // tallied; else an aborted transaction at the end of a partition would keep the group's offset
-      // before it, as if it were still unread.
+      // Only batches of aborted records or transaction markers have no message: kafkajs resolved past
+      // them without eachBatch. Committed here, behind the batches still being tallied, or an aborted
+      // transaction at the end of a partition would keep the group's offset before it, as if unread.
       if (!mine() || payload.batchSize !== 0) return;
       const { topic, partition, lastOffset, highWatermark } = payload;
       this.#deferred?.track(topic, partition, (BigInt(lastOffset) + 1n).toString(), Promise.resolve());
@@ -238,9 +236,8 @@ export class KafkaSource {
       if (partitions.length === 0) continue;
       assignment.set(topic, partitions);
       health.assigned.set(topic, new Set(partitions));
-      // seek() is only recorded here and applied by kafkajs before its first fetch, so this listener
-      // must stay synchronous: the fetch loop starts right after GROUP_JOIN. With autoCommit off
-      // kafkajs does not commit it: the commits do (#connect, then every interval).
+      // seek() is only recorded here and applied by kafkajs before its first fetch (committed by
+      // #connect), so this listener must stay synchronous: the fetch loop starts right after GROUP_JOIN.
       for (const partition of partitions) {
         const offset = this.#pendingStarts.get(topic)?.get(partition);
         if (offset === undefined) continue;
