@@ -123,12 +123,19 @@ export function batchHandler(
      */
     readonly onDeferred?:
       ((topic: string, partition: number, next: string, done: Promise<void>) => void) | undefined;
+    /**
+     * Without workers, when the source commits (autoCommit off): the batch's tallies are finished here
+     * (the flush awaited), and `next` is committable at once.
+     */
+    readonly onTallied?: ((topic: string, partition: number, next: string) => void) | undefined;
     /** With deferred commits: the last offset already counted, for a batch that re-reads it. */
     readonly alreadyCounted?:
       ((topic: string, partition: number, first: string) => bigint | undefined) | undefined;
   },
 ): (payload: EachBatchPayload) => Promise<void> {
-  const { onBatchEnd, onUndecodable, onDeferred, alreadyCounted } = hooks;
+  const { onBatchEnd, onUndecodable, onDeferred, onTallied, alreadyCounted } = hooks;
+  // kafkajs commits (autoCommit) only when the source does not.
+  const kafkajsCommits = onDeferred === undefined && onTallied === undefined;
   // Validation on worker threads: awaited here before any offset is resolved, unless deferred.
   const flush = sink.flush === undefined || onDeferred !== undefined ? undefined : () => sink.flush!();
   const call = (name: string, fn: () => void): void => {
@@ -207,14 +214,16 @@ export function batchHandler(
         // before it; resolving each record cost a tenth of the whole pipeline in the benchmark.
         if (flush !== undefined) await flush();
         if (onDeferred !== undefined) onDeferred(topic, partition, next(last), sink.flush!());
+        else if (onTallied !== undefined) onTallied(topic, partition, next(last));
         resolveOffset(last);
         await heartbeat();
-        if (onDeferred === undefined) await commitOffsetsIfNecessary();
+        if (kafkajsCommits) await commitOffsetsIfNecessary();
       }
     }
     if (flush !== undefined) await flush();
     if (onDeferred !== undefined && last !== undefined)
       onDeferred(topic, partition, next(last), sink.flush!());
+    else if (onTallied !== undefined && last !== undefined) onTallied(topic, partition, next(last));
     if (last !== undefined) resolveOffset(last);
     // Read to its end, the batch may still end past its last message: a transaction's commit marker
     // or aborted records, which kafkajs leaves out. The processed range reaches them, so that the next
@@ -229,6 +238,6 @@ export function batchHandler(
       if (BigInt(end) > BigInt(last)) last = end;
     }
     endRange();
-    if (onDeferred === undefined) await commitOffsetsIfNecessary();
+    if (kafkajsCommits) await commitOffsetsIfNecessary();
   };
 }

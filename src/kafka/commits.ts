@@ -87,9 +87,10 @@ export interface CommittingConsumer {
 }
 
 /**
- * Commits for a consumer run with kafkajs's autoCommit off, because the batches' tallies finish on
- * validation workers after kafkajs has moved on: every `intervalMs`, on a rebalance, and when the
- * source stops (after the last batch's tallies), each partition's committable offset.
+ * Commits for a consumer run with kafkajs's autoCommit off: every `intervalMs`, on a rebalance, and
+ * when the source stops (after the last batch's tallies), each partition's committable offset. Not
+ * after every batch, as kafkajs's autoCommit would; with validation workers a batch's tallies also
+ * finish after kafkajs has moved on.
  */
 export class DeferredCommits {
   readonly tracker = new CommitTracker();
@@ -140,6 +141,14 @@ export class DeferredCommits {
   track(topic: string, partition: number, next: string, done: Promise<unknown>): void {
     this.#read.set(`${topic}\u0000${partition}`, BigInt(next) - 1n);
     this.tracker.track(topic, partition, next, done);
+  }
+
+  /**
+   * A new group's start offset, seeked on the first assignment: committable at once, and nothing
+   * before it was read here.
+   */
+  start(topic: string, partition: number, offset: string): void {
+    this.tracker.track(topic, partition, offset, Promise.resolve());
   }
 
   /**
@@ -207,28 +216,36 @@ export class DeferredCommits {
 }
 
 /**
- * How the consumer runs its batches, and who commits. autoCommit makes kafkajs commit the *resolved*
- * offsets after every batch, before a rebalance and on an eachBatch error. With eachBatchAutoResolve
- * off, an offset is resolved only after the sink has tallied its record, so a commit never runs ahead
- * of the tallies; the interval lets commitOffsetsIfNecessary() also commit inside very long batches.
- * With `deferred` (validation workers) tallies finish after kafkajs moved on: DeferredCommits commits.
+ * How the consumer runs its batches, and who commits: `commits`, always, with kafkajs's autoCommit off.
+ * kafkajs's autoCommit commits after every partition batch whatever its interval says (Runner#handleBatch
+ * forces it), some 800 commits per million records and a tenth of the CPU per record at ratio 0.01
+ * (BENCHMARKS.md); commits every `commitIntervalMs`, on a rebalance and at stop carry the same offsets.
+ * With eachBatchAutoResolve off, an offset is committable only after the sink has tallied its record.
+ * Without workers the handler awaits the sink's flush (a record held for a lookup holds its partition),
+ * so a batch's offsets are committable when it ends; with `talliesLater` (validation workers) tallies
+ * finish after kafkajs moved on, and a batch's offsets wait for them.
  */
 export function runConfig(
   sink: RecordSink,
   log: Logger,
-  hooks: { readonly onBatchEnd?: BatchEndHook | undefined; readonly onUndecodable: UndecodableHook },
-  deferred: DeferredCommits | undefined,
+  hooks: {
+    readonly onBatchEnd?: BatchEndHook | undefined;
+    readonly onUndecodable: UndecodableHook;
+    readonly talliesLater?: boolean | undefined;
+  },
+  commits: DeferredCommits,
 ): ConsumerRunConfig {
+  const { talliesLater, ...rest } = hooks;
+  const tallied = Promise.resolve();
   const handler = batchHandler(sink, log, {
-    ...hooks,
-    onDeferred: deferred
-      ? (topic, partition, next, done) => deferred.track(topic, partition, next, done)
+    ...rest,
+    onDeferred: talliesLater
+      ? (topic, partition, next, done) => commits.track(topic, partition, next, done)
       : undefined,
-    alreadyCounted: deferred
-      ? (topic, partition, first) => deferred.alreadyCounted(topic, partition, first)
-      : undefined,
+    onTallied: talliesLater
+      ? undefined
+      : (topic, partition, next) => commits.track(topic, partition, next, tallied),
+    alreadyCounted: (topic, partition, first) => commits.alreadyCounted(topic, partition, first),
   });
-  return deferred
-    ? { autoCommit: false, eachBatchAutoResolve: false, eachBatch: deferred.wrap(handler) }
-    : { autoCommit: true, autoCommitInterval: 5_000, eachBatchAutoResolve: false, eachBatch: handler };
+  return { autoCommit: false, eachBatchAutoResolve: false, eachBatch: commits.wrap(handler) };
 }

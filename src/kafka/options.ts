@@ -33,7 +33,7 @@ export interface ConsumerTuning {
    */
   readonly maxBytes: number;
   readonly maxBytesPerPartition: number;
-  /** How often tallied offsets are committed when commits are deferred (validation workers). */
+  /** How often tallied offsets are committed (also on a rebalance and at stop). */
   readonly commitIntervalMs: number;
 }
 
@@ -130,8 +130,9 @@ export interface KafkaSourceOptions {
   /**
    * The sink finishes a batch's tallies later (validation on worker threads, `sink.flush`): offsets
    * are resolved as soon as a batch is read, so kafkajs fetches the next while the workers validate,
-   * and committed only once the batch's tallies are recorded, by the source rather than kafkajs.
+   * and committed only once the batch's tallies are recorded. Either way the source commits, not
+   * kafkajs (kafka/commits.ts).
    */
-  readonly deferredCommits?: boolean;
+  readonly talliesLater?: boolean;
   readonly tuning?: Partial<ConsumerTuning>;
 }

@@ -115,15 +115,14 @@ export class KafkaSource {
     this.#consumer = consumer;
     const previous = this.#deferred;
     previous?.stop();
-    this.#deferred = this.#options.deferredCommits
-      ? new DeferredCommits(
-          consumer,
-          this.#tuning.commitIntervalMs,
-          (error) =>
-            this.#log.debug({ error: messageOf(error) }, "commit failed; the next one carries its offsets"),
-          previous,
-        )
-      : undefined;
+    const commits = new DeferredCommits(
+      consumer,
+      this.#tuning.commitIntervalMs,
+      (error) =>
+        this.#log.debug({ error: messageOf(error) }, "commit failed; the next one carries its offsets"),
+      previous,
+    );
+    this.#deferred = commits;
     this.#listen(session, consumer);
     // After every await: a stop() during it has already disconnected, and a topic watch may have
     // replaced this consumer; either way undo what the await opened, or the group gets a member that
@@ -163,9 +162,12 @@ export class KafkaSource {
           this.#report.undecodable(topic, partition, batch);
           this.#options.onUndecodable?.(topic, partition, batch);
         },
+        talliesLater: this.#options.talliesLater,
       };
-      await consumer.run(runConfig(this.#options.sink, this.#log, hooks, this.#deferred));
-      await abandoned();
+      await consumer.run(runConfig(this.#options.sink, this.#log, hooks, commits));
+      if (await abandoned()) return;
+      // A new group's seeked start, committed now: kafkajs commits a seek only with autoCommit.
+      void commits.commit();
     } catch (error) {
       if (session.closing) return;
       this.#report.down(error, step);
@@ -186,10 +188,9 @@ export class KafkaSource {
       if (mine()) health.brokerUp = true;
     });
     consumer.on(consumer.events.END_BATCH_PROCESS, ({ payload }) => {
-      // Only batches of aborted records or transaction markers have no message: kafkajs resolved and
-      // (with autoCommit) committed past them without eachBatch. With deferred commits the offset is
-      // committed here, behind the batches still being tallied; else an aborted transaction at the
-      // end of a partition would keep the group's offset before it, as if it were still unread.
+      // Only batches of aborted records or transaction markers have no message: kafkajs resolved past
+      // them without eachBatch. Committed here, behind the batches still being tallied, or an aborted
+      // transaction at the end of a partition would keep the group's offset before it, as if unread.
       if (!mine() || payload.batchSize !== 0) return;
       const { topic, partition, lastOffset, highWatermark } = payload;
       this.#deferred?.track(topic, partition, (BigInt(lastOffset) + 1n).toString(), Promise.resolve());
@@ -235,13 +236,14 @@ export class KafkaSource {
       if (partitions.length === 0) continue;
       assignment.set(topic, partitions);
       health.assigned.set(topic, new Set(partitions));
-      // seek() is only recorded here and committed by kafkajs before its first fetch, so this
-      // listener must stay synchronous: the fetch loop starts right after GROUP_JOIN.
+      // seek() is only recorded here and applied by kafkajs before its first fetch (committed by
+      // #connect), so this listener must stay synchronous: the fetch loop starts right after GROUP_JOIN.
       for (const partition of partitions) {
         const offset = this.#pendingStarts.get(topic)?.get(partition);
         if (offset === undefined) continue;
         try {
           consumer.seek({ topic, partition, offset });
+          this.#deferred?.start(topic, partition, offset);
         } catch (error) {
           // A throw here would propagate into kafkajs's join; kafkajs then picks the start itself.
           this.#log.warn({ topic, partition, error: messageOf(error) }, "cannot record the start offset");

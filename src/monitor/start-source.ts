@@ -47,7 +47,7 @@ export async function startSource(inputs: SourceInputs): Promise<StartedSource> 
       logger: logger.child({ component: "kafka" }),
       env: inputs.env,
       ...core.lifecycle.sourceEvents,
-      deferredCommits: core.pool !== undefined,
+      talliesLater: core.pool !== undefined,
       ...(inputs.tuning ? { tuning: inputs.tuning } : {}),
     });
     core.lifecycle.startTicking();

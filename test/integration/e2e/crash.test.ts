@@ -130,8 +130,8 @@ subjects:
           undefined,
           200,
         );
-        // Commits come after each batch (workers 0), or once a second for the batches the workers
-        // finished (workers 1).
+        // Commits come once a second, for the batches tallied (workers 0) or the batches whose
+        // validations the workers finished (workers 1).
         await waitFor(
           async () => (await committed(brokers, groupId, topic)) > 0,
           "a first commit",

@@ -256,6 +256,50 @@ describe("KafkaSource", () => {
   );
 
   it(
+    "commits on its interval and at stop, not after every batch; the stop's commit leaves a restart nothing to count twice",
+    async () => {
+      const topic = freshTopic("sw-interval");
+      const groupId = freshGroupId("sw-interval");
+      await createTopic(brokers, topic, 1);
+      const records = (from: number): { value: string }[] =>
+        Array.from({ length: 5 }, (_, i) => ({ value: `v${from + i}` }));
+
+      // An interval no test reaches: every commit seen below is the start's or the stop's.
+      const first = harness(
+        { groupId, fromBeginning: false },
+        { topics: [topic], tuning: { ...TUNING, commitIntervalMs: 3_600_000 } },
+      );
+      await first.source.start();
+      await waitFor(() => first.health.assignedPartitions === 1, "the assignment");
+      await waitFor(async () => (await committed(groupId, topic))[0] === "0", "the start offset committed");
+      for (const from of [0, 5, 10]) {
+        await produce(brokers, topic, records(from));
+        await waitFor(() => first.sink.records.length >= from + 5, `${from + 5} records`);
+      }
+      // Three batches read and tallied, and the group's offset still where the run started: kafkajs's
+      // autoCommit would have committed after each of them.
+      expect(first.events.filter((e) => e.startsWith("batch "))).toEqual([
+        `batch ${topic}/0 0-4`,
+        `batch ${topic}/0 5-9`,
+        `batch ${topic}/0 10-14`,
+      ]);
+      expect(await committed(groupId, topic)).toEqual({ 0: "0" });
+      await first.source.stop();
+      expect(await committed(groupId, topic)).toEqual({ 0: "15" });
+
+      await produce(brokers, topic, [{ value: "v15" }, { value: "v16" }]);
+      const second = harness({ groupId, fromBeginning: false }, { topics: [topic] });
+      await second.source.start();
+      await waitFor(() => second.sink.records.length >= 2, "2 records");
+      await pastSentinels(topic, 1, second.sink);
+      expect(lines(real(second.sink.records))).toEqual([15, 16].map((i) => `${topic}/0/${i} -=v${i}`));
+      // On its interval (1 s by default), without a stop: past the sentinel at offset 17.
+      await waitFor(async () => (await committed(groupId, topic))[0] === "18", "offset 18 committed");
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
     "commits its start on a first run without traffic, so the next run misses nothing",
     async () => {
       const topic = freshTopic("sw-idle");

@@ -85,6 +85,30 @@ describe("the batch loop, at its edges", () => {
     expect(stopped.calls).toEqual([]);
   });
 
+  it("with the source committing and tallies finished here, awaits each flush before handing the offset over, and never commits", async () => {
+    const events: string[] = [];
+    let pending = 0;
+    const sinkWithFlush = {
+      process: () => void pending++,
+      flush: async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        events.push(`flushed ${pending}`);
+        pending = 0;
+      },
+    };
+    const handler = batchHandler(sinkWithFlush, log, {
+      onTallied: (topic, partition, next) => events.push(`${topic}/${partition} next ${next}`),
+    });
+    const { payload: p, calls } = payload(offsets(0, 599));
+    await handler(p);
+    expect(events).toEqual(["flushed 500", "t/3 next 500", "flushed 100", "t/3 next 600"]);
+    expect(calls).toEqual(["resolve 499", "heartbeat", "resolve 599"]);
+    const stopped = payload(offsets(0, 9), { running: () => false });
+    await handler(stopped.payload);
+    expect(events).toEqual(["flushed 500", "t/3 next 500", "flushed 100", "t/3 next 600", "flushed 0"]);
+    expect(stopped.calls).toEqual([]);
+  });
+
   it("never moves the processed range back when the batch says it ends before its last message", async () => {
     const ranges: string[] = [];
     const handler = batchHandler(sink(), log, { onBatchEnd: (_t, _p, f, l) => ranges.push(`${f}..${l}`) });

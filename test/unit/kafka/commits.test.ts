@@ -108,6 +108,20 @@ describe("deferred commits", () => {
     commits.stop();
   });
 
+  it("commits a new group's start offset without taking it for records read here", async () => {
+    const fake = consumer();
+    const commits = new DeferredCommits(fake, 60_000, () => undefined);
+    commits.start("t", 0, "2");
+    await flushed();
+    await commits.commit();
+    expect(fake.commits).toEqual([[{ topic: "t", partition: 0, offset: "2" }]]);
+    // nothing before the start was read here: a batch from 0 or 1 is counted
+    expect(commits.alreadyCounted("t", 0, "1")).toBeUndefined();
+    await commits.commit();
+    expect(fake.commits).toHaveLength(1);
+    commits.stop();
+  });
+
   it("carries what it read over to the consumer of a reconnect, which resumes at the group's commit", async () => {
     const old = new DeferredCommits(consumer(), 60_000, () => undefined);
     old.track("t", 0, "100", Promise.resolve());
