@@ -2,8 +2,7 @@ import type { EachBatchPayload, KafkaMessage } from "kafkajs";
 import type { Logger } from "pino";
 
 import { messageOf } from "../errors.js";
-import type { RecordSink } from "../pipeline/record.js";
-import type { SourceRecord } from "../pipeline/record.js";
+import { headerValue, type RecordSink, type SourceRecord } from "../pipeline/record.js";
 import { KafkaRecord, UNDECODABLE, type UndecodableBatch } from "./patches/index.js";
 import type { BatchEndHook, UndecodableHook } from "./options.js";
 
@@ -93,6 +92,16 @@ export class BatchRecord implements SourceRecord {
   get frame(): SourceRecord["frame"] {
     const message = this.#message;
     return message instanceof KafkaRecord ? message.frame : undefined;
+  }
+
+  /**
+   * The first value of header `name` (`SourceRecord.header`): read from the bytes of a message of
+   * schemawatch's decoder, without its headers object; from the headers otherwise.
+   */
+  header(name: string): Buffer | string | undefined {
+    const message = this.#message;
+    if (this.#headers === null && message instanceof KafkaRecord) return message.header(name);
+    return headerValue(this.headers, name);
   }
 
   /** Makes this the record of `message`; the sink never keeps a record it was given. */

@@ -50,7 +50,7 @@ export class ProducerResolver {
 
   #raw(record: SourceRecord, document: unknown): string | undefined {
     if (this.#header !== undefined) {
-      const value = this.#header.text(record.headers);
+      const value = this.#header.text(record);
       if (value !== undefined) return value;
     }
     if (this.#keyPattern && record.key) {

@@ -20,6 +20,12 @@ export interface SourceRecord {
    * Undefined where a source cannot promise that.
    */
   readonly frame?: RecordFrame | undefined;
+  /**
+   * The first value of header `name` that has one: `headerValue(headers, name)`, read without making
+   * the headers object (a Kafka record scans its header bytes). Undefined where a source has no such
+   * reader; `recordHeader` falls back to `headers` then.
+   */
+  header?(name: string): Buffer | string | undefined;
 }
 
 /** The bytes around values (`SourceRecord.frame`). */
@@ -86,11 +92,25 @@ export type UnreadableReason = Exclude<DecodeReason, "unknown_topic"> | "not_val
  * read as absent, so that a record with one is counted like a record without the header.
  */
 export function headerValue(headers: SourceRecord["headers"], name: string): Buffer | string | undefined {
-  const value = headers?.[name];
+  // Own headers only: `toString` or `__proto__` must not read as the object's inherited members.
+  if (headers === undefined || !Object.hasOwn(headers, name)) return undefined;
+  const value = headers[name];
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value)) return value;
   for (const item of value) if (item !== null && item !== undefined) return item;
   return undefined;
+}
+
+/** `headerValue` of a record's headers, through the record's own reader when it has one. */
+export function recordHeader(record: SourceRecord, name: string): Buffer | string | undefined {
+  return record.header === undefined ? headerValue(record.headers, name) : record.header(name);
+}
+
+/** The first value of a record's header as bytes, or undefined (`headerBytes`). */
+export function recordHeaderBytes(record: SourceRecord, name: string): Buffer | undefined {
+  const first = recordHeader(record, name);
+  if (first === undefined) return undefined;
+  return typeof first === "string" ? Buffer.from(first, "utf8") : first;
 }
 
 /** The first value of a header as a string, or undefined. */
@@ -123,8 +143,9 @@ export class HeaderDecoder {
     this.#name = name;
   }
 
-  text(headers: SourceRecord["headers"]): string | undefined {
-    const first = headerValue(headers, this.#name);
+  /** The first value of the header as text, or undefined. */
+  text(record: SourceRecord): string | undefined {
+    const first = recordHeader(record, this.#name);
     if (first === undefined) return undefined;
     if (typeof first === "string") return first;
     const bytes = this.#bytes;

@@ -4,7 +4,7 @@ import { tryParseVersion } from "../catalog/version.js";
 import type { IdLookups } from "../catalog/lookups.js";
 import type { WireId, WriterConfig } from "../config/types.js";
 import { compilePointer, readPointer, type Pointer } from "./pointer.js";
-import { HeaderDecoder, headerBytes, type DecodeReason, type SourceRecord } from "./record.js";
+import { HeaderDecoder, recordHeaderBytes, type DecodeReason, type SourceRecord } from "./record.js";
 
 /** The Confluent header that carries a schema GUID: a magic byte 1 followed by 16 bytes. */
 export const GUID_HEADER = "__value_schema_id";
@@ -85,15 +85,11 @@ export class WriterResolver {
     // (its first byte may well be 0: an Avro null branch, a zero): so does schemawatch.
     let native: Buffer | undefined;
     let nativeKind: WireId = "globalId";
-    const headers = this.#apicurioHeaders ? record.headers : undefined;
-    // Each name is read here by a constant first: a quarter of the cost of asking the shared reader,
-    // whose lookup by a name it is passed is slow, for both on every record.
-    if (headers !== undefined) {
-      if (headers[APICURIO_GLOBAL_ID_HEADER] != null)
-        native = headerBytes(headers, APICURIO_GLOBAL_ID_HEADER);
-      if (native === undefined && headers[APICURIO_CONTENT_ID_HEADER] != null) {
-        native = headerBytes(headers, APICURIO_CONTENT_ID_HEADER);
-        nativeKind = "contentId";
+    if (this.#apicurioHeaders) {
+      native = recordHeaderBytes(record, APICURIO_GLOBAL_ID_HEADER);
+      if (native === undefined) {
+        native = recordHeaderBytes(record, APICURIO_CONTENT_ID_HEADER);
+        if (native !== undefined) nativeKind = "contentId";
       }
     }
     if (native === undefined && value && value.length > 0 && value[0] === 0) {
@@ -120,7 +116,7 @@ export class WriterResolver {
           return true;
         }
         case "guid-header": {
-          const bytes = headerBytes(record.headers, GUID_HEADER);
+          const bytes = recordHeaderBytes(record, GUID_HEADER);
           if (!bytes) break;
           if (bytes.length !== 17 || bytes[0] !== 1) {
             out.error = "unknown_schema_id";
@@ -137,7 +133,7 @@ export class WriterResolver {
           return true;
         }
         case "header": {
-          const text = this.#header.text(record.headers);
+          const text = this.#header.text(record);
           if (text === undefined) break;
           this.#fromText(text, out);
           return true;

@@ -190,6 +190,40 @@ export class KafkaRecord implements DecodedRecord {
   }
 
   /**
+   * The first non-null value of header `name`, as `headerValue(this.headers, name)` reads it, without
+   * making the headers object or a slice of a value it does not return: the producer and writer
+   * resolvers ask for one or two names per record, and the object with a slice per value (a trace id)
+   * was 6% of the CPU per record (BENCHMARKS.md, issue 37). Names are compared as bytes where that is
+   * exact (`nameBytes`), else as the decoded text the object would have as its key.
+   */
+  header(name: string): Buffer | undefined {
+    const wanted = nameBytes(name);
+    const unnamed = name === "null";
+    const buffer = this.#buffer;
+    const at = { pos: this.#headers };
+    for (let i = 0; i < this.#headerCount; i++) {
+      const nameLength = varint(buffer, at);
+      let match: boolean;
+      if (nameLength === -1) match = unnamed;
+      else if (wanted === undefined) match = this.#names.name(buffer, at.pos, nameLength) === name;
+      else if (wanted.length !== nameLength) match = false;
+      else {
+        match = true;
+        for (let j = 0; j < nameLength; j++)
+          if (wanted[j] !== buffer[at.pos + j]) {
+            match = false;
+            break;
+          }
+      }
+      if (nameLength > 0) at.pos += nameLength;
+      const valueLength = varint(buffer, at);
+      if (match && valueLength !== -1) return this.#names.value(buffer, at.pos, valueLength);
+      if (valueLength > 0) at.pos += valueLength;
+    }
+    return undefined;
+  }
+
+  /**
    * A new object each time, as kafkajs's would be; a short value that repeats is one Buffer for
    * every record (HeaderNames), others are slices of the batch's bytes.
    */
@@ -224,6 +258,23 @@ export class KafkaRecord implements DecodedRecord {
     return headers;
   }
 }
+
+/**
+ * A header name's UTF-8 bytes, when equal bytes are exactly what decodes to `name`: a well-formed
+ * string without U+FFFD (decoding replaces bad bytes, and only those, with it). Undefined otherwise:
+ * such a name is compared as decoded text. Remembered: the resolvers ask for the same few names.
+ */
+function nameBytes(name: string): Buffer | undefined {
+  const known = encodedNames.get(name);
+  if (known !== undefined || encodedNames.has(name)) return known;
+  const bytes = name.isWellFormed() && !name.includes("\uFFFD") ? Buffer.from(name, "utf8") : undefined;
+  if (encodedNames.size >= MAX_ENCODED_NAMES) encodedNames.clear();
+  encodedNames.set(name, bytes);
+  return bytes;
+}
+
+const encodedNames = new Map<string, Buffer | undefined>();
+const MAX_ENCODED_NAMES = 64;
 
 /** A zigzag varint the batch decoder already checked; moves `at.pos` past it. */
 function varint(buffer: Buffer, at: { pos: number }): number {
