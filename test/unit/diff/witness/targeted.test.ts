@@ -79,31 +79,33 @@ describe("targetedDocuments", () => {
   });
 });
 
+/** Bindings as Azure Functions' schema has them: `base` for every item, `types` left to the dynamic branch. */
+const bindings = (types: string[], extra: object[], base: object) => ({
+  $schema: "http://json-schema.org/draft-07/schema#",
+  type: "object",
+  properties: {
+    bindings: {
+      type: "array",
+      items: {
+        allOf: [{ $ref: "#/definitions/base" }],
+        oneOf: [{ $ref: "#/definitions/dynamic" }, ...extra],
+      },
+    },
+  },
+  definitions: { base, dynamic: { properties: { type: { not: { enum: types } } } } },
+});
+
 describe("breaks that need the place around the change", () => {
-  const binding = (types: string[], extra: object[]) => ({
-    $schema: "http://json-schema.org/draft-07/schema#",
-    type: "object",
+  // Azure Functions' bindings: the fixed ones by type, the rest dynamic.
+  const base = {
     properties: {
-      bindings: {
-        type: "array",
-        items: {
-          allOf: [{ $ref: "#/definitions/base" }],
-          oneOf: [{ $ref: "#/definitions/dynamic" }, ...extra],
-        },
-      },
+      name: { type: "string" },
+      type: { type: "string" },
+      direction: { enum: ["in", "out", "inout"] },
     },
-    definitions: {
-      base: {
-        properties: {
-          name: { type: "string" },
-          type: { type: "string" },
-          direction: { enum: ["in", "out", "inout"] },
-        },
-        required: ["name", "type", "direction"],
-      },
-      dynamic: { properties: { type: { not: { enum: types } } } },
-    },
-  });
+    required: ["name", "type", "direction"],
+  };
+  const binding = (types: string[], extra: object[]) => bindings(types, extra, base);
 
   it("a value newly named in a `not`, which a new branch takes only with another place changed", () => {
     // Azure Functions: "sql" leaves the dynamic bindings for a branch of its own that takes direction "in" only.
@@ -190,26 +192,11 @@ describe("outsideNot, at the edges of a pointer", () => {
 
 describe("neighbours steered by the other version's schemas at the same place", () => {
   it("a key only the new branch names: a binding type of its own whose table must be a string", () => {
-    const binding = (types: string[], extra: object[]) => ({
-      $schema: "http://json-schema.org/draft-07/schema#",
-      type: "object",
-      properties: {
-        bindings: {
-          type: "array",
-          items: {
-            allOf: [{ $ref: "#/definitions/base" }],
-            oneOf: [{ $ref: "#/definitions/dynamic" }, ...extra],
-          },
-        },
-      },
-      definitions: {
-        base: {
-          properties: { name: { type: "string" }, type: { type: "string" } },
-          required: ["name", "type"],
-        },
-        dynamic: { properties: { type: { not: { enum: types } } } },
-      },
-    });
+    const base = {
+      properties: { name: { type: "string" }, type: { type: "string" } },
+      required: ["name", "type"],
+    };
+    const binding = (types: string[], extra: object[]) => bindings(types, extra, base);
     const trigger = { properties: { type: { enum: ["trig"] }, table: { type: "string" } } };
     const result = diffSchemas(binding(["http"], []), binding(["http", "trig"], [trigger]));
     const added = result.changes.find((c) => c.kind === "enum-value-added")!;
