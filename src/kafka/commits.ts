@@ -80,10 +80,34 @@ export class CommitTracker {
   }
 }
 
+/** What kafkajs's COMMIT_OFFSETS event says: the offsets the group coordinator took. */
+export interface CommitEvent {
+  readonly payload: {
+    readonly topics: ReadonlyArray<{
+      readonly topic: string;
+      /** kafkajs sends a Long here, whatever its types say: read with String(). */
+      readonly partitions: ReadonlyArray<{ readonly partition: number; readonly offset: unknown }>;
+    }>;
+  };
+}
+
 /** The part of a kafkajs consumer that deferred commits use. */
 export interface CommittingConsumer {
   commitOffsets(offsets: CommitOffset[]): Promise<void>;
   pause(topics: Array<{ topic: string }>): void;
+  on(eventName: "consumer.commit_offsets", listener: (event: CommitEvent) => void): () => void;
+  readonly events: { readonly COMMIT_OFFSETS: "consumer.commit_offsets" };
+}
+
+/** A commit call that returned without an error, but for offsets the group never took. */
+export class CommitNotTaken extends Error {
+  constructor(readonly offsets: readonly CommitOffset[]) {
+    super(
+      `kafkajs returned without committing ${offsets.length} offset(s) (its consumer was not running: ` +
+        "stopping or crashed); they stay pending",
+    );
+    this.name = "CommitNotTaken";
+  }
 }
 
 /**
@@ -103,6 +127,9 @@ export class DeferredCommits {
   #active = 0;
   #idle: Array<() => void> = [];
   #committing: Promise<void> = Promise.resolve();
+  /** Per partition, the offsets kafkajs said the coordinator took during the commit under way. */
+  readonly #taken = new Map<string, Set<string>>();
+  readonly #unlisten: () => void;
 
   /**
    * `previous`: the commits of the consumer this one replaces (a reconnect in the same process). What
@@ -121,6 +148,23 @@ export class DeferredCommits {
     }
     this.#consumer = consumer;
     this.#onError = onError;
+    // Why the event and not a check that the consumer runs, or a read of the group's offsets: kafkajs
+    // 2.2.4's Runner#commitOffsets resolves without committing whenever its runner is not running
+    // (from the first step of a stop or a crash until the runner is dropped, and when a failed attempt
+    // finds it stopped), and `running` turns false before any event says so, so a check before and
+    // after would miss a stop that began in between. A read back (admin.fetchOffsets) costs a request
+    // per commit. COMMIT_OFFSETS is sent by kafkajs only after the coordinator answered the
+    // OffsetCommit without an error (any partition's error fails the whole request), synchronously,
+    // before commitOffsets resolves: it is the proof, and it is free.
+    this.#unlisten = consumer.on(consumer.events.COMMIT_OFFSETS, ({ payload }) => {
+      for (const { topic, partitions } of payload.topics)
+        for (const p of partitions) {
+          const key = `${topic}\u0000${p.partition}`;
+          let taken = this.#taken.get(key);
+          if (!taken) this.#taken.set(key, (taken = new Set()));
+          taken.add(String(p.offset));
+        }
+    });
     this.#timer = setInterval(() => void this.commit(), intervalMs);
     this.#timer.unref();
   }
@@ -172,21 +216,41 @@ export class DeferredCommits {
     for (const key of [...this.#read.keys()]) if (key.startsWith(`${topic}\u0000`)) this.#read.delete(key);
   }
 
-  /** Commits what is committable now; one commit at a time. */
+  /**
+   * Commits what is committable now; one commit at a time. Only offsets the coordinator is known to
+   * have taken (kafkajs's COMMIT_OFFSETS) count as committed; the others stay pending, for the next
+   * commit to carry, or for the next consumer, resuming at the group's real commit, to skip as
+   * already counted.
+   */
   commit(): Promise<void> {
     this.#committing = this.#committing.then(async () => {
       const offsets = this.tracker.uncommitted();
       if (offsets.length === 0) return;
+      this.#taken.clear();
+      let failed = false;
       try {
         await this.#consumer.commitOffsets(offsets);
-        this.tracker.committed(offsets);
-        for (const o of offsets) this.#committedNext.set(`${o.topic}\u0000${o.partition}`, BigInt(o.offset));
       } catch (error) {
         // The next commit carries them again; a rebalance that wins the race re-reads them instead.
+        failed = true;
         this.#onError(error);
       }
+      const taken = offsets.filter((o) => this.#taken.get(`${o.topic}\u0000${o.partition}`)?.has(o.offset));
+      this.#taken.clear();
+      this.tracker.committed(taken);
+      for (const o of taken) this.#committedNext.set(`${o.topic}\u0000${o.partition}`, BigInt(o.offset));
+      const missing = offsets.filter((o) => !taken.includes(o));
+      if (!failed && missing.length > 0) this.#onError(new CommitNotTaken(missing));
     });
     return this.#committing;
+  }
+
+  /** Per partition, the offset this member knows the group took last (what a restart resumes at). */
+  committedOffsets(): CommitOffset[] {
+    return [...this.#committedNext].map(([key, next]) => {
+      const at = key.lastIndexOf("\u0000");
+      return { topic: key.slice(0, at), partition: Number(key.slice(at + 1)), offset: next.toString() };
+    });
   }
 
   /** A new assignment: kafkajs fetches from what the group committed, so older batches are moot. */
@@ -212,6 +276,7 @@ export class DeferredCommits {
 
   stop(): void {
     clearInterval(this.#timer);
+    this.#unlisten();
   }
 }
 

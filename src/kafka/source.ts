@@ -118,8 +118,7 @@ export class KafkaSource {
     const commits = new DeferredCommits(
       consumer,
       this.#tuning.commitIntervalMs,
-      (error) =>
-        this.#log.debug({ error: messageOf(error) }, "commit failed; the next one carries its offsets"),
+      (error) => this.#log.debug({ error: messageOf(error) }, "commit not made; its offsets stay pending"),
       previous,
     );
     this.#deferred = commits;
