@@ -260,6 +260,16 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     expect(result.code).toBe(0);
   });
 
+  it("exits 2 on a file of enums only, which has no message a record could be: it can only be imported", async () => {
+    const enums = `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\n`;
+    const dir = await writeTree({ "status-1.0.proto": enums, "status-1.1.proto": enums });
+    const result = await diff(`${dir}/status-1.0.proto`, `${dir}/status-1.1.proto`);
+    expect([result.code, result.stderr]).toEqual([
+      2,
+      `SCHEMA_INVALID: ${dir}/status-1.0.proto: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another`,
+    ]);
+  });
+
   it("exits 2 naming the importing file and the import when no folder holds it", async () => {
     const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
     const dir = await writeTree({ "pay-1.0.proto": pay, "pay-1.1.proto": pay });
