@@ -103,7 +103,7 @@ describe("diff of a Protobuf pair, against Apicurio's own checker tests", () => 
     });
   });
 
-  it("ProtobufCompatibilityCheckerLibraryTest: 29 pairs, 18 agree, 8 disagree, 3 refused (no message); with the enum in a message, 1 more agrees and 2 disagree", () => {
+  it("ProtobufCompatibilityCheckerLibraryTest: 29 pairs, 18 agree, 8 disagree, 3 refused (no message); with the enum in a message, 2 more agree and 1 disagrees", () => {
     const judged = judge(APICURIO_LIBRARY);
     expect(judged).toEqual({
       testMapStringStringCompatibility: "agree",
@@ -136,14 +136,8 @@ describe("diff of a Protobuf pair, against Apicurio's own checker tests", () => 
         "1a02c3a9",
       ),
       testChangingEnumConstantTag: NO_MESSAGE,
-      "testChangingEnumConstantTag (enum in a message)": {
-        backward: "ok",
-        forward: "ok",
-        changes: [
-          "enum-value-added t.Phase.ON(=5) backward - forward -",
-          "enum-value-removed t.Phase.ON(=1) backward - forward -",
-        ],
-      },
+      // ON kept but moved from 1 to 5: every record decodes, but a reader takes the other's ON for a number it has no name for.
+      "testChangingEnumConstantTag (enum in a message)": "agree",
       testIncompatibleTypeChange: "agree",
       testFieldLabelChange: "agree",
       testRenamingField: patch("field-renamed", "t.Box.after(#1)"),
@@ -170,6 +164,6 @@ describe("diff of a Protobuf pair, against Apicurio's own checker tests", () => 
     expect(upstream.filter(([, v]) => v === NO_MESSAGE)).toHaveLength(3);
     const wrapped = Object.entries(judged).filter(([name]) => name.endsWith("(enum in a message)"));
     expect(wrapped).toHaveLength(3);
-    expect(wrapped.filter(([, v]) => v === "agree")).toHaveLength(1);
+    expect(wrapped.filter(([, v]) => v === "agree")).toHaveLength(2);
   });
 });
