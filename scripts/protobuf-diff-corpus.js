@@ -7,7 +7,7 @@
 //
 //   npm run build && node scripts/protobuf-diff-corpus.js path/to/diff-schema-examples.json
 import { readFileSync } from "node:fs";
-import { parseProto } from "../dist/formats/protobuf/parse.js";
+import { parseProtoVersion } from "../dist/formats/protobuf/parse.js";
 import { diffProto } from "../dist/diff/protobuf/index.js";
 
 const pairs = JSON.parse(readFileSync(process.argv[2], "utf8"));
@@ -19,14 +19,15 @@ for (const pair of pairs) {
   // pair is judged by its records like the others (test/unit/diff/checkers/ holds the result).
   let result;
   try {
-    // A reference's text comes in `*_dependencies`, named by its import path.
+    // A side is read as `diff` reads a version (the format's parse); a reference's text comes in
+    // `*_dependencies`, named by its import path.
     const refs = (deps) => (deps ?? []).map((d) => ({ name: d.name, text: d.dependency, references: [] }));
-    const old = parseProto({
+    const old = parseProtoVersion({
       name: "original.proto",
       text: pair.original_schema,
       references: refs(pair.original_dependencies),
     });
-    const next = parseProto({
+    const next = parseProtoVersion({
       name: "update.proto",
       text: pair.update_schema,
       references: refs(pair.update_dependencies),

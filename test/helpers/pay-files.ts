@@ -10,13 +10,19 @@ import { record } from "./monitor.js";
 /**
  * The pipeline of a subject `pay` on the topic `pay` from two schema files of one format (`1.0.EXT`
  * deprecated unless `v1Status` says otherwise, Confluent id 11; `2.0.EXT` active, id 12), sampling at
- * `ratio`, `extra` YAML after the subject; `send` hands it a producer's record, `unread` lists what its
+ * `ratio`, `extra` YAML after the subject, `files` more files under `schemas/pay` (what the versions
+ * import); `send` hands it a producer's record, `unread` lists what its
  * `unreadable` hook heard, `report` builds the report of what it counted.
  */
 export async function payFilesPipeline(
   ext: string,
   schemas: { readonly v1: unknown; readonly v2: unknown },
-  options: { ratio?: number; extra?: string; v1Status?: "active" | "deprecated" } = {},
+  options: {
+    ratio?: number;
+    extra?: string;
+    v1Status?: "active" | "deprecated";
+    files?: Readonly<Record<string, string>>;
+  } = {},
 ) {
   const yaml = `subjects:
   - name: pay
@@ -30,6 +36,9 @@ ${options.extra ?? ""}`;
   const dir = await writeTree({
     [`schemas/pay/1.0.${ext}`]: schemas.v1,
     [`schemas/pay/2.0.${ext}`]: schemas.v2,
+    ...Object.fromEntries(
+      Object.entries(options.files ?? {}).map(([path, text]) => [`schemas/pay/${path}`, text]),
+    ),
     "config.yaml": yaml,
   });
   const config = parseConfig(yaml, `${dir}/config.yaml`);

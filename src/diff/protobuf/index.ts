@@ -2,53 +2,12 @@ import protobuf from "protobufjs";
 import type { ProtoSchema } from "../../formats/protobuf/parse.js";
 import { worst } from "../family.js";
 import type { Bump, Compatibility, Verdict } from "../vocabulary.js";
-import { enumsOf, label, localName, messagesOf, name, typeName } from "./names.js";
+import { plain, type ProtoChange, type ProtoChangeKind, type ProtoDiffResult } from "./change.js";
+import { compareEnums } from "./enums.js";
+import { label, localName, messagesOf, name, typeName } from "./names.js";
 import { candidateRecords, worstReading, type ProtoWitness } from "./witness.js";
 
-/** What changed between two Protobuf versions, named after Confluent's `Difference.Type` where one fits. */
-export type ProtoChangeKind =
-  | "package-changed"
-  | "message-added"
-  | "message-removed"
-  | "field-added"
-  | "field-removed"
-  | "required-field-added"
-  | "required-field-removed"
-  | "field-renamed"
-  | "field-type-changed"
-  | "field-label-changed"
-  | "default-changed"
-  | "fields-moved-into-oneof"
-  | "oneof-added"
-  | "oneof-removed"
-  | "enum-value-added"
-  | "enum-value-removed"
-  | "enum-value-renamed"
-  | "schema-changed";
-
-/**
- * One change, judged in both directions by reading records: `backward` is a NEW reader on records
- * OLD wrote, `forward` an OLD reader on NEW's records. `breaks` when some record is misread or fails
- * (the witness is that record); a reader that only drops or defaults data (`lossy`) is `ok`, and
- * the reason says what it loses.
- */
-export interface ProtoChange {
-  readonly kind: ProtoChangeKind;
-  /** `pkg.Message`, `pkg.Message.field(#n)`, or `pkg.Enum.VALUE(=n)`, in NEW where it is, else in OLD. */
-  readonly path: string;
-  readonly backward: Verdict;
-  readonly forward: Verdict;
-  readonly reason: string;
-  readonly witness?: { readonly backward?: ProtoWitness; readonly forward?: ProtoWitness };
-}
-
-export interface ProtoDiffResult {
-  readonly compatibility: Compatibility;
-  readonly backward: Verdict;
-  readonly forward: Verdict;
-  readonly bump: Bump;
-  readonly changes: readonly ProtoChange[];
-}
+export type { ProtoChange, ProtoChangeKind, ProtoDiffResult } from "./change.js";
 
 /** A judged direction: its verdict, the witness of a `breaks` or a loss, and words for the reason. */
 interface Reading {
@@ -82,6 +41,8 @@ export function diffProto(old: ProtoSchema, next: ProtoSchema): ProtoDiffResult 
     compared.add(localName(o));
     queue.push([o, n]);
   };
+  // Enums the compared fields hold, an imported file's too (a file of enums only has no message).
+  const reached: [protobuf.Enum, protobuf.Enum][] = [];
   for (const [local, o] of oldMessages) {
     const n = newMessages.get(local);
     if (n === undefined)
@@ -90,12 +51,12 @@ export function diffProto(old: ProtoSchema, next: ProtoSchema): ProtoDiffResult 
   }
   while (queue.length > 0) {
     const [o, n] = queue.shift()!;
-    compareMessage(old, next, o, n, changes, enqueue);
+    compareMessage(old, next, o, n, changes, enqueue, reached);
   }
   for (const [local, n] of newMessages)
     if (!oldMessages.has(local))
       changes.push(judged(old, next, "message-added", name(n), null, n, null, "a message is added"));
-  compareEnums(old, next, changes);
+  compareEnums(old, next, reached, changes);
   const backward = worst(changes.map((c) => c.backward));
   const forward = worst(changes.map((c) => c.forward));
   const lossless = changes.every((c) => !/\bloses\b|\bdefault\b|\bdrops\b|\bkeeps one\b/.test(c.reason));
@@ -122,6 +83,7 @@ function compareMessage(
   n: protobuf.Type,
   out: ProtoChange[],
   enqueue: (o: protobuf.Type, n: protobuf.Type) => void,
+  reached: [protobuf.Enum, protobuf.Enum][],
 ): void {
   const numbers = new Set([...o.fieldsArray.map((f) => f.id), ...n.fieldsArray.map((f) => f.id)]);
   for (const number of [...numbers].sort((a, b) => a - b)) {
@@ -148,6 +110,8 @@ function compareMessage(
       nf.resolvedType instanceof protobuf.Type
     )
       enqueue(of.resolvedType, nf.resolvedType);
+    if (of.resolvedType instanceof protobuf.Enum && nf.resolvedType instanceof protobuf.Enum)
+      reached.push([of.resolvedType, nf.resolvedType]);
     if (oType !== nType)
       out.push(judged(old, next, "field-type-changed", at, o, n, number, `${oType} becomes ${nType}`));
     else if (label(of) !== label(nf))
@@ -199,41 +163,6 @@ function compareOneofs(
   for (const oneof of o.oneofsArray)
     if (!newNames.has(oneof.name))
       out.push(plain("oneof-removed", `${name(o)}.${oneof.name}`, "a oneof is removed"));
-}
-
-function compareEnums(old: ProtoSchema, next: ProtoSchema, out: ProtoChange[]): void {
-  const oldEnums = enumsOf(old);
-  for (const [local, n] of enumsOf(next)) {
-    const o = oldEnums.get(local);
-    if (o === undefined) continue;
-    const byNumber = (e: protobuf.Enum) => new Map(Object.entries(e.values).map(([k, v]) => [v, k]));
-    const ov = byNumber(o);
-    const nv = byNumber(n);
-    for (const [number, key] of nv) {
-      const at = `${name(n)}.${key}(=${number})`;
-      if (!ov.has(number))
-        out.push(
-          plain("enum-value-added", at, "an old reader gets a number it has no name for (loses its name)"),
-        );
-      else if (ov.get(number) !== key)
-        out.push(
-          plain(
-            "enum-value-renamed",
-            at,
-            `renamed from ${ov.get(number)}: the number is what the wire carries`,
-          ),
-        );
-    }
-    for (const [number, key] of ov)
-      if (!nv.has(number))
-        out.push(
-          plain(
-            "enum-value-removed",
-            `${name(o)}.${key}(=${number})`,
-            "a new reader gets a number it has no name for (loses its name)",
-          ),
-        );
-  }
 }
 
 const ok: Reading = { verdict: "ok", witness: null };
@@ -301,14 +230,6 @@ function change(
     ...(witness ? { witness } : {}),
   };
 }
-
-const plain = (kind: ProtoChangeKind, path: string, reason: string): ProtoChange => ({
-  kind,
-  path,
-  backward: "ok",
-  forward: "ok",
-  reason,
-});
 
 function compatibilityOf(backward: Verdict, forward: Verdict): Compatibility {
   if (backward === "ok") return forward === "ok" ? "FULL" : "BACKWARD";

@@ -1,7 +1,7 @@
 import type { CatalogVersion } from "../../catalog/types.js";
 import type { Decoded, Format, ReaderCheck } from "../format.js";
 import { ProtoDecoded, decodeProto } from "./decode.js";
-import { parseProto, protoImports, type ProtoSchema } from "./parse.js";
+import { parseProtoVersion, protoImports, type ProtoSchema } from "./parse.js";
 import { ProtoReadPlan } from "./plan.js";
 import { PROTOBUF_FIELDS } from "./fields.js";
 
@@ -28,7 +28,8 @@ export const PROTOBUF_FORMAT: Format = {
   extensions: [".proto"],
   needsWriter: true,
 
-  parse: (source) => parseProto(source),
+  // A version's file: one of its messages is what a record is (an enums-only file is an import).
+  parse: (source) => parseProtoVersion(source),
 
   imports: (text) => protoImports(text),
 

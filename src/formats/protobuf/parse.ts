@@ -18,7 +18,11 @@ export interface ProtoSchema extends ParsedSchema {
   /** `proto2`, `proto3`, or the file's edition. */
   readonly syntax: string;
   readonly root: Root;
-  /** The file's own top-level messages in the order it declares them: the message index's first step. */
+  /**
+   * The file's own top-level messages in the order it declares them: the message index's first step.
+   * Never empty for a subject's version (`parseProtoVersion`); empty for a file of enums only, which
+   * another file imports.
+   */
   readonly messages: readonly Type[];
   /** The file's own top-level enums, in its order. */
   readonly enums: readonly protobuf.Enum[];
@@ -45,7 +49,9 @@ const MAX_IMPORT_DEPTH = 32;
  * Parses `source` with protobufjs (field names as written, `keepCase`), its imports taken from its
  * references by import path, and `google/protobuf/*.proto` from protobufjs's bundled copies when no
  * reference gives them. Throws SCHEMA_INVALID naming the file for text that does not parse, an
- * import no reference gives, a name that does not resolve, or a file without a message.
+ * import no reference gives, or a name that does not resolve. A file without a message (enums only:
+ * a registry's reference subject, a shared file) parses: what a record is decoded as is the
+ * version's question (`parseProtoVersion`), not the file's.
  */
 export function parseProto(source: SchemaSource): ProtoSchema {
   const root = new Root();
@@ -60,7 +66,6 @@ export function parseProto(source: SchemaSource): ProtoSchema {
   const scope = file.package === undefined ? root : root.lookup(file.package);
   const messages = file.names.map((name) => (scope as protobuf.Namespace | null)?.get(name));
   const types = messages.filter((m): m is Type => m instanceof Type);
-  if (types.length === 0) throw invalid(source.name, "the file declares no message");
   return {
     format: "protobuf",
     name: source.name,
@@ -76,6 +81,21 @@ export function parseProto(source: SchemaSource): ProtoSchema {
     texts,
     ...(source.tags !== undefined ? { tags: source.tags } : {}),
   };
+}
+
+/**
+ * A subject's version: `parseProto`, refused when the file declares no message, since a record's
+ * body is one of the version's messages (`messageAt`, `primaryOf`) and there would be nothing to
+ * decode it as. Such a file is read only where another file imports it.
+ */
+export function parseProtoVersion(source: SchemaSource): ProtoSchema {
+  const schema = parseProto(source);
+  if (schema.messages.length === 0)
+    throw new SchemawatchError(
+      "SCHEMA_INVALID",
+      `${source.name}: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another`,
+    );
+  return schema;
 }
 
 interface ParsedFile {
@@ -190,7 +210,10 @@ export function messageAt(schema: ProtoSchema, indexes: readonly number[]): Msg 
   return type === undefined ? undefined : schema.models.of(type);
 }
 
-/** The message a record of the version is read as when its framing names none: the file's first. */
+/**
+ * The message a record of the version is read as when its framing names none: the file's first (a
+ * version has one, `parseProtoVersion`).
+ */
 export function primaryOf(schema: ProtoSchema): Msg {
   return schema.models.of(schema.messages[0]!);
 }

@@ -122,4 +122,29 @@ describe("a .proto version that imports files", () => {
       `${dir}/pay/common/b.proto: imports "common/a.proto", which is ${dir}/pay/common/a.proto, already on its import chain (${dir}/pay/1.0.0.proto → ${dir}/pay/common/a.proto → ${dir}/pay/common/b.proto → ${dir}/pay/common/a.proto): imports must not form a cycle`,
     );
   });
+
+  it("stops start-up on a version whose own file declares only enums, naming it; the same file imported is read", async () => {
+    const STATUS = 'syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; OFF = 2; }\n';
+    const { dir, refusal } = await catalogOf({
+      "pay/1.0.0.proto": payment([], "string id = 1;"),
+      "pay/2.0.0.proto": STATUS,
+    });
+    expect(await refusal()).toBe(
+      `${dir}/pay/2.0.0.proto: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another`,
+    );
+    // Imported from the subject's folder and from a shared folder, it is part of the versions.
+    const shared = await catalogOf(
+      {
+        "protos/shop/status.proto": STATUS,
+        "pay/status.proto": STATUS,
+        "pay/1.0.0.proto": payment(["status.proto"], "string id = 1; Status status = 2;"),
+        "pay/2.0.0.proto": payment(["shop/status.proto"], "string id = 1; Status status = 2;"),
+      },
+      "./protos",
+    );
+    const catalog = await shared.load();
+    expect(fieldsOf(catalog)).toEqual({ "1.0.0": ["id", "status"], "2.0.0": ["id", "status"] });
+    const status = primaryOf(catalog.subjects.get("pay")!.versions[1]!.schema as ProtoSchema).fields.get(2)!;
+    expect([status.kind, [...status.enumValues!.values()]]).toEqual(["enum", ["UNKNOWN", "ON", "OFF"]]);
+  });
 });

@@ -260,6 +260,44 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     expect(result.code).toBe(0);
   });
 
+  it("calls enum values of an imported file that swap numbers a major change, where a patch was declared", async () => {
+    const status = (on: number, off: number) =>
+      `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = ${on}; OFF = ${off}; }\n`;
+    const device = `syntax = "proto3";\npackage shop;\nimport "common/status.proto";\nmessage Device { Status status = 1; }\n`;
+    const dir = await writeTree({
+      "v1/common/status.proto": status(1, 2),
+      "v1/device-1.0.proto": device,
+      "v2/common/status.proto": status(2, 1),
+      "v2/device-1.0.1.proto": device,
+    });
+    const result = await diff(`${dir}/v1/device-1.0.proto`, `${dir}/v2/device-1.0.1.proto`);
+    expect([result.code, result.stdout]).toEqual([
+      1,
+      [
+        `${dir}/v1/device-1.0.proto -> ${dir}/v2/device-1.0.1.proto (policy strict)`,
+        "  backward  forward   change",
+        "  BREAKS    BREAKS    enum-value-renumbered at shop.Status.ON(=2)",
+        "                      ON moves from 1 to 2, so the meaning changes though every record decodes: a new reader reads OLD's ON (1) as OFF, an old reader reads NEW's ON (2) as OFF",
+        "  BREAKS    BREAKS    enum-value-renumbered at shop.Status.OFF(=1)",
+        "                      OFF moves from 2 to 1, so the meaning changes though every record decodes: a new reader reads OLD's OFF (2) as ON, an old reader reads NEW's OFF (1) as ON",
+        "compatibility NONE: needs a coordinated release or a new major version side by side",
+        "backward breaks, forward breaks; needs a major bump",
+        "declared patch (1.0.0 -> 1.0.1): FAIL: the release number understates the change",
+        "",
+      ].join("\n"),
+    ]);
+  });
+
+  it("exits 2 on a file of enums only, which has no message a record could be: it can only be imported", async () => {
+    const enums = `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\n`;
+    const dir = await writeTree({ "status-1.0.proto": enums, "status-1.1.proto": enums });
+    const result = await diff(`${dir}/status-1.0.proto`, `${dir}/status-1.1.proto`);
+    expect([result.code, result.stderr]).toEqual([
+      2,
+      `SCHEMA_INVALID: ${dir}/status-1.0.proto: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another`,
+    ]);
+  });
+
   it("exits 2 naming the importing file and the import when no folder holds it", async () => {
     const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
     const dir = await writeTree({ "pay-1.0.proto": pay, "pay-1.1.proto": pay });

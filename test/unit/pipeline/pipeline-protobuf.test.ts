@@ -70,4 +70,40 @@ describe("pipeline: a Protobuf subject from .proto files", () => {
       "web 1.0.0>2.0.0 backward pass=1",
     ]);
   });
+
+  it("reads records of versions that import a file of enums only, by the enum's values (no version of its own)", async () => {
+    // v1 imports the enum as it was, v2 a copy that adds STANDBY = 3: a v2 record carrying it reaches a
+    // v1 reader as a number without a name.
+    const status = (extra: string) =>
+      `syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; OFF = 2;${extra} }`;
+    const device = (path: string) =>
+      `syntax = "proto3"; package shop; import "${path}"; message Device { string id = 1; Status status = 2; }`;
+    const files = { "common/status.proto": status(""), "common/status-next.proto": status(" STANDBY = 3;") };
+    const { pipeline, send, unread } = await payFilesPipeline(
+      "proto",
+      { v1: device("common/status.proto"), v2: device("common/status-next.proto") },
+      { files },
+    );
+    const d1 = proto(device("common/status.proto"), { "common/status.proto": files["common/status.proto"] });
+    const d2 = proto(device("common/status-next.proto"), {
+      "common/status-next.proto": files["common/status-next.proto"],
+    });
+    const sent = (id: number, value: Record<string, unknown>) =>
+      Buffer.from(confluentRecord(id, [0], encode(id === 11 ? d1 : d2, "shop.Device", value)));
+    send("web", sent(11, { id: "a", status: "ON" }));
+    send("web", sent(11, { id: "b", status: "OFF" }));
+    send("app", sent(12, { id: "c", status: "STANDBY" }));
+    send("app", sent(12, { id: "d", status: "ON" }));
+    expect(recordCounts(pipeline)).toEqual(["app 2.0.0=2", "web 1.0.0=2"]);
+    expect(decodeCounts(pipeline)).toEqual([]);
+    expect(unread).toEqual([]);
+    expect(validationCounts(pipeline)).toEqual([
+      "app 2.0.0>1.0.0 forward pass=2",
+      "app 2.0.0>2.0.0 conformance pass=2",
+      "web 1.0.0>1.0.0 conformance pass=2",
+      "web 1.0.0>2.0.0 backward pass=2",
+    ]);
+    expect(failureCounts(pipeline)).toEqual([]);
+    expect(lossCounts(pipeline)).toEqual(["app 2.0.0>1.0.0 unknown_enum_value /status=1"]);
+  });
 });

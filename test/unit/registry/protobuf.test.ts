@@ -56,4 +56,48 @@ describe("a registered Protobuf version", () => {
         'registry:main/order-value/versions/2 (id 41) is left out: registry:main/order-value/versions/2: not a valid .proto file: imports "shop/money.proto", which none of its references gives',
     });
   });
+
+  it("reads a reference of enums only (a shared enum's subject), and leaves out that subject's own version", () => {
+    const STATUS = 'syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; OFF = 2; }';
+    const DEVICE =
+      'syntax = "proto3"; package shop; import "shop/status.proto"; message Device { Status status = 1; }';
+    const status: RegistryVersion = {
+      subject: "status",
+      version: 1,
+      id: 50,
+      schema: STATUS,
+      text: STATUS,
+      schemaType: "PROTOBUF",
+      references: [],
+      deleted: false,
+    };
+    const device: RegistryVersion = {
+      ...status,
+      subject: "device-value",
+      id: 51,
+      schema: DEVICE,
+      text: DEVICE,
+      references: [
+        {
+          name: "shop/status.proto",
+          subject: "status",
+          version: 1,
+          id: 50,
+          schema: STATUS,
+          text: STATUS,
+          references: [],
+          schemaType: "PROTOBUF",
+        },
+      ],
+      referenceEntries: [{ name: "shop/status.proto", subject: "status", version: 1 }],
+    };
+    const built = compileRegistryVersion("main", device, new SchemaCompiler()) as CompiledVersion;
+    const field = primaryOf(built.schema as ProtoSchema).fields.get(1)!;
+    expect([field.kind, [...field.enumValues!.values()]]).toEqual(["enum", ["UNKNOWN", "ON", "OFF"]]);
+    expect(compileRegistryVersion("main", status, new SchemaCompiler())).toMatchObject({
+      reason: "invalid_schema",
+      message:
+        "registry:main/status/versions/1 (id 50) is left out: registry:main/status/versions/1: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another",
+    });
+  });
 });

@@ -138,4 +138,98 @@ describe("diff for Protobuf pairs", () => {
     const same = 'syntax = "proto3"; message M { int32 a = 1; }';
     expect(summary(same, same)).toEqual({ compatibility: "FULL", bump: "none", changes: [] });
   });
+
+  describe("an enum value whose name is kept but whose number changes", () => {
+    const device = (values: string) =>
+      `syntax = "proto3"; package p; enum Status { UNKNOWN = 0; ${values} } message D { Status s = 1; }`;
+    const judged = (old: string, next: string, refs?: [Record<string, string>, Record<string, string>]) => {
+      const result = diffProto(proto(old, refs?.[0]), proto(next, refs?.[1]));
+      return {
+        compatibility: result.compatibility,
+        bump: result.bump,
+        changes: result.changes.map((c) => [c.kind, c.path, c.backward, c.forward, c.reason]),
+      };
+    };
+
+    it("calls two values that swap numbers a change of meaning both ways: major, not two renames", () => {
+      expect(judged(device("ON = 1; OFF = 2;"), device("ON = 2; OFF = 1;"))).toEqual({
+        compatibility: "NONE",
+        bump: "major",
+        changes: [
+          [
+            "enum-value-renumbered",
+            "p.Status.ON(=2)",
+            "breaks",
+            "breaks",
+            "ON moves from 1 to 2, so the meaning changes though every record decodes: a new reader reads OLD's ON (1) as OFF, an old reader reads NEW's ON (2) as OFF",
+          ],
+          [
+            "enum-value-renumbered",
+            "p.Status.OFF(=1)",
+            "breaks",
+            "breaks",
+            "OFF moves from 2 to 1, so the meaning changes though every record decodes: a new reader reads OLD's OFF (2) as ON, an old reader reads NEW's OFF (1) as ON",
+          ],
+        ],
+      });
+    });
+
+    it("calls a kept name moved to a number no value had major too, said once (not an addition and a removal)", () => {
+      expect(judged(device("ON = 1; OFF = 2;"), device("ON = 5; OFF = 2;"))).toEqual({
+        compatibility: "NONE",
+        bump: "major",
+        changes: [
+          [
+            "enum-value-renumbered",
+            "p.Status.ON(=5)",
+            "breaks",
+            "breaks",
+            "ON moves from 1 to 5, so the meaning changes though every record decodes: a new reader reads OLD's ON (1) as a number it has no name for, an old reader reads NEW's ON (5) as a number it has no name for",
+          ],
+        ],
+      });
+      // A kept name moved onto a number another name left: OLD's ON (1) now reads as ENABLED.
+      expect(judged(device("ON = 1; OFF = 2;"), device("ENABLED = 1; OFF = 2; ON = 3;")).changes).toEqual([
+        [
+          "enum-value-renumbered",
+          "p.Status.ON(=3)",
+          "breaks",
+          "breaks",
+          "ON moves from 1 to 3, so the meaning changes though every record decodes: a new reader reads OLD's ON (1) as ENABLED, an old reader reads NEW's ON (3) as a number it has no name for",
+        ],
+      ]);
+    });
+
+    it("keeps a pure rename (the old name gone, the number kept) a patch", () => {
+      expect(judged(device("ON = 1; OFF = 2;"), device("ENABLED = 1; OFF = 2;"))).toEqual({
+        compatibility: "FULL",
+        bump: "patch",
+        changes: [
+          [
+            "enum-value-renamed",
+            "p.Status.ENABLED(=1)",
+            "ok",
+            "ok",
+            "renamed from ON: the number is what the wire carries",
+          ],
+        ],
+      });
+    });
+
+    it("finds the swap in an imported file of enums only, through the field that holds the enum", () => {
+      const DEVICE =
+        'syntax = "proto3"; package shop; import "shop/status.proto"; message Device { Status status = 1; }';
+      const status = (values: string) =>
+        `syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ${values} }`;
+      expect(
+        judged(DEVICE, DEVICE, [
+          { "shop/status.proto": status("ON = 1; OFF = 2;") },
+          { "shop/status.proto": status("OFF = 1; ON = 2;") },
+        ]).changes.map((c) => c.slice(0, 4)),
+      ).toEqual([
+        ["enum-value-renumbered", "shop.Status.OFF(=1)", "breaks", "breaks"],
+        ["enum-value-renumbered", "shop.Status.ON(=2)", "breaks", "breaks"],
+      ]);
+    });
+  });
 });

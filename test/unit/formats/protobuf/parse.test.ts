@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isSchemawatchError } from "../../../../src/errors.js";
-import { messageAt, messageNamed, primaryOf } from "../../../../src/formats/protobuf/parse.js";
+import {
+  messageAt,
+  messageNamed,
+  parseProtoVersion,
+  primaryOf,
+} from "../../../../src/formats/protobuf/parse.js";
+import { PROTOBUF_FORMAT } from "../../../../src/formats/protobuf/index.js";
 import { proto } from "../../../helpers/protobuf.js";
 
 const ORDERS = `
@@ -102,7 +108,7 @@ describe("parsing a .proto version", () => {
     expect([f(6).packable, f(6).kind, f(6).wire]).toEqual([true, "sint64", 0]);
   });
 
-  it("refuses text that does not parse, an import no reference gives, an unknown type, a file without messages", () => {
+  it("refuses text that does not parse, an import no reference gives, an unknown type", () => {
     expect(thrown(() => proto("message M { int32 x = ; }", {}, "bad.proto"))).toMatch(
       /^SCHEMA_INVALID: bad\.proto: not a valid \.proto file: illegal/,
     );
@@ -112,9 +118,43 @@ describe("parsing a .proto version", () => {
     expect(thrown(() => proto('syntax = "proto3"; message M { Nope n = 1; }', {}, "b.proto"))).toBe(
       "SCHEMA_INVALID: b.proto: not a valid .proto file: no such Type or Enum 'Nope' in Type .M",
     );
-    expect(thrown(() => proto('syntax = "proto3"; enum E { A = 0; }', {}, "c.proto"))).toBe(
-      "SCHEMA_INVALID: c.proto: not a valid .proto file: the file declares no message",
+  });
+
+  it("reads a file of enums only, as an import, and as a file of its own with no message", () => {
+    const STATUS = 'syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; OFF = 2; }';
+    const device = proto(
+      'syntax = "proto3"; package shop; import "shop/status.proto"; message Device { string id = 1; Status status = 2; }',
+      { "shop/status.proto": STATUS },
     );
+    expect(device.messages.map((m) => m.name)).toEqual(["Device"]);
+    const status = primaryOf(device).fields.get(2)!;
+    expect([status.kind, status.wire, [...status.enumValues!]]).toEqual([
+      "enum",
+      0,
+      [
+        [0, "UNKNOWN"],
+        [1, "ON"],
+        [2, "OFF"],
+      ],
+    ]);
+    // On its own (a registry's reference subject, a shared file) it parses, with its enum and no message.
+    const alone = proto(STATUS, {}, "shop/status.proto");
+    expect([alone.messages.length, alone.enums.map((e) => e.name), [...alone.names]]).toEqual([
+      0,
+      ["Status"],
+      [],
+    ]);
+    expect(messageAt(alone, [0])).toBeUndefined();
+  });
+
+  it("refuses a subject's version without a message (nothing to decode a record as), naming the file", () => {
+    const refusal =
+      "SCHEMA_INVALID: c.proto: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another";
+    const enums = { name: "c.proto", text: 'syntax = "proto3"; enum E { A = 0; }', references: [] };
+    expect(thrown(() => parseProtoVersion(enums))).toBe(refusal);
+    // The format's parse is the version's: the catalog and the registry read a version through it.
+    expect(thrown(() => PROTOBUF_FORMAT.parse(enums))).toBe(refusal);
+    expect(thrown(() => PROTOBUF_FORMAT.parse({ ...enums, text: 'syntax = "proto3";' }))).toBe(refusal);
   });
 
   it("ends an import loop: a file already read is not read again", () => {

@@ -1,0 +1,98 @@
+import type protobuf from "protobufjs";
+import type { ProtoSchema } from "../../formats/protobuf/parse.js";
+import { plain, type ProtoChange } from "./change.js";
+import { enumsOf, localName, name } from "./names.js";
+
+/**
+ * Pairs of enums to compare: the files' own (top level and nested in their messages) by name within
+ * the package, then `reached`, the pairs a compared field holds on both sides (an enum of an imported
+ * file, such as a registry's reference subject of enums only), each pair once.
+ */
+export function compareEnums(
+  old: ProtoSchema,
+  next: ProtoSchema,
+  reached: readonly (readonly [protobuf.Enum, protobuf.Enum])[],
+  out: ProtoChange[],
+): void {
+  const oldEnums = enumsOf(old);
+  const pairs: [protobuf.Enum, protobuf.Enum][] = [];
+  for (const [local, n] of enumsOf(next)) {
+    const o = oldEnums.get(local);
+    if (o !== undefined) pairs.push([o, n]);
+  }
+  const seen = new Set(pairs.map(([o, n]) => `${o.fullName}\0${n.fullName}`));
+  for (const [o, n] of reached) {
+    const key = `${o.fullName}\0${n.fullName}`;
+    if (seen.has(key) || localName(o) !== localName(n)) continue;
+    seen.add(key);
+    pairs.push([o, n]);
+  }
+  for (const [o, n] of pairs) compareEnum(o, n, out);
+}
+
+/** An enum's names by number (the last name of an aliased number, as protobufjs keeps them). */
+const byNumber = (e: protobuf.Enum) => new Map(Object.entries(e.values).map(([k, v]) => [v, k]));
+
+/**
+ * Values by number, as the wire carries them: a number added or removed loses its name for the reader
+ * that lacks it, a number renamed reads the same. A name kept on both sides whose number changed
+ * (`ON = 1, OFF = 2` swapped to `ON = 2, OFF = 1`, or `ON = 1` moved to `ON = 5`) is a record whose
+ * value now means something else: every record still decodes, but a reader takes the writer's `ON`
+ * for `OFF`, or for no name at all. That is reported once, at the kept name, as a break both ways
+ * (the numbers and names it touches are not reported again as renames, additions or removals).
+ */
+function compareEnum(o: protobuf.Enum, n: protobuf.Enum, out: ProtoChange[]): void {
+  const ov = byNumber(o);
+  const nv = byNumber(n);
+  // Own properties only: a value named `toString` is not the object's inherited member.
+  const has = (e: protobuf.Enum, key: string) => Object.hasOwn(e.values, key);
+  const moved = (key: string) => has(o, key) && has(n, key) && o.values[key] !== n.values[key];
+  for (const [number, key] of nv) {
+    const at = `${name(n)}.${key}(=${number})`;
+    if (moved(key)) out.push(renumbered(at, key, o.values[key]!, number, ov, nv));
+    else if (!ov.has(number))
+      out.push(
+        plain("enum-value-added", at, "an old reader gets a number it has no name for (loses its name)"),
+      );
+    // A rename is a name gone and a name new on one number; a kept name's move is said above.
+    else if (ov.get(number) !== key && !has(o, key) && !has(n, ov.get(number)!))
+      out.push(
+        plain(
+          "enum-value-renamed",
+          at,
+          `renamed from ${ov.get(number)}: the number is what the wire carries`,
+        ),
+      );
+  }
+  for (const [number, key] of ov)
+    if (!nv.has(number) && !moved(key))
+      out.push(
+        plain(
+          "enum-value-removed",
+          `${name(o)}.${key}(=${number})`,
+          "a new reader gets a number it has no name for (loses its name)",
+        ),
+      );
+}
+
+/** `key` moved from number `from` (OLD) to `to` (NEW): what each side's reader makes of the other's value. */
+function renumbered(
+  at: string,
+  key: string,
+  from: number,
+  to: number,
+  ov: ReadonlyMap<number, string>,
+  nv: ReadonlyMap<number, string>,
+): ProtoChange {
+  const as = (other: string | undefined) => (other === undefined ? "a number it has no name for" : other);
+  return {
+    kind: "enum-value-renumbered",
+    path: at,
+    backward: "breaks",
+    forward: "breaks",
+    reason:
+      `${key} moves from ${from} to ${to}, so the meaning changes though every record decodes: ` +
+      `a new reader reads OLD's ${key} (${from}) as ${as(nv.get(from))}, ` +
+      `an old reader reads NEW's ${key} (${to}) as ${as(ov.get(to))}`,
+  };
+}
