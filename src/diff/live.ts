@@ -51,16 +51,20 @@ export function fieldPointerOf(schemaPath: string): string | undefined {
   return endsAtProperty ? pointer : undefined;
 }
 
-/** The producers that sent the field in the verdict's window, with their share, most first. */
+/**
+ * The producers that sent the field in the verdict's window, with their share, most first; a share of
+ * whole buckets begun before the window says how far back it counts.
+ */
 function carriers(verdict: FieldVerdict): string {
+  const over = (p: FieldVerdict["producers"][number]) => (p.exact ? "" : ` (counted over ${p.over})`);
   const sending = verdict.producers
-    .filter((p) => p.present > 0)
+    .filter((p) => p.inWindow.present)
     .sort((a, b) => b.present / b.records - a.present / a.records || a.producer.localeCompare(b.producer));
   return sending
     .map((p, i) =>
       i === 0
-        ? `${p.producer} sent it in ${percent(p.present, p.records)} of its records`
-        : `${p.producer} in ${percent(p.present, p.records)}`,
+        ? `${p.producer} sent it in ${percent(p.present, p.records)} of its records${over(p)}`
+        : `${p.producer} in ${percent(p.present, p.records)}${over(p)}`,
     )
     .join(", ");
 }
@@ -83,9 +87,9 @@ export function liveHint(field: string, verdict: FieldVerdict | undefined): Live
       text: `removes ${field}, drained since ${String(since ?? "?")}: safe (no record carried it for the whole drain window, ${window}, every partition observed)`,
     };
   }
-  // The producers' counts are kept in buckets of a twelfth of the window, so one may still count a
-  // record a little older than the window: the drained verdict, read from the exact times, decides.
-  if (verdict.producers.some((p) => p.present > 0))
+  // Whether a record of the window carried it is read from the records' own times (the shares may
+  // count whole buckets begun before the window).
+  if (verdict.producers.some((p) => p.inWindow.present))
     return {
       field,
       state: "carried",

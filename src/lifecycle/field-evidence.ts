@@ -62,7 +62,10 @@ export interface FieldUse {
   buckets: FieldBucket[];
 }
 
-/** How many buckets a window is cut into: the shares over a window are exact to within one of them. */
+/**
+ * How many buckets a window (the subject's longer one) is cut into: a share over a window that begins
+ * inside a bucket counts that bucket whole, and says so (field-shares.ts).
+ */
 export const BUCKETS_PER_WINDOW = 12;
 
 /**
@@ -72,25 +75,12 @@ export const BUCKETS_PER_WINDOW = 12;
 export const CLOCK_TICK_MS = 1000;
 
 /**
- * The records of a use in the window that starts at `since`: a bucket (`width` ms wide) counts if it
- * ends at or after it, so the counts may include up to one bucket's worth from before the window, and
- * a record dated at or after `since` is always counted (it was folded in at or after its time).
+ * Whether a bucket (`width` ms wide) may hold records of the window that starts at `since`: it ends
+ * at or after it. A record dated at or after `since` is always in such a bucket (it was folded in at
+ * or after its time); the bucket may hold older records too (field-shares.ts says how far back).
  */
-export function inWindow(
-  use: FieldUse,
-  since: number,
-  width: number,
-): { present: number; absent: number; unknown: number } {
-  let present = 0;
-  let absent = 0;
-  let unknown = 0;
-  for (const b of use.buckets) {
-    if (b.start + width < since) continue;
-    present += b.present;
-    absent += b.absent;
-    unknown += b.unknown;
-  }
-  return { present, absent, unknown };
+export function reachesWindow(bucket: FieldBucket, since: number, width: number): boolean {
+  return bucket.start + width >= since;
 }
 
 /** The bucket width for a subject whose longer window is `windowMs`; at least a second. */
@@ -201,7 +191,8 @@ export class FieldEvidence {
           // Kept while a window judged now reaches it, the clock's tick included: dropped any sooner, an
           // unreadable record the window still holds would no longer count, and the field could drain.
           const oldest = now - window - CLOCK_TICK_MS;
-          while (use.buckets.length > 0 && use.buckets[0]!.start + width < oldest) use.buckets.shift();
+          while (use.buckets.length > 0 && !reachesWindow(use.buckets[0]!, oldest, width))
+            use.buckets.shift();
         }
       }
       for (const use of subject.uses.values())

@@ -3,31 +3,17 @@ import { zeroFailureUpperBound } from "./evidence.js";
 import {
   bucketWidth,
   CLOCK_TICK_MS,
-  inWindow,
   type FieldEvidence,
   type FieldUse,
   type TrackedField,
 } from "./field-evidence.js";
 import { lastMissingOf } from "./field-merge.js";
+import { producerShares, type FieldProducerShare } from "./field-shares.js";
 import type { LifecycleSubject } from "./lifecycle.js";
 import type { Observation } from "./observation.js";
 import { ago, coverageFor, iso, type Verdict } from "./verdicts.js";
 
-/** One producer's records over a field verdict's window (summed over its writer versions). */
-export interface FieldProducerShare {
-  readonly producer: string;
-  /** Records of this producer checked for the field in the window. */
-  readonly records: number;
-  readonly present: number;
-  readonly absent: number;
-  readonly unknown: number;
-  /** The writer versions its records carried the field in (deprecated) or lacked it in (optional). */
-  readonly writers: string[];
-  /** When its last record carried the field, lacked it, could not be read (ISO; null: never). */
-  readonly lastPresent: string | null;
-  readonly lastAbsent: string | null;
-  readonly lastUnknown: string | null;
-}
+export type { FieldProducerShare } from "./field-shares.js";
 
 /**
  * A deprecated field's drain (`kind` "drained") or an optional field's readiness to be required
@@ -61,54 +47,6 @@ const recordsOf = (n: number, producer: string) =>
 /** The longer of a subject's windows, ms: how far back its field buckets go. */
 export function fieldWindowMs(s: LifecycleSubject): number {
   return Math.max(s.drainWindow, s.readyWindow) * 1000;
-}
-
-function producerShares(
-  uses: readonly FieldUse[],
-  since: number,
-  width: number,
-  writerIf: (counts: { present: number; absent: number }) => boolean,
-): FieldProducerShare[] {
-  const by = new Map<string, FieldUse[]>();
-  for (const use of uses) {
-    const list = by.get(use.producer) ?? [];
-    list.push(use);
-    by.set(use.producer, list);
-  }
-  const shares: FieldProducerShare[] = [];
-  for (const [producer, list] of [...by].sort(([a], [b]) => a.localeCompare(b))) {
-    let present = 0;
-    let absent = 0;
-    let unknown = 0;
-    const writers: string[] = [];
-    let lastPresent = 0;
-    let lastAbsent = 0;
-    let lastUnknown = 0;
-    for (const use of list) {
-      const counts = inWindow(use, since, width);
-      present += counts.present;
-      absent += counts.absent;
-      unknown += counts.unknown;
-      if (writerIf(counts)) writers.push(use.writer);
-      lastPresent = Math.max(lastPresent, use.lastPresentAt);
-      lastAbsent = Math.max(lastAbsent, use.lastAbsentAt);
-      lastUnknown = Math.max(lastUnknown, use.lastUnknownAt);
-    }
-    const records = present + absent + unknown;
-    if (records === 0) continue;
-    shares.push({
-      producer,
-      records,
-      present,
-      absent,
-      unknown,
-      writers,
-      lastPresent: lastPresent ? iso(lastPresent) : null,
-      lastAbsent: lastAbsent ? iso(lastAbsent) : null,
-      lastUnknown: lastUnknown ? iso(lastUnknown) : null,
-    });
-  }
-  return shares;
 }
 
 /** From when a field's evidence is whole, and why it begins then. */
@@ -156,7 +94,6 @@ function producerReasons(
   pointer: string,
   uses: readonly FieldUse[],
   producers: FieldVerdict["producers"],
-  window: string,
   since: number,
   now: number,
 ): { holding: string[]; unreadable: string[]; unknownRecords: number } {
@@ -168,13 +105,13 @@ function producerReasons(
     const lastSeen = lastOf(uses, p.producer, (u) => u[last]);
     if (lastSeen >= since)
       holding.push(
-        `${p.producer} still ${does} ${pointer} in ${percent(p[count], p.records)} of its records (${p[count]} of ${p.records} in the last ${window}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastSeen)}`,
+        `${p.producer} still ${does} ${pointer} in ${percent(p[count], p.records)} of its records (${p[count]} of ${p.records} in the last ${p.over}; writer ${p.writers.join(", ") || "unknown"}), the last one ${ago(now, lastSeen)}`,
       );
     const lastUnknown = lastOf(uses, p.producer, (u) => u.lastUnknownAt);
     if (lastUnknown >= since && p.unknown > 0) {
       unknownRecords += p.unknown;
       unreadable.push(
-        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${window}, the last one ${ago(now, lastUnknown)}: they may ${may} ${pointer}`,
+        `${recordsOf(p.unknown, p.producer)} could not be read in the last ${p.over}, the last one ${ago(now, lastUnknown)}: they may ${may} ${pointer}`,
       );
     }
   }
@@ -198,7 +135,7 @@ export function judgeDeprecatedField(
   const coverage = coverageFor(s, observed, windowMs, now);
   // The live clock is coarse (it ticks, rather than being read per record): allow for one tick.
   const since = now - windowMs - CLOCK_TICK_MS;
-  const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.present > 0);
+  const producers = producerShares(uses, "present", since, bucketWidth(fieldWindowMs(s)), now, window);
   let lastCarried = 0;
   let lastCarriedBy: string | null = null;
   for (const use of uses)
@@ -211,7 +148,6 @@ export function judgeDeprecatedField(
     field.pointer,
     uses,
     producers,
-    window,
     since,
     now,
   );
@@ -258,16 +194,8 @@ export function judgeOptionalField(
   const window = formatDuration(s.readyWindow);
   const coverage = coverageFor(s, observed, windowMs, now);
   const since = now - windowMs - CLOCK_TICK_MS;
-  const producers = producerShares(uses, since, bucketWidth(fieldWindowMs(s)), (c) => c.absent > 0);
-  const { holding, unreadable } = producerReasons(
-    "optional",
-    field.pointer,
-    uses,
-    producers,
-    window,
-    since,
-    now,
-  );
+  const producers = producerShares(uses, "absent", since, bucketWidth(fieldWindowMs(s)), now, window);
+  const { holding, unreadable } = producerReasons("optional", field.pointer, uses, producers, since, now);
   // Records since the last that lacked the field, of any producer: a use whose last record came
   // before that miss adds nothing, whatever it counted since a miss of its own. A record observed in
   // the miss's own tick of the clock (250 ms) may count: a fold that holds a miss ends every

@@ -16,7 +16,8 @@ const LABELS: Readonly<Record<string, string>> = {
   instancePath: "at",
   lastFailure: "last failure",
   // A field's verdict (issue 28)
-  records: "records in the window",
+  // Each producer's over its own span (FieldProducerShare.over): the window, or whole buckets begun before it.
+  records: "records counted (each producer's over its span)",
   lastCarried: "last carried",
   lastCarriedBy: "last carried by",
   unknownRecords: "records that could not be read",

@@ -9,8 +9,9 @@ const names = (list: readonly string[]) =>
   list.length <= 1 ? (list[0] ?? "") : `${list.slice(0, -1).join(", ")} and ${list[list.length - 1]}`;
 
 /**
- * Producers that sent the field (deprecated) or lacked it (optional), with their share over the
- * window; for a replaced field, whether they send its replacement beside it or not yet.
+ * Producers that sent the field (deprecated) or lacked it (optional) in the window, with their share
+ * and what it covers (the window, or whole buckets reaching before it); for a replaced field, whether
+ * they send its replacement beside it or not yet.
  */
 function holdouts(
   v: FieldVerdict,
@@ -25,15 +26,14 @@ function holdouts(
         : step === "switch"
           ? `, beside ${rename!.replacement}`
           : "";
-    return `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records${beside}`;
+    return `${p.producer} still ${v.fieldKind === "deprecated" ? "sends" : "omits"} ${v.field} in ${percent(v.fieldKind === "deprecated" ? p.present : p.absent, p.records)} of its records over the last ${p.over}${beside}`;
   });
 }
 
 /**
  * Whether a rename's step, judged with the verdict (one snapshot, src/monitor/lifecycle-runtime.ts),
- * says the producer no longer sends the replaced field (`done`, `neither`, `quiet`). Its verdict's
- * counts reach one time bucket past the window (src/lifecycle/field-evidence.ts `inWindow`) and may
- * still hold its last records; its step and the verdict's reasons read each record's own time, so
+ * says the producer no longer sends the replaced field (`done`, `neither`, `quiet`). Its step reads
+ * the rename's own counts; the verdict's reasons, and `inWindow`, read each record's own time, so
  * the item names it neither as still sending nor as still to move.
  */
 function pastIt(rename: RenameProgress | undefined, producer: string): boolean {
@@ -75,8 +75,10 @@ export function fieldItems(s: ReportSubject): AttentionItem[] {
   const items: AttentionItem[] = [];
   for (const v of s.fields ?? []) {
     const rename = s.renames?.find((r) => r.field === v.field);
+    // Whether a record of the window itself carried (or lacked) it: the share may count whole
+    // buckets begun before the window, and a producer that stopped within them is no holdout.
     const producers = v.producers.filter((p) =>
-      v.fieldKind === "deprecated" ? p.present > 0 && !pastIt(rename, p.producer) : p.absent > 0,
+      v.fieldKind === "deprecated" ? p.inWindow.present && !pastIt(rename, p.producer) : p.inWindow.absent,
     );
     const who = producers.map((p) => p.producer);
     if (v.fieldKind === "deprecated" && v.yes) {

@@ -1,4 +1,4 @@
-import type { FieldVerdict } from "../lifecycle/field-verdicts.js";
+import type { FieldProducerShare, FieldVerdict } from "../lifecycle/field-verdicts.js";
 import type { Block, Cell, Section } from "./document.js";
 import { evidenceBlocks } from "./evidence.js";
 import type { ReportSubject } from "./model.js";
@@ -27,12 +27,38 @@ export function fieldVerdictText(v: FieldVerdict): string {
   return v.yes ? "ready to require" : "not yet sent by all";
 }
 
-const share = (part: number, whole: number) => (whole === 0 ? "0%" : `${((part / whole) * 100).toFixed(1)}%`);
+/** A share to a tenth of a percent: never "0.0%" of some, nor "100.0%" of not all. */
+export function share(part: number, whole: number): string {
+  if (whole === 0 || part === 0) return "0%";
+  const value = (part / whole) * 100;
+  if (value < 0.05) return "<0.1%";
+  if (part < whole && value >= 99.95) return ">99.9%";
+  return `${value.toFixed(1)}%`;
+}
 
 /**
- * A subject's tracked fields: per field its verdict and, per producer, the share of its records over
- * the window that carried it (a deprecated field) or lacked it (an optional one), then each rename's
- * progress per producer, then the reasons.
+ * A producer's share as the fields table says it, with what it covers: the verdict's window when
+ * its counts are the window's own; when they are whole buckets that began before the window (a
+ * short drain window beside a long ready window lies inside one), the window's share is exact only
+ * as zero (the last record that carried, or lacked, the field came before it), and said so, with
+ * the buckets' share beside it; else the buckets' share and how far back it reaches.
+ */
+export function producerShareText(v: FieldVerdict, p: FieldProducerShare): string {
+  const verb = v.fieldKind === "deprecated" ? "sends" : "omits";
+  const part = v.fieldKind === "deprecated" ? p.present : p.absent;
+  const window = String(v.evidence["window"] ?? "?");
+  const over = `${share(part, p.records)} over the last ${p.over}`;
+  if (p.exact) return `${p.producer} ${verb} it in ${over}`;
+  if (!p.inWindow[v.fieldKind === "deprecated" ? "present" : "absent"])
+    return `${p.producer} ${verb} it in 0% over the last ${window}${part > 0 ? ` (${over})` : ""}`;
+  return `${p.producer} ${verb} it in ${over} (whole buckets: the ${window} window is not counted apart)`;
+}
+
+/**
+ * A subject's tracked fields: per field its verdict and, per producer with a record in the verdict's
+ * window, the share of its records that carried it (a deprecated field) or lacked it (an optional
+ * one), with what the share covers (producerShareText), then each rename's progress per producer,
+ * then the reasons.
  */
 export function fieldsSection(s: ReportSubject, id: string): Section | undefined {
   const fields = s.fields ?? [];
@@ -48,13 +74,7 @@ export function fieldsSection(s: ReportSubject, id: string): Section | undefined
     { text: fieldVerdictText(v), tone: v.yes ? "good" : "warn" },
     v.producers.length === 0
       ? { text: "no records in the window", tone: "muted" }
-      : v.producers
-          .map((p) =>
-            v.fieldKind === "deprecated"
-              ? `${p.producer} sends it in ${share(p.present, p.records)}`
-              : `${p.producer} omits it in ${share(p.absent, p.records)}`,
-          )
-          .join("; "),
+      : v.producers.map((p) => producerShareText(v, p)).join("; "),
   ]);
   const details: Block[] = fields.map((v) => ({
     kind: "details",

@@ -86,7 +86,7 @@ describe("diff OLD NEW --monitor URL --subject S", () => {
     // The window's share is counted in buckets of a twelfth of it (5 s): here t = 34..100, 67 records.
     expect(liveLines(result.stdout)).toEqual([
       ID,
-      "                      live traffic: removes /amount, which live traffic still carries: billing sent it in 85% of its records in the drain window (1m)",
+      "                      live traffic: removes /amount, which live traffic still carries: billing sent it in 85% of its records (counted over 1m5s) in the drain window (1m)",
       CURRENCY,
     ]);
     // the hints never change the release check: 1.1 -> 2.0 is a major bump

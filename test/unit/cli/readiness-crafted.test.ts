@@ -84,12 +84,12 @@ describe("readiness --field on a crafted capture", () => {
       const bytes = Buffer.from(odd, odd.includes("\xff") ? "latin1" : "utf8");
       const amount = await readiness("/amount", capture("", bytes));
       expect(amount.stdout, odd).toBe(
-        "pay /amount is not drained yet:\n  - 1 record of web could not be read in the last 1m, the last one 5s ago: they may carry /amount\n",
+        "pay /amount is not drained yet:\n  - 1 record of web could not be read in the last 1m5s, the last one 5s ago: they may carry /amount\n",
       );
       expect(amount.code, odd).toBe(1);
       const total = await readiness("/total", capture("", bytes));
       expect(total.stdout, odd).toBe(
-        "pay /total is not ready to require yet:\n  - 1 record of web could not be read in the last 1m, the last one 5s ago: they may lack /total\n  - 10 records carried /total since the last that lacked it; 20 needed\n",
+        "pay /total is not ready to require yet:\n  - 1 record of web could not be read in the last 1m5s, the last one 5s ago: they may lack /total\n  - 10 records carried /total since the last that lacked it; 20 needed\n",
       );
       expect(total.code, odd).toBe(1);
     }
@@ -100,8 +100,8 @@ describe("readiness --field on a crafted capture", () => {
     expect(result.stdout).toBe(
       [
         "pay /currency is not ready to require yet:",
-        "  - billing still omits /currency in 100% of its records (67 of 67 in the last 1m; writer 1.1.0), the last one just now",
-        "  - web still omits /currency in 100% of its records (67 of 67 in the last 1m; writer 1.1.0), the last one just now",
+        "  - billing still omits /currency in 100% of its records (67 of 67 in the last 1m5s; writer 1.1.0), the last one just now",
+        "  - web still omits /currency in 100% of its records (67 of 67 in the last 1m5s; writer 1.1.0), the last one just now",
         "  - 0 records carried /currency since the last that lacked it; 20 needed",
         "",
       ].join("\n"),
@@ -114,7 +114,7 @@ describe("readiness --field on a crafted capture", () => {
       const result = await readiness("/currency", capture(body));
       expect(result.stdout.split("\n").slice(0, 2), body).toEqual([
         "pay /currency is not ready to require yet:",
-        "  - billing still omits /currency in 100% of its records (67 of 67 in the last 1m; writer 1.1.0), the last one just now",
+        "  - billing still omits /currency in 100% of its records (67 of 67 in the last 1m5s; writer 1.1.0), the last one just now",
       ]);
       expect(result.code, body).toBe(1);
     }
@@ -124,7 +124,7 @@ describe("readiness --field on a crafted capture", () => {
     );
     expect(array.stdout.split("\n").slice(0, 2)).toEqual([
       "pay /currency is not ready to require yet:",
-      "  - web still omits /currency in 1% of its records (1 of 67 in the last 1m; writer 1.1.0), the last one 5s ago",
+      "  - web still omits /currency in 1% of its records (1 of 67 in the last 1m5s; writer 1.1.0), the last one 5s ago",
     ]);
     // The same records with the key in place: ready.
     const ready = await readiness("/currency", capture(`"currency":"EUR"`));

@@ -78,15 +78,15 @@ describe("readiness --field", () => {
     const inUse = await readiness(90, "--field", "/amount");
     // The window's share is counted in buckets of a twelfth of it (5 s): here t = 34..100, 67 records.
     expect(inUse.stdout).toBe(
-      "pay /amount is not drained yet:\n  - billing still sends /amount in 85% of its records (57 of 67 in the last 1m; writer 1.1.0), the last one 10s ago\n",
+      "pay /amount is not drained yet:\n  - billing still sends /amount in 85% of its records (57 of 67 in the last 1m5s; writer 1.1.0), the last one 10s ago\n",
     );
     expect(inUse.code).toBe(1);
     const omitted = await readiness(90, "--field", "/currency");
     expect(omitted.stdout).toBe(
       [
         "pay /currency is not ready to require yet:",
-        "  - billing still omits /currency in 100% of its records (67 of 67 in the last 1m; writer 1.1.0), the last one just now",
-        "  - web still omits /currency in 100% of its records (67 of 67 in the last 1m; writer 1.1.0), the last one just now",
+        "  - billing still omits /currency in 100% of its records (67 of 67 in the last 1m5s; writer 1.1.0), the last one just now",
+        "  - web still omits /currency in 100% of its records (67 of 67 in the last 1m5s; writer 1.1.0), the last one just now",
         "  - 0 records carried /currency since the last that lacked it; 20 needed",
         "",
       ].join("\n"),

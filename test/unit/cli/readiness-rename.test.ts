@@ -122,7 +122,7 @@ describe("a rename from the config, on a capture", () => {
       "Have billing send /total beside /amount (step 1 of the rename), before /amount can stop.",
     ]);
     expect(inUse[0]!.what).toMatch(
-      /^billing still sends \/amount in \d+% of its records, without \/total; web still sends \/amount in 100% of its records, beside \/total$/,
+      /^billing still sends \/amount in \d+% of its records over the last 1m5s, without \/total; web still sends \/amount in 100% of its records over the last 1m5s, beside \/total$/,
     );
     expect(report.subjects[0]!.renames[0]!.producers.map((p) => p.producer)).toEqual([
       "app",

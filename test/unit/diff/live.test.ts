@@ -16,6 +16,9 @@ const share = (producer: string, present: number, records: number): FieldProduce
   lastPresent: null,
   lastAbsent: null,
   lastUnknown: null,
+  over: "7d",
+  exact: true,
+  inWindow: { present: present > 0, absent: records > present, unknown: false },
 });
 
 const verdict = (over: Partial<FieldVerdict>): FieldVerdict => ({
@@ -77,6 +80,34 @@ describe("liveHint", () => {
       state: "carried",
       text: "removes /amount, which live traffic still carries: web sent it in 100% of its records, billing in 12% in the drain window (7d)",
     });
+  });
+
+  it("says how far back a share of whole buckets reaches, and names no producer whose last carrying record came before the window", () => {
+    // Drain window 20s beside a 7d ready window: 14h buckets. billing's 20% is its bucket's, a record
+    // of the window among them; web's 19.8% is its bucket's too, but its last carrying record came
+    // before the window.
+    const partial = (p: FieldProducerShare, inWindow: boolean): FieldProducerShare => ({
+      ...p,
+      over: "5h1m",
+      exact: false,
+      inWindow: { present: inWindow, absent: true, unknown: false },
+    });
+    const hint = liveHint(
+      "/amount",
+      verdict({
+        producers: [partial(share("billing", 200, 1000), true), partial(share("web", 198, 1000), false)],
+        evidence: { window: "20s" },
+      }),
+    );
+    expect(hint.text).toBe(
+      "removes /amount, which live traffic still carries: billing sent it in 20% of its records (counted over 5h1m) in the drain window (20s)",
+    );
+    expect(
+      liveHint(
+        "/amount",
+        verdict({ producers: [partial(share("web", 198, 1000), false)], evidence: { window: "20s" } }),
+      ).state,
+    ).toBe("waiting");
   });
 
   it("says a drained field is safe to remove, since the last record that carried it", () => {

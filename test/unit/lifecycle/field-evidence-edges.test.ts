@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   FieldEvidence,
-  inWindow,
+  reachesWindow,
   type FieldEvidenceState,
   type FieldFactsRow,
 } from "../../../src/lifecycle/field-evidence.js";
@@ -41,11 +41,11 @@ function evidence(rows: FieldFactsRow[]) {
   };
 }
 
-describe("inWindow", () => {
+describe("reachesWindow", () => {
   it("counts a bucket that ends at the window's start, not one that ends a millisecond before", () => {
-    const u = use({ buckets: [{ start: 0, present: 1, absent: 2, unknown: 3 }] });
-    expect(inWindow(u, 50, 50)).toEqual({ present: 1, absent: 2, unknown: 3 });
-    expect(inWindow(u, 51, 50)).toEqual({ present: 0, absent: 0, unknown: 0 });
+    const bucket = { start: 0, present: 1, absent: 2, unknown: 3 };
+    expect(reachesWindow(bucket, 50, 50)).toBe(true);
+    expect(reachesWindow(bucket, 51, 50)).toBe(false);
   });
 });
 

@@ -58,7 +58,7 @@ describe("the lifecycle's field evidence", () => {
     m.lifecycle.observeFields([m.facts]);
     // The first record's bucket (5 s wide, from T0) ends inside the window: it counts in the share.
     expect(m.lifecycle.judgeFields().get("pay\u0000/amount")!.reasons).toEqual([
-      "billing still sends /amount in 100% of its records (2 of 2 in the last 1m; writer 1.1.0), the last one just now",
+      "billing still sends /amount in 100% of its records (2 of 2 in the last 1m2s; writer 1.1.0), the last one just now",
     ]);
     expect(m.logged).toEqual([
       "pay /amount is drained",

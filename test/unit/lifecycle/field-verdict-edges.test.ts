@@ -106,6 +106,9 @@ describe("a deprecated field's producers", () => {
         lastPresent: "2026-12-01T08:03Z",
         lastAbsent: null,
         lastUnknown: null,
+        over: "10m",
+        exact: true,
+        inWindow: { present: true, absent: false, unknown: false },
       },
       {
         producer: "web",
@@ -117,6 +120,9 @@ describe("a deprecated field's producers", () => {
         lastPresent: "2026-12-01T08:01Z",
         lastAbsent: "2026-12-01T08:02Z",
         lastUnknown: "2026-12-01T08:02Z",
+        over: "10m",
+        exact: true,
+        inWindow: { present: true, absent: true, unknown: true },
       },
     ]);
     expect(amount.reasons).toEqual([
@@ -138,7 +144,7 @@ describe("a deprecated field's producers", () => {
       use({ producer: "web", writer: "1.1.0", lastPresentAt: T0 + 20 * S, buckets: [at(T0 + 20 * S, 1)] }),
     ];
     expect(judge(uses, T0 + 610 * S).amount.reasons).toEqual([
-      "web still sends /amount in 100% of its records (2 of 2 in the last 10m; writer 1.0.0, 1.1.0), the last one 9m50s ago",
+      "web still sends /amount in 100% of its records (2 of 2 in the last 10m10s; writer 1.0.0, 1.1.0), the last one 9m50s ago",
     ]);
   });
 
@@ -184,7 +190,7 @@ describe("an optional field's producers", () => {
     expect(verdict.fieldKind).toBe("optional");
     expect(verdict.producers.map((p) => p.writers)).toEqual([["1.0.0"]]);
     expect(verdict.reasons).toEqual([
-      "web still omits /total in 20% of its records (1 of 5 in the last 10m; writer 1.0.0), the last one 10m1s ago",
+      "web still omits /total in 20% of its records (1 of 5 in the last 10m11s; writer 1.0.0), the last one 10m1s ago",
       "0 records carried /total since the last that lacked it; 2 needed",
     ]);
     expect(judge(uses, T0 + 611 * S + 1).total.reasons).toEqual([
@@ -267,10 +273,12 @@ describe("a fold at the window's edge", () => {
     const verdict = folded("unknown", T0 + 650_500);
     expect([verdict.yes, verdict.reasons]).toEqual([
       false,
-      ["1 record of web could not be read in the last 10m, the last one 10m1s ago: they may carry /amount"],
+      [
+        "1 record of web could not be read in the last 10m51s, the last one 10m1s ago: they may carry /amount",
+      ],
     ]);
     expect(folded("present", T0 + 650_500).reasons).toEqual([
-      "web still sends /amount in 50% of its records (1 of 2 in the last 10m; writer 1.1.0), the last one 10m1s ago",
+      "web still sends /amount in 50% of its records (1 of 2 in the last 10m51s; writer 1.1.0), the last one 10m1s ago",
     ]);
     // Once the window has passed it, it is gone.
     expect(folded("unknown", T0 + 651_000 + 1).yes).toBe(true);

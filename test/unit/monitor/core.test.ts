@@ -3,10 +3,10 @@ import { writeTree } from "../../helpers/files.js";
 import { replayReport } from "../../helpers/replay.js";
 
 // A rename's steps and its field's verdict come from one judgement (issue 38), and the field-in-use
-// item names no producer its step says is past the field. The verdict's counts reach one time bucket
+// item names no producer its step says is past the field. The verdict's buckets reach one time bucket
 // (a second here) past its window, the steps and the verdict's reasons each record's own time: web's
-// last records with /amount, just outside the window, were still counted, and the item told web to
-// stop sending /amount while its step said "done".
+// last records with /amount, just outside the window, were once counted, and the item told web to
+// stop sending /amount while its step said "done". Its share now reads the records' own times too.
 
 const T0 = Date.parse("2026-12-01T08:00:00Z");
 
@@ -61,11 +61,12 @@ subjects:
     const report = await replayReport(dir);
     const pay = report.subjects[0]!;
     const amount = pay.fields!.find((f) => f.field === "/amount")!;
-    // The verdict's counts still hold two of web's records; its reasons, as the steps, do not.
+    // Web's last two records that carried it came before the window, in a bucket that reaches into
+    // it: the verdict's counts, as its reasons and the steps, hold none of them.
     expect(amount.producers.filter((p) => p.present > 0).map((p) => [p.producer, p.present])).toEqual([
       ["billing", 16],
-      ["web", 2],
     ]);
+    expect(amount.producers.filter((p) => p.inWindow.present).map((p) => p.producer)).toEqual(["billing"]);
     expect(amount.reasons.filter((r) => r.includes("still sends")).map((r) => r.split(" ")[0])).toEqual([
       "billing",
     ]);
@@ -77,7 +78,7 @@ subjects:
     expect(
       report.attention.filter((a) => a.kind === "field-in-use").map((a) => `${a.what} | ${a.action}`),
     ).toEqual([
-      "billing still sends /amount in 100% of its records, beside /total | Move consumers to /total, then stop sending /amount from billing before removing it in 2.0.0.",
+      "billing still sends /amount in 100% of its records over the last 14s, beside /total | Move consumers to /total, then stop sending /amount from billing before removing it in 2.0.0.",
     ]);
   });
 });

@@ -18,6 +18,9 @@ const share = (producer: string, records: number, present: number, absent: numbe
   lastPresent: null,
   lastAbsent: null,
   lastUnknown: null,
+  over: "7d",
+  exact: true,
+  inWindow: { present: present > 0, absent: absent > 0, unknown: false },
 });
 
 function verdict(over: Partial<FieldVerdict>): FieldVerdict {
@@ -92,7 +95,7 @@ describe("field verdicts in the attention summary", () => {
         level: "watch",
         kind: "field-in-use",
         subject: "pay",
-        what: "billing still sends /amount in 12% of its records",
+        what: "billing still sends /amount in 12% of its records over the last 7d",
         action: "Stop sending /amount from billing before removing it in 2.0.0.",
       },
       {
@@ -141,13 +144,13 @@ describe("the fields section", () => {
           { text: "/amount", code: true },
           "deprecated in 1.1.0",
           { text: "in use", tone: "warn" },
-          "billing sends it in 12.0%; web sends it in 0.0%",
+          "billing sends it in 12.0% over the last 7d; web sends it in 0% over the last 7d",
         ],
         [
           { text: "/currency", code: true },
           "optional in 1.1.0",
           { text: "ready to require", tone: "good" },
-          "billing omits it in 0.0%; web omits it in 0.0%",
+          "billing omits it in 0% over the last 7d; web omits it in 0% over the last 7d",
         ],
       ],
       empty: "no field tracked",

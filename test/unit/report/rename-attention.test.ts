@@ -19,6 +19,9 @@ const share = (producer: string, records: number, present: number) => ({
   lastPresent: null,
   lastAbsent: null,
   lastUnknown: null,
+  over: "7d",
+  exact: true,
+  inWindow: { present: present > 0, absent: records > present, unknown: false },
 });
 
 const amount: FieldVerdict = {
@@ -65,7 +68,7 @@ describe("the field-in-use item of a replaced field", () => {
         level: "watch",
         kind: "field-in-use",
         subject: "pay",
-        what: "billing still sends /amount in 12% of its records, beside /total; mobile still sends /amount in 100% of its records, without /total",
+        what: "billing still sends /amount in 12% of its records over the last 7d, beside /total; mobile still sends /amount in 100% of its records over the last 7d, without /total",
         action: "Have mobile send /total beside /amount (step 1 of the rename), before /amount can stop.",
       },
     ]);
@@ -79,7 +82,7 @@ describe("the field-in-use item of a replaced field", () => {
       ]),
     ).toEqual([
       [
-        "billing still sends /amount in 12% of its records, beside /total; mobile still sends /amount in 100% of its records, beside /total",
+        "billing still sends /amount in 12% of its records over the last 7d, beside /total; mobile still sends /amount in 100% of its records over the last 7d, beside /total",
         "Move consumers to /total, then stop sending /amount from billing and mobile before removing it in 2.0.0.",
       ],
     ]);
@@ -88,7 +91,7 @@ describe("the field-in-use item of a replaced field", () => {
   it("without a rename, says what it said before", () => {
     expect(fieldItems({ ...subject({}), renames: [] }).map((i) => [i.what, i.action])).toEqual([
       [
-        "billing still sends /amount in 12% of its records; mobile still sends /amount in 100% of its records",
+        "billing still sends /amount in 12% of its records over the last 7d; mobile still sends /amount in 100% of its records over the last 7d",
         "Stop sending /amount from billing and mobile before removing it in 2.0.0.",
       ],
     ]);
