@@ -13,6 +13,7 @@
 //   in the JSON line says how many records it covers
 import { randomUUID } from "node:crypto";
 import { resolve } from "node:path";
+import { URL, pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 
 const TUNING = {
@@ -37,7 +38,11 @@ function counter(records) {
       count += n;
       if (count >= records && resolveDone) {
         const cpu = process.cpuUsage(started.cpu);
-        resolveDone({ ms: performance.now() - started.at, cpuMicros: cpu.user + cpu.system });
+        resolveDone({
+          ms: performance.now() - started.at,
+          cpuMicros: cpu.user + cpu.system,
+          systemMicros: cpu.system,
+        });
         resolveDone = undefined;
       }
     },
@@ -69,8 +74,10 @@ async function schemawatch() {
   const { mkdtemp, writeFile, rm } = await import("node:fs/promises");
   const { tmpdir } = await import("node:os");
   const { join } = await import("node:path");
-  const { startMonitor } = await import("../dist/monitor/start.js");
-  const { createLogger } = await import("../dist/log.js");
+  // `spec.dist`: another build's folder (inside the checkout, so it finds node_modules), to compare two builds.
+  const dist = spec.dist ? pathToFileURL(resolve(spec.dist)).href : new URL("../dist", import.meta.url).href;
+  const { startMonitor } = await import(`${dist}/monitor/start.js`);
+  const { createLogger } = await import(`${dist}/log.js`);
   const dir = await mkdtemp(join(tmpdir(), "schemawatch-bench-"));
   await writeFile(
     join(dir, "config.yaml"),
@@ -79,7 +86,7 @@ async function schemawatch() {
   groupId: bench-sw-${randomUUID()}
   fromBeginning: true
 ${spec.workers === undefined ? "" : `workers: ${spec.workers}\n`}logLevel: silent
-subjects:
+${spec.config ?? ""}subjects:
   - name: event
     topics: [${spec.topic}]
     schemas: ${spec.schemas ?? resolve("examples/catalog/event")}
@@ -105,6 +112,8 @@ ${spec.schemas ? "" : '      "2.0.0": { status: candidate }\n'}    producer:
     tuning: { ...TUNING, ...spec.tuning },
   });
   const session = spec.profile ? await startProfile() : undefined;
+  // `spec.allocations`: a file for the sampling heap profile (every allocation, collected ones too).
+  const heap = spec.allocations ? await startAllocations() : undefined;
   const progress = counter(spec.records);
   // The monitor's own tallies tell how far it got: counted, and (with workers) validated too.
   const counted = () => monitor.pipeline.tallies.records.reduce((s, c) => s + c.value, 0);
@@ -120,6 +129,7 @@ ${spec.schemas ? "" : '      "2.0.0": { status: candidate }\n'}    producer:
   const result = await progress.done;
   clearInterval(poll);
   if (session) await stopProfile(session, spec.profile);
+  if (heap) await stopAllocations(heap, spec.allocations);
   const profiledRecords = session ? counted() - countedBefore : undefined;
   const validated = monitor.pipeline.tallies.validations.reduce((s, c) => s + c.value, 0);
   await monitor.stop();
@@ -137,6 +147,26 @@ async function startProfile() {
   return session;
 }
 
+async function startAllocations() {
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMajorGC: true,
+  });
+  return session;
+}
+
+async function stopAllocations(session, path) {
+  const { writeFile } = await import("node:fs/promises");
+  const { profile } = await session.post("HeapProfiler.stopSampling");
+  await writeFile(path, JSON.stringify(profile));
+  session.disconnect();
+}
+
 async function stopProfile(session, path) {
   const { writeFile } = await import("node:fs/promises");
   const { profile } = await session.post("Profiler.stop");
@@ -144,14 +174,35 @@ async function stopProfile(session, path) {
   session.disconnect();
 }
 
+// With `spec.gcStats`, the time the garbage collector took by kind (minor, major, incremental, weak).
+const gc = {};
+if (spec.gcStats) {
+  const { PerformanceObserver, constants } = await import("node:perf_hooks");
+  const kinds = {
+    [constants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+    [constants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+    [constants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+    [constants.NODE_PERFORMANCE_GC_WEAKCB]: "weak",
+  };
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = kinds[entry.detail?.kind] ?? "other";
+      gc[kind] ??= { count: 0, ms: 0 };
+      gc[kind].count++;
+      gc[kind].ms += entry.duration;
+    }
+  }).observe({ entryTypes: ["gc"] });
+}
 const result = spec.mode === "bare" ? await bare() : await schemawatch();
 process.stdout.write(
   JSON.stringify({
     rate: spec.records / (result.ms / 1000),
     cpuSecondsPerMillion: result.cpuMicros / spec.records,
+    systemSecondsPerMillion: result.systemMicros / spec.records,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     validated: result.validated,
     profiledRecords: result.profiledRecords,
+    ...(spec.gcStats ? { gc } : {}),
   }) + "\n",
 );
 process.exit(0);

@@ -104,8 +104,9 @@ export async function fill(kafka, topic) {
 export async function runConsumer(spec) {
   const child = spawn(process.execPath, ["--expose-gc", "bench/consumer.js", JSON.stringify(spec)], {
     stdio: ["ignore", "pipe", "pipe"],
-    // The heap limits the Dockerfile and the Kubernetes manifests set, for every consumer alike.
-    env: { ...process.env, NODE_OPTIONS: PRODUCT_NODE_OPTIONS },
+    // The heap limits the Dockerfile and the Kubernetes manifests set, for every consumer alike
+    // (`spec.nodeOptions` replaces them, to compare settings).
+    env: { ...process.env, NODE_OPTIONS: spec.nodeOptions ?? PRODUCT_NODE_OPTIONS },
   });
   let stdout = "";
   let stderr = "";
