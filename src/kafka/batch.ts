@@ -186,7 +186,9 @@ export function batchHandler(
       alreadyCounted !== undefined && messages.length > 0
         ? alreadyCounted(topic, partition, messages[0]!.offset)
         : undefined;
-    for (const message of messages) {
+    // An index, not for-of: across the awaits below, the iterator's result objects are garbage per record.
+    for (let i = 0; i < messages.length; i++) {
+      const message = messages[i]!;
       // Leave mid-batch on shutdown or seek; only what was processed is resolved and committed.
       if (count % CHECK_EVERY === 0 && (!isRunning() || isStale())) {
         // Stryker disable next-line BooleanLiteral: leaving early, `last` is never the last message's offset, which the end check requires too
