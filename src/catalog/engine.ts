@@ -22,6 +22,9 @@ const OPTIONS: Options = {
   validateSchema: false,
   meta: false,
   logger: false,
+  // Only an error's keyword and instance path are read (formats/json.ts, compiler.ts firstFailure): no
+  // message is built per failing record (many are concatenated from the keyword's parameters).
+  messages: false,
   // Remote refs are never fetched: no loadSchema is configured, so an unknown ref fails compilation.
 };
 

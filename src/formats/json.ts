@@ -11,6 +11,36 @@ export interface JsonSchema extends ParsedSchema {
 const decoded: Decoded = { value: undefined, text: "" };
 
 /**
+ * The context ajv's compiled validators take as their second argument. Called without one, each call
+ * makes two objects (the context, and `dynamicAnchors` in 2019-09 and 2020-12): about a third of what a
+ * validated record allocated (bench/consumer.js allocations). Given this one, `rootData` defaults to
+ * the document as without it, and `anchors` is empty at every call's start, as ajv's own would be:
+ * only a schema with `$dynamicAnchor` or `$recursiveAnchor` writes to it, and then it is replaced.
+ * Other validators (schemasafe's, a deferred one's first call) ignore the argument.
+ */
+const context: {
+  instancePath: string;
+  parentData: undefined;
+  parentDataProperty: undefined;
+  rootData: undefined;
+  dynamicAnchors: Record<string, unknown>;
+} = {
+  instancePath: "",
+  parentData: undefined,
+  parentDataProperty: undefined,
+  rootData: undefined,
+  dynamicAnchors: {},
+};
+
+/** When a validation wrote an anchor, the next one gets a fresh, empty object. */
+function clearAnchors(): void {
+  for (const _ in context.dynamicAnchors) {
+    context.dynamicAnchors = {};
+    return;
+  }
+}
+
+/**
  * JSON Schema, wrapping what the catalog always did: a version is its document compiled by ajv (or
  * schemasafe) into `CatalogVersion.validate` (whose code generation waits for first use, and whose
  * cost catalog/cost.ts judges); a body is strict UTF-8 JSON (json-payload.ts); a reader
@@ -43,7 +73,10 @@ export const JSON_FORMAT: Format = {
 
   check(reader, value, out: ReaderCheck) {
     // Called as the version's method: a validator compiled on first use puts itself in its place.
-    if (reader.validate(value)) {
+    // Cleared before, not after: a validation that throws (a stack overflow) may have written one.
+    clearAnchors();
+    const passed = (reader.validate as (document: unknown, context: object) => boolean)(value, context);
+    if (passed) {
       out.outcome = "ok";
       out.rule = null;
       out.location = null;

@@ -1,3 +1,4 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { SchemaCompiler } from "../../../src/catalog/compiler.js";
 import type { CatalogVersion } from "../../../src/catalog/types.js";
@@ -38,6 +39,52 @@ describe("the JSON Schema format", () => {
     expect(out).toEqual({ outcome: "ok", rule: null, location: null });
     JSON_FORMAT.check(reader, { id: "one" }, out);
     expect(out).toEqual({ outcome: "fails", rule: "type", location: "/id" });
+  });
+
+  it("gives each validation an empty $dynamicAnchor scope: two readers with one anchor name never see each other's", () => {
+    // Both trees name their node `node`; a `$dynamicRef` resolves to the first validator that wrote the
+    // anchor in this validation's scope. The check hands ajv one context for every call (no object made
+    // per call): were an anchor left in it, the second reader would judge children by the first's node.
+    // The catalog compiles such schemas with schemasafe (catalog/annotations.ts), which takes no
+    // context; ajv's own validators are checked here, as the check would run them.
+    const tree = (version: string, name: "string" | "integer") =>
+      ({
+        subject: "tree",
+        version: parseVersion(version, "test"),
+        status: "active",
+        validate: new Ajv2020({ strict: false, logger: false }).compile({
+          $id: `https://example.com/tree/${version}.json`,
+          $dynamicAnchor: "node",
+          type: "object",
+          properties: {
+            name: { type: name },
+            children: { type: "array", items: { $dynamicRef: "#node" } },
+          },
+        }),
+      }) as unknown as CatalogVersion;
+    const [strings, integers] = [tree("1.0", "string"), tree("2.0", "integer")];
+    const outcome = (version: CatalogVersion, document: unknown) => {
+      const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
+      JSON_FORMAT.check(version, document, out);
+      return `${out.outcome} ${out.rule} ${out.location}`;
+    };
+    const named = { name: "a", children: [{ name: "b" }] };
+    const numbered = { name: 1, children: [{ name: 2 }] };
+    expect([
+      outcome(strings, named),
+      outcome(integers, numbered),
+      outcome(integers, named),
+      outcome(strings, numbered),
+      outcome(strings, { name: "a", children: [{ name: 2 }] }),
+      outcome(integers, { name: 1, children: [{ name: "b" }] }),
+    ]).toEqual([
+      "ok null null",
+      "ok null null",
+      "fails type /name",
+      "fails type /name",
+      "fails type /children/0/name",
+      "fails type /children/0/name",
+    ]);
   });
 
   it("parses a registry's schema text, and refuses text that is not JSON, naming where it came from", () => {
