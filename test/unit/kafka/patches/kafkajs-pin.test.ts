@@ -152,6 +152,19 @@ const FILES: [file: string, why: string, sha256: string][] = [
   ["src/instrumentation/emitter.js", "log-end.ts", "0b7b65603afcbf71"],
   ["src/protocol/isolationLevel.js", "log-end.ts", "58c50c30e89bdec5"],
   ["src/index.js", "log-end.ts reads the Kafka instance's private members", "38d0022e448f0aaa"],
+  // Not patched, but leaned on: kafka/commits.ts counts a commit only when COMMIT_OFFSETS names it,
+  // because commitOffsets resolves without committing while the runner is not running.
+  [
+    "src/consumer/runner.js",
+    "commits.ts: commitOffsets returns silently when not running",
+    "fad3247df2e3ba48",
+  ],
+  [
+    "src/consumer/offsetManager/index.js",
+    "commits.ts: COMMIT_OFFSETS is emitted once the coordinator took the commit",
+    "bd1041968ae32232",
+  ],
+  ["src/consumer/index.js", "commits.ts: commitOffsets delegates to the runner", "cdf5b3d7c67364b2"],
 ];
 
 describe("the kafkajs files the patches lean on", () => {
