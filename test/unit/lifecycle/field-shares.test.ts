@@ -9,6 +9,7 @@ import type { Observation } from "../../../src/lifecycle/observation.js";
 import { fieldItems } from "../../../src/report/field-attention.js";
 import { fieldsSection, share } from "../../../src/report/fields-section.js";
 import { emptySubject } from "../../helpers/report.js";
+import { tallyRow } from "../../helpers/field-use.js";
 
 // Each producer's share of a field over the verdict's own window (src/lifecycle/field-shares.ts), in
 // the case that misled: a 20 s drain window beside a 7 d ready window. Buckets are a twelfth of the
@@ -33,17 +34,8 @@ const FIELDS = [
   { pointer: "/coupon", deprecatedIn: ["1.1.0"], optionalIn: undefined },
 ];
 
-function row(producer: string) {
-  return {
-    labels: { producer, writer_version: "1.1.0" },
-    present: [0, 0],
-    absent: [0, 0],
-    unknown: [0, 0],
-    lastPresentAt: [0, 0],
-    lastAbsentAt: [0, 0],
-    lastUnknownAt: [0, 0],
-  };
-}
+/** A tallies row (/amount and the second field), mutated as traffic goes. */
+const row = tallyRow;
 type Row = ReturnType<typeof row>;
 
 /** Records of a producer at `at`: how many carried each field (`carry`) of `n`. */

@@ -5,6 +5,7 @@ import { FieldEvidence, type FieldFacts } from "../../../src/lifecycle/field-evi
 import { judgeFields, percent, type FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
 import type { Observation } from "../../../src/lifecycle/observation.js";
+import { tallyRow } from "../../helpers/field-use.js";
 
 // The field verdicts exactly, reasons included: a rename (`/total` replaces the deprecated `/amount`)
 // and `/total` made required. Windows of 10 minutes; the clock is the test's.
@@ -24,18 +25,8 @@ const FIELDS = [
   { pointer: "/total", deprecatedIn: [], optionalIn: "1.1.0" },
 ];
 
-/** A tallies row: cumulative counts per field (/amount, /total) and the last times, mutated as traffic goes. */
-function row(producer: string, writer = "1.1.0") {
-  return {
-    labels: { producer, writer_version: writer },
-    present: [0, 0],
-    absent: [0, 0],
-    unknown: [0, 0],
-    lastPresentAt: [0, 0],
-    lastAbsentAt: [0, 0],
-    lastUnknownAt: [0, 0],
-  };
-}
+/** A tallies row (/amount and the second field), mutated as traffic goes. */
+const row = tallyRow;
 type Row = ReturnType<typeof row>;
 
 /** `n` records of a producer at `at`, carrying (or not) each field: what the presence check counts. */
