@@ -54,8 +54,9 @@ function compareEnum(o: protobuf.Enum, n: protobuf.Enum, out: ProtoChange[]): vo
       out.push(
         plain("enum-value-added", at, "an old reader gets a number it has no name for (loses its name)"),
       );
-    // A rename is a name gone and a name new on one number; a kept name's move is said above.
-    else if (ov.get(number) !== key && !has(o, key) && !has(n, ov.get(number)!))
+    // A rename is a name gone and a name new on one number (a name the old enum lacks is another than
+    // the number's old one); a kept name's move is said above.
+    else if (!has(o, key) && !has(n, ov.get(number)!))
       out.push(
         plain(
           "enum-value-renamed",

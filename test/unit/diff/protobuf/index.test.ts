@@ -216,6 +216,86 @@ describe("diff for Protobuf pairs", () => {
       });
     });
 
+    it("says what an added and a removed value cost the reader that lacks it", () => {
+      expect(judged(device("ON = 1; OFF = 2;"), device("ON = 1; STANDBY = 3;"))).toEqual({
+        compatibility: "FULL",
+        bump: "minor",
+        changes: [
+          [
+            "enum-value-added",
+            "p.Status.STANDBY(=3)",
+            "ok",
+            "ok",
+            "an old reader gets a number it has no name for (loses its name)",
+          ],
+          [
+            "enum-value-removed",
+            "p.Status.OFF(=2)",
+            "ok",
+            "ok",
+            "a new reader gets a number it has no name for (loses its name)",
+          ],
+        ],
+      });
+    });
+
+    it("compares a file's own enums that no field holds, by name, and nothing of an enum only one side has", () => {
+      const file = (unused: string, extra = "") =>
+        `syntax = "proto3"; package p; enum Unused { Z = 0; ${unused} } ${extra} message M { int32 x = 1; }`;
+      expect(
+        judged(file("A = 1; B = 2;"), file("A = 2; B = 1;", "enum Extra { E0 = 0; E1 = 1; }")).changes.map(
+          (c) => c.slice(0, 4),
+        ),
+      ).toEqual([
+        ["enum-value-renumbered", "p.Unused.A(=2)", "breaks", "breaks"],
+        ["enum-value-renumbered", "p.Unused.B(=1)", "breaks", "breaks"],
+      ]);
+    });
+
+    it("compares the values of one enum with its own only: a field that now holds another enum is a type change", () => {
+      const enums = "enum Color { C0 = 0; RED = 1; } enum Size { S0 = 0; BIG = 2; }";
+      expect(
+        judged(
+          `syntax = "proto3"; package p; ${enums} message M { Color c = 1; }`,
+          `syntax = "proto3"; package p; ${enums} message M { Size c = 1; }`,
+        ).changes.map((c) => c[0]),
+      ).toEqual(["field-type-changed"]);
+    });
+
+    it("keeps the aliases of one number as they were, whatever their order: no value changed", () => {
+      const aliased = (values: string) =>
+        `syntax = "proto3"; package p; enum Mode { option allow_alias = true; M0 = 0; ${values} } message D { Mode m = 1; }`;
+      expect(judged(aliased("A = 1; B = 1;"), aliased("B = 1; A = 1;"))).toEqual({
+        compatibility: "FULL",
+        bump: "patch",
+        changes: [
+          [
+            "schema-changed",
+            "p",
+            "ok",
+            "ok",
+            "the files differ, but no message, field or enum value a record carries does (comments, options, layout)",
+          ],
+        ],
+      });
+    });
+
+    it("reports an imported enum's change once, however many fields hold it", () => {
+      const DEVICE =
+        'syntax = "proto3"; package shop; import "shop/status.proto"; message Device { Status status = 1; Status wanted = 2; }';
+      const status = (values: string) =>
+        `syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ${values} }`;
+      expect(
+        judged(DEVICE, DEVICE, [
+          { "shop/status.proto": status("ON = 1; OFF = 2;") },
+          { "shop/status.proto": status("OFF = 1; ON = 2;") },
+        ]).changes.map((c) => c.slice(0, 2)),
+      ).toEqual([
+        ["enum-value-renumbered", "shop.Status.OFF(=1)"],
+        ["enum-value-renumbered", "shop.Status.ON(=2)"],
+      ]);
+    });
+
     it("finds the swap in an imported file of enums only, through the field that holds the enum", () => {
       const DEVICE =
         'syntax = "proto3"; package shop; import "shop/status.proto"; message Device { Status status = 1; }';
