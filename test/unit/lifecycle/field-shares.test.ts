@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import type { CatalogSubject } from "../../../src/catalog/types.js";
 import { Coverage } from "../../../src/lifecycle/coverage.js";
 import { FieldEvidence, type FieldFacts } from "../../../src/lifecycle/field-evidence.js";
-import { spanText } from "../../../src/lifecycle/field-shares.js";
+import { producerShares, spanText } from "../../../src/lifecycle/field-shares.js";
 import { judgeFields, type FieldVerdict } from "../../../src/lifecycle/field-verdicts.js";
 import type { LifecycleSubject } from "../../../src/lifecycle/lifecycle.js";
 import type { Observation } from "../../../src/lifecycle/observation.js";
 import { fieldItems } from "../../../src/report/field-attention.js";
 import { fieldsSection, share } from "../../../src/report/fields-section.js";
 import { emptySubject } from "../../helpers/report.js";
-import { tallyRow } from "../../helpers/field-use.js";
+import { fieldUse, tallyRow } from "../../helpers/field-use.js";
 
 // Each producer's share of a field over the verdict's own window (src/lifecycle/field-shares.ts), in
 // the case that misled: a 20 s drain window beside a 7 d ready window. Buckets are a twelfth of the
@@ -160,5 +160,70 @@ describe("the words of a share", () => {
       share(5, 5),
       share(0, 0),
     ]).toEqual(["0%", "<0.1%", "19.8%", ">99.9%", "100.0%", "0%"]);
+  });
+});
+
+describe("producerShares, at the edges of the window", () => {
+  // One-second buckets, a window from 10 s to now at 12 s.
+  const [since, width, now] = [10_000, 1_000, 12_000];
+  const bucket = (start: number, present: number, absent: number, unknown = 0) => ({
+    start,
+    present,
+    absent,
+    unknown,
+  });
+
+  it("leaves out a bucket that ends before the window, and counts whole buckets when one straddles its start", () => {
+    const web = fieldUse({
+      producer: "web",
+      lastPresentAt: 10_600,
+      lastAbsentAt: 10_700,
+      // Far before the window (ends at 6 s), straddling its start (9.5 s to 10.5 s), inside it.
+      buckets: [bucket(5_000, 7, 0), bucket(9_500, 0, 3), bucket(10_500, 2, 1)],
+    });
+    const [share] = producerShares([web], "present", since, width, now, "2s");
+    expect(share).toMatchObject({
+      producer: "web",
+      records: 6,
+      present: 2,
+      absent: 4,
+      unknown: 0,
+      over: "3s",
+      exact: false,
+      writers: ["1.1.0"],
+    });
+  });
+
+  it("keeps a share exact when the bucket begun before the window holds none of the kinds in it", () => {
+    const app = fieldUse({
+      producer: "app",
+      lastPresentAt: 10_600,
+      // Its unreadable records all came before the window, in a bucket that straddles its start.
+      lastUnknownAt: 9_700,
+      buckets: [bucket(9_500, 0, 0, 5), bucket(10_500, 4, 0)],
+    });
+    const [share] = producerShares([app], "present", since, width, now, "2s");
+    expect(share).toMatchObject({ records: 4, present: 4, unknown: 0, over: "2s", exact: true });
+  });
+
+  it("counts a record at the window's first millisecond in it, and one before it out", () => {
+    const atStart = fieldUse({
+      producer: "web",
+      lastPresentAt: since,
+      lastAbsentAt: since,
+      lastUnknownAt: since,
+      buckets: [bucket(since, 1, 1, 1)],
+    });
+    const before = fieldUse({
+      producer: "app",
+      lastPresentAt: since - 1,
+      lastAbsentAt: since + 500,
+      buckets: [bucket(since, 0, 2)],
+    });
+    const shares = producerShares([atStart, before], "present", since, width, now, "2s");
+    expect(shares.map((s) => [s.producer, s.inWindow, s.writers])).toEqual([
+      ["app", { present: false, absent: true, unknown: false }, []],
+      ["web", { present: true, absent: true, unknown: true }, ["1.1.0"]],
+    ]);
   });
 });
