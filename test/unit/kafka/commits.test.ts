@@ -204,6 +204,11 @@ describe("deferred commits", () => {
       { topic: "t", partition: 0, offset: "150" },
       { topic: "t", partition: 1, offset: "9" },
     ]);
+    // What the debug log says of it.
+    expect([(errors[0] as Error).name, (errors[0] as Error).message]).toEqual([
+      "CommitNotTaken",
+      "kafkajs returned without committing 2 offset(s) (its consumer was not running: stopping or crashed); they stay pending",
+    ]);
     // kafkajs resumes at the group's real commit (100): 100..149 were counted here, so skipped.
     expect(commits.alreadyCounted("t", 0, "100")).toBe(149n);
     expect(commits.alreadyCounted("t", 1, "7")).toBe(8n);
