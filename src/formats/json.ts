@@ -14,9 +14,10 @@ const decoded: Decoded = { value: undefined, text: "" };
  * The context ajv's compiled validators take as their second argument. Called without one, each call
  * makes two objects (the context, and `dynamicAnchors` in 2019-09 and 2020-12): about a third of what a
  * validated record allocated (bench/consumer.js allocations). Given this one, `rootData` defaults to
- * the document as without it, and `anchors` is empty at every call's start, as ajv's own would be:
- * only a schema with `$dynamicAnchor` or `$recursiveAnchor` writes to it, and then it is replaced.
- * Other validators (schemasafe's, a deferred one's first call) ignore the argument.
+ * the document as without it, and `dynamicAnchors` is empty at every call's start, as ajv's own would
+ * be: only a schema with `$dynamicAnchor` or `$recursiveAnchor` writes to it (the catalog compiles those
+ * with schemasafe, catalog/annotations.ts), and then it is replaced. Other validators (schemasafe's, a
+ * deferred one's first call) ignore the argument.
  */
 const context: {
   instancePath: string;
