@@ -235,11 +235,14 @@ export class DeferredCommits {
         failed = true;
         this.#onError(error);
       }
-      const taken = offsets.filter((o) => this.#taken.get(`${o.topic}\u0000${o.partition}`)?.has(o.offset));
+      // One pass, taken or not: a commit may carry every assigned partition, once a second.
+      const taken: CommitOffset[] = [];
+      const missing: CommitOffset[] = [];
+      for (const o of offsets)
+        (this.#taken.get(`${o.topic}\u0000${o.partition}`)?.has(o.offset) ? taken : missing).push(o);
       this.#taken.clear();
       this.tracker.committed(taken);
       for (const o of taken) this.#committedNext.set(`${o.topic}\u0000${o.partition}`, BigInt(o.offset));
-      const missing = offsets.filter((o) => !taken.includes(o));
       if (!failed && missing.length > 0) this.#onError(new CommitNotTaken(missing));
     });
     return this.#committing;
