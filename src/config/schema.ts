@@ -266,6 +266,7 @@ export const configSchema = {
           },
         },
         minSamples: { type: "integer", minimum: 1 },
+        maxPerSecond: { type: "integer", minimum: 1, maximum: 1000000000 },
         include: { type: "object", additionalProperties: { type: "array", items: pointer } },
         exclude: { type: "object", additionalProperties: { type: "array", items: pointer } },
       },

@@ -246,6 +246,8 @@ export interface StatsConfig {
   readonly factors: Readonly<Record<string, Readonly<Record<string, number>>>>;
   /** Values needed before and after a change. */
   readonly minSamples: number;
+  /** Records profiled a second per subject and producer: more are thinned to a random share. */
+  readonly maxPerSecond: number;
   /** Per subject name, pointers profiled whatever the schema says. */
   readonly include: Readonly<Record<string, readonly string[]>>;
   /** Per subject name, pointers never profiled. */

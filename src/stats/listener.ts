@@ -3,30 +3,39 @@ import type { ValidatedHook } from "../pipeline/validated.js";
 import { readValues, type ProfiledField } from "./fields.js";
 import type { FieldStats } from "./stats.js";
 import type { Series, StatsStore } from "./store.js";
+import { ProducerThinning, seededRandom } from "./thinning.js";
 
 /** The writer label of a record that declares no version (as the corpus and the metrics write it). */
 export const NO_WRITER = "none";
 
 /**
  * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its
- * construction like the lifecycle's and the corpus's. A record costs a walk of each profiled field's
- * pointer, one sketch insert per value and two map lookups for its series; a subject without
- * profiled fields costs a lookup.
+ * construction like the lifecycle's and the corpus's. A profiled record costs a walk of each profiled
+ * field's pointer, one sketch insert per value and two map lookups for its series; a record past its
+ * producer's `stats.maxPerSecond` (ProducerThinning) costs two lookups and a random number; a subject
+ * without profiled fields costs a lookup.
  */
 export function feedStats(stats: FieldStats): ValidatedHook {
   const visitor = new Visitor(stats.store);
-  // Per subject object, producer and writer: the series of each profiled field, made at its first value.
-  const series = new WeakMap<CatalogSubject, Map<string, Map<string, (Series | undefined)[]>>>();
+  const random = seededRandom();
+  // Per subject object and producer: which records are profiled, and per writer the series of each
+  // profiled field, made at its first value.
+  const series = new WeakMap<CatalogSubject, Map<string, ProducerSeries>>();
   return (record) => {
     const subject = record.subject.subject;
     const { fields } = stats.fieldsOf(subject);
     if (fields.length === 0) return;
-    const document = record.document();
-    const writer = record.writer?.version.text ?? NO_WRITER;
     let producers = series.get(subject);
     if (!producers) series.set(subject, (producers = new Map()));
-    let writers = producers.get(record.producer);
-    if (!writers) producers.set(record.producer, (writers = new Map()));
+    let producer = producers.get(record.producer);
+    if (!producer) {
+      producer = { thinning: new ProducerThinning(stats.maxPerSecond, random), writers: new Map() };
+      producers.set(record.producer, producer);
+    }
+    if (!producer.thinning.take(record.observedAt)) return;
+    const document = record.document();
+    const writer = record.writer?.version.text ?? NO_WRITER;
+    const writers = producer.writers;
     let list = writers.get(writer);
     if (!list) writers.set(writer, (list = new Array<Series | undefined>(fields.length).fill(undefined)));
     visitor.at = record.observedAt;
@@ -41,6 +50,11 @@ export function feedStats(stats: FieldStats): ValidatedHook {
       readValues(document, field.path, visitor[field.kind]);
     }
   };
+}
+
+interface ProducerSeries {
+  readonly thinning: ProducerThinning;
+  readonly writers: Map<string, (Series | undefined)[]>;
 }
 
 /** One object reused for every record: no closure is made per record or per field. */

@@ -92,6 +92,11 @@ export class FieldStats {
     this.now = options.now ?? Date.now;
   }
 
+  /** Records profiled a second per subject and producer, at most (about; ProducerThinning). */
+  get maxPerSecond(): number {
+    return this.#config.maxPerSecond;
+  }
+
   /** The fields profiled in a subject's documents, read once per subject object. */
   fieldsOf(subject: CatalogSubject): FieldSelection {
     let selection = this.#fields.get(subject);

@@ -87,4 +87,41 @@ describe("feedStats", () => {
     ]);
     expect([...stats.quantiles(T0 + HOUR)]).toEqual([]);
   });
+
+  it("profiles about stats.maxPerSecond records a second of a busy producer, every record of a quiet one, and the same records in a replay", async () => {
+    const feed = async () => {
+      const { stats, pipeline } = await fed(
+        "stats:\n  maxPerSecond: 5\n  exclude: { event: [/id, /event] }\n",
+      );
+      for (let second = 0; second < 4; second++) {
+        for (let i = 0; i < 40; i++) {
+          const version = i % 4 === 0 ? "1.0" : "1.1";
+          const at = T0 + second * 1000 + i * 20;
+          pipeline.process(
+            record(
+              { id: i, event: "buy", amount: 100 + i },
+              { producer: "billing", "schema-version": version },
+              { timestamp: at },
+            ),
+          );
+          if (i % 10 === 0)
+            pipeline.process(
+              record({ id: i, event: "buy", amount: 7 }, { producer: "web" }, { timestamp: at }),
+            );
+        }
+      }
+      return summary(stats);
+    };
+    const first = await feed();
+    // web sends 4 a second, under the ceiling: all 16. billing sends 40 a second: its first second up
+    // to twice the ceiling (10), then each record with a chance of 5 / 40 (the seeded draws took 5, 4
+    // and 6), one chance for both its writer versions (a quarter of its records are 1.0; its first
+    // second's ten are 3 of them).
+    expect(first).toEqual([
+      "event /amount billing 1.0.0 @0 n=9 median 104.6",
+      "event /amount billing 1.1.0 @0 n=16 median 106.7",
+      "event /amount web none @0 n=16 median 7.0",
+    ]);
+    expect(await feed()).toEqual(first);
+  });
 });

@@ -1,0 +1,57 @@
+/**
+ * Which validated records of one (subject, producer) have their fields profiled: all of them while the
+ * producer sends at most `max` a second, else a random share of them, about `max` a second.
+ *
+ * Statistics need hundreds of values a bucket, not 200,000 a second: profiling every validated record
+ * was a tenth of the CPU of a record validated by three readers (BENCHMARKS.md, issue 37). A cap that
+ * took each second's first records would see only the producers and partitions read early in it; this
+ * takes each record with one chance, the same for every writer version of the producer, so its
+ * quartiles and value shares are those of its traffic. The chance of a second is `max` over the
+ * producer's records in its last second with records; a second whose rate jumped more than twofold
+ * stops at `2 × max` (only there are its first records favoured, until the next second adapts).
+ *
+ * The clock is the time records are observed (a replay's own), and the random numbers come from a
+ * generator with a fixed seed: one capture replayed twice profiles the same records.
+ */
+export class ProducerThinning {
+  #second = Number.NaN;
+  #seen = 0;
+  #taken = 0;
+  #chance = 1;
+
+  constructor(
+    readonly max: number,
+    readonly random: () => number,
+  ) {}
+
+  /** Whether the record observed at `at` (ms) is profiled. */
+  take(at: number): boolean {
+    const second = Math.floor(at / 1000);
+    if (second !== this.#second) {
+      this.#chance = this.#seen > this.max ? this.max / this.#seen : 1;
+      this.#second = second;
+      this.#seen = 0;
+      this.#taken = 0;
+    }
+    this.#seen++;
+    if (this.#taken >= 2 * this.max) return false;
+    if (this.#chance < 1 && this.random() >= this.#chance) return false;
+    this.#taken++;
+    return true;
+  }
+}
+
+/**
+ * A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same sequence, so a replay
+ * profiles what the last replay did. Not for anything secret.
+ */
+export function seededRandom(seed = 0x9e3779b9): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
