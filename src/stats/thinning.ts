@@ -28,7 +28,8 @@ export class ProducerThinning {
   take(at: number): boolean {
     const second = Math.floor(at / 1000);
     if (second !== this.#second) {
-      this.#chance = this.#seen > this.max ? this.max / this.#seen : 1;
+      // 1 or more (Infinity after a second without records) takes every record.
+      this.#chance = this.max / this.#seen;
       this.#second = second;
       this.#seen = 0;
       this.#taken = 0;
