@@ -8,7 +8,9 @@
 //   npm run build && KAFKA_BROKERS=127.0.0.1:19092 node bench/kafka-java.js
 //
 // Options (environment): BENCH_KAFKA_RECORDS (1000000), BENCH_KAFKA_ROUNDS (3), BENCH_KAFKA_PROFILE=1,
-// BENCH_KAFKA_PROFILE_RATIO (the sample ratio profiled, 0.01; 1 for the validating path).
+// BENCH_KAFKA_PROFILE_RATIO (the sample ratio profiled, 0.01; 1 for the validating path),
+// BENCH_KAFKA_STATS=1 (two more consumers at ratio 1: every record's fields profiled, as before
+// stats.maxPerSecond, and no statistics at all).
 import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -63,6 +65,23 @@ try {
         name: "schemawatch, sample ratio 0.01, workers 0",
         spec: { mode: "schemawatch", ratio: 0.01, workers: 0 },
       },
+      ...(process.env.BENCH_KAFKA_STATS === "1"
+        ? [
+            {
+              name: "schemawatch, sample ratio 1, every record profiled (stats.maxPerSecond 1e9)",
+              spec: {
+                mode: "schemawatch",
+                ratio: 1,
+                workers: 0,
+                config: "stats:\n  maxPerSecond: 1000000000\n",
+              },
+            },
+            {
+              name: "schemawatch, sample ratio 1, no statistics (stats.enabled false)",
+              spec: { mode: "schemawatch", ratio: 1, workers: 0, config: "stats:\n  enabled: false\n" },
+            },
+          ]
+        : []),
     ],
     ROUNDS,
     RECORDS,
