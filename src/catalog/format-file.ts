@@ -29,17 +29,20 @@ const MAX_IMPORT_DEPTH = 32;
  * references, each found relative to the importing file's folder first, then to each of `folders`
  * (the subject's schema folder, the config's `shared` folders: protoc's `-I`), in that order; a
  * path the format has built in (`google/protobuf/*.proto`) needs no file. `imported`: every file
- * read that way, transitively.
+ * read that way, transitively. `asFile`: read as `diff` reads OLD or NEW (`Format.parseFile`), not as
+ * a subject's version.
  */
 export async function readFormatFile(
   path: string,
   format: Format,
   folders: readonly string[] = [],
+  { asFile = false }: { readonly asFile?: boolean } = {},
 ): Promise<{ file: SchemaFile; schema: ParsedSchema; text: string; imported: readonly string[] }> {
   const text = await readText(path);
   const imported = new Set<string>();
   const references = await importedSources(format, path, text, folders, [path], imported);
-  const schema = format.parse({ name: path, text, references });
+  const parse = asFile && format.parseFile ? format.parseFile : format.parse;
+  const schema = parse({ name: path, text, references });
   const json = (schema as ParsedSchema & { json?: unknown }).json;
   return {
     file: {

@@ -102,6 +102,12 @@ export interface Format {
   /** Parses a version's text; throws SCHEMA_INVALID naming `source.name` (and the reference) when it cannot. */
   parse(source: SchemaSource): ParsedSchema;
   /**
+   * Parses a file as `diff` reads OLD or NEW, on its own rather than as a subject's version: where
+   * `parse` refuses what only another file can use (Protobuf: a file of enums only, a registry's
+   * shared enum subject), this reads it, so a change to it can be compared. Absent: `parse`.
+   */
+  parseFile?(source: SchemaSource): ParsedSchema;
+  /**
    * What a schema file's text imports by path (Protobuf's `import "common/money.proto";`), for a
    * catalog that reads files to give `parse` as references (catalog/format-file.ts), each the path as
    * written and whether the format has it without a file (`google/protobuf/*.proto`). Absent for a

@@ -118,12 +118,13 @@ export function compileRegistryVersion(
   registry: string,
   version: RegistryVersion,
   compiler: SchemaCompiler,
+  { asFile = false }: { readonly asFile?: boolean } = {},
 ): CompiledVersion | SkippedVersion {
   const path = registryPath(registry, version.subject, version.version);
   try {
     const format = formatOfRegistryType(version.schemaType ?? "JSON");
     if (format !== undefined && format !== JSON_FORMAT)
-      return parseRegistryVersion(registry, version, format, path);
+      return parseRegistryVersion(registry, version, format, path, asFile);
     const dialect = compiler.dialectOf(version.schema, path);
     const uri = versionBaseUri(registry, version, idKeyword(dialect));
     const refs = referenceDocuments(registry, version, uri);
@@ -159,13 +160,14 @@ export function compileRegistryVersion(
 /**
  * A registered version of another format than JSON Schema, parsed by its format with the schemas its
  * references reach (each a source of its own, under its reference name), the way its format's
- * serializer resolves them.
+ * serializer resolves them; `asFile`, as `diff` reads it (`Format.parseFile`).
  */
 function parseRegistryVersion(
   registry: string,
   version: RegistryVersion,
   format: Format,
   path: string,
+  asFile: boolean,
 ): CompiledVersion {
   const key = (e: ReferenceEntry) => `${e.name}\0${e.subject}\0${e.version}`;
   const resolved = new Map(version.references.map((r) => [key(r), r]));
@@ -181,7 +183,8 @@ function parseRegistryVersion(
     ];
   };
   const text = version.text ?? JSON.stringify(version.schema);
-  const schema = format.parse({
+  const parse = asFile && format.parseFile ? format.parseFile : format.parse;
+  const schema = parse({
     name: path,
     text,
     references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),

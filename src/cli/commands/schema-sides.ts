@@ -83,7 +83,8 @@ async function fileSide(
   const format = formatOfFile(path);
   if (format && format !== JSON_FORMAT) {
     // Read by its format: records, not documents, are what it accepts (the format's diff compares it).
-    const { file, schema, text } = await readFormatFile(path, format);
+    // As a file on its own: a Protobuf file of enums only is compared too.
+    const { file, schema, text } = await readFormatFile(path, format, [], { asFile: true });
     return { file, validate: acceptsAll(), refs: [], version: versionFromFileName(file.name), schema, text };
   }
   const file = await readSchemaFile(path, compiler.defaultDialect);
@@ -105,7 +106,8 @@ export async function registeredSide(
   compiler: SchemaCompiler,
 ): Promise<Side> {
   const version = await readVersion(client, subject, number);
-  const compiled = compileRegistryVersion(registry, version, compiler);
+  // As `diff` reads a file: a registry's shared enum subject (Protobuf enums only) is compared too.
+  const compiled = compileRegistryVersion(registry, version, compiler, { asFile: true });
   if ("reason" in compiled) throw new SchemawatchError("SCHEMA_INVALID", compiled.message);
   const json = compiled.file.json;
   const id = typeof json === "object" ? (json["$id"] ?? json["id"]) : undefined;

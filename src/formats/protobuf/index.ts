@@ -1,7 +1,7 @@
 import type { CatalogVersion } from "../../catalog/types.js";
 import type { Decoded, Format, ReaderCheck } from "../format.js";
 import { ProtoDecoded, decodeProto } from "./decode.js";
-import { parseProtoVersion, protoImports, type ProtoSchema } from "./parse.js";
+import { parseProto, parseProtoVersion, protoImports, type ProtoSchema } from "./parse.js";
 import { ProtoReadPlan } from "./plan.js";
 import { PROTOBUF_FIELDS } from "./fields.js";
 
@@ -30,6 +30,9 @@ export const PROTOBUF_FORMAT: Format = {
 
   // A version's file: one of its messages is what a record is (an enums-only file is an import).
   parse: (source) => parseProtoVersion(source),
+
+  // `diff` of a file of enums only (a shared enum's subject): its enums are compared (diff/protobuf/enums.ts).
+  parseFile: (source) => parseProto(source),
 
   imports: (text) => protoImports(text),
 

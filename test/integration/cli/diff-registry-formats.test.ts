@@ -134,6 +134,41 @@ describe("schemawatch diff --registry on a PROTOBUF subject", () => {
     expect(code).toBe(1);
   });
 
+  it("compares the versions of a shared enum's subject (a file of enums only): a swapped number breaks both ways", async () => {
+    const subject = freshSubject("diff-proto-enum");
+    const status = (on: number, off: number) =>
+      `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = ${on}; OFF = ${off}; }\n`;
+    await setCompatibility(url, subject, "NONE");
+    await register(url, subject, status(1, 2), [], "PROTOBUF");
+    await register(url, subject, status(2, 1), [], "PROTOBUF");
+    await setCompatibility(url, subject, "BACKWARD");
+    const { code, report } = await json(["--subject", subject]);
+    expect(report).toMatchObject({ schemawatch: { verdict: "breaks" }, ok: false });
+    const versions = (report["schemawatch"] as { versions: Record<string, unknown>[] }).versions;
+    expect(versions).toMatchObject([
+      {
+        version: 1,
+        compatibility: "NONE",
+        bump: "major",
+        changes: [
+          {
+            kind: "enum-value-renumbered",
+            path: "shop.Status.ON(=2)",
+            backward: "breaks",
+            forward: "breaks",
+          },
+          {
+            kind: "enum-value-renumbered",
+            path: "shop.Status.OFF(=1)",
+            backward: "breaks",
+            forward: "breaks",
+          },
+        ],
+      },
+    ]);
+    expect(code).toBe(1);
+  });
+
   it("refuses an Avro file against a PROTOBUF subject, naming both", async () => {
     const subject = freshSubject("diff-proto");
     await register(url, subject, proto("int64"), [], "PROTOBUF");

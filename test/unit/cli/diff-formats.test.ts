@@ -288,13 +288,29 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     ]);
   });
 
-  it("exits 2 on a file of enums only, which has no message a record could be: it can only be imported", async () => {
-    const enums = `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\n`;
-    const dir = await writeTree({ "status-1.0.proto": enums, "status-1.1.proto": enums });
-    const result = await diff(`${dir}/status-1.0.proto`, `${dir}/status-1.1.proto`);
-    expect([result.code, result.stderr]).toEqual([
-      2,
-      `SCHEMA_INVALID: ${dir}/status-1.0.proto: declares no message, and a subject's schema needs one to decode its records as: a .proto file of enums only can only be imported by another`,
+  it("compares two files of enums only (a registry's shared enum subject): a swapped number is a major change", async () => {
+    const dir = await writeTree({
+      "status-1.0.proto": `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; OFF = 2; }\n`,
+      "status-1.0.1.proto": `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 2; OFF = 1; PAUSED = 3; }\n`,
+    });
+    const result = await diff(`${dir}/status-1.0.proto`, `${dir}/status-1.0.1.proto`);
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      1,
+      [
+        `${dir}/status-1.0.proto -> ${dir}/status-1.0.1.proto (policy strict)`,
+        "  backward  forward   change",
+        "  BREAKS    BREAKS    enum-value-renumbered at shop.Status.ON(=2)",
+        "                      ON moves from 1 to 2, so the meaning changes though every record decodes: a new reader reads OLD's ON (1) as OFF, an old reader reads NEW's ON (2) as OFF",
+        "  BREAKS    BREAKS    enum-value-renumbered at shop.Status.OFF(=1)",
+        "                      OFF moves from 2 to 1, so the meaning changes though every record decodes: a new reader reads OLD's OFF (2) as ON, an old reader reads NEW's OFF (1) as ON",
+        "  ok        ok        enum-value-added at shop.Status.PAUSED(=3)",
+        "                      an old reader gets a number it has no name for (loses its name)",
+        "compatibility NONE: needs a coordinated release or a new major version side by side",
+        "backward breaks, forward breaks; needs a major bump",
+        "declared patch (1.0.0 -> 1.0.1): FAIL: the release number understates the change",
+        "",
+      ].join("\n"),
+      "",
     ]);
   });
 
