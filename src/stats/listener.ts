@@ -11,28 +11,38 @@ export const NO_WRITER = "none";
 /**
  * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its
  * construction like the lifecycle's and the corpus's. A profiled record costs a walk of each profiled
- * field's pointer, one sketch insert per value and two map lookups for its series; a record past its
- * producer's `stats.maxPerSecond` (ProducerThinning) costs two lookups and a random number; a subject
- * without profiled fields costs a lookup.
+ * field's pointer, one sketch insert per value and two map lookups for its series. Past its producer's
+ * `stats.maxPerSecond` (ProducerThinning), a record not drawn has only its `values` fields counted (an
+ * enum, a named string: a map's count each, and what the new-value test needs whole, see below), or
+ * costs two lookups and a random number when the subject profiles none; a subject without profiled
+ * fields costs a lookup.
+ *
+ * Why values are counted in full: a value that recurs rarely (one record in a million) would be drawn
+ * in some buckets and not in others, and a bucket that drew it after one that did not would read as a
+ * value never seen before. Numbers are judged by quartiles, which a random share keeps.
  */
 export function feedStats(stats: FieldStats): ValidatedHook {
   const visitor = new Visitor(stats.store);
   const random = seededRandom();
-  // Per subject object and producer: which records are profiled, and per writer the series of each
-  // profiled field, made at its first value.
-  const series = new WeakMap<CatalogSubject, Map<string, ProducerSeries>>();
+  // Per subject object: whether it profiles a `values` field, and per producer which records are
+  // profiled whole, and per writer the series of each profiled field, made at its first value.
+  const series = new WeakMap<CatalogSubject, SubjectSeries>();
   return (record) => {
     const subject = record.subject.subject;
     const { fields } = stats.fieldsOf(subject);
     if (fields.length === 0) return;
-    let producers = series.get(subject);
-    if (!producers) series.set(subject, (producers = new Map()));
-    let producer = producers.get(record.producer);
+    let own = series.get(subject);
+    if (!own) {
+      own = { countsValues: fields.some((f) => f.kind === "values"), producers: new Map() };
+      series.set(subject, own);
+    }
+    let producer = own.producers.get(record.producer);
     if (!producer) {
       producer = { thinning: new ProducerThinning(stats.maxPerSecond, random), writers: new Map() };
-      producers.set(record.producer, producer);
+      own.producers.set(record.producer, producer);
     }
-    if (!producer.thinning.take(record.observedAt)) return;
+    const whole = producer.thinning.take(record.observedAt);
+    if (!whole && !own.countsValues) return;
     const document = record.document();
     const writer = record.writer?.version.text ?? NO_WRITER;
     const writers = producer.writers;
@@ -45,11 +55,18 @@ export function feedStats(stats: FieldStats): ValidatedHook {
     visitor.list = list;
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
+      if (!whole && field.kind !== "values") continue;
       visitor.field = field;
       visitor.slot = i;
       readValues(document, field.path, visitor[field.kind]);
     }
   };
+}
+
+interface SubjectSeries {
+  /** Whether a field is of kind `values`: counted from every record, drawn or not. */
+  readonly countsValues: boolean;
+  readonly producers: Map<string, ProducerSeries>;
 }
 
 interface ProducerSeries {

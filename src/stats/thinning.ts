@@ -1,6 +1,7 @@
 /**
- * Which validated records of one (subject, producer) have their fields profiled: all of them while the
- * producer sends at most `max` a second, else a random share of them, about `max` a second.
+ * Which validated records of one (subject, producer) have their numbers and string lengths profiled
+ * (values are counted from every record, listener.ts says why): all of them while the producer sends
+ * at most `max` a second, else a random share of them, about `max` a second.
  *
  * Statistics need hundreds of values a bucket, not 200,000 a second: profiling every validated record
  * was a tenth of the CPU of a record validated by three readers (BENCHMARKS.md, issue 37). A cap that
