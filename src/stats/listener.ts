@@ -3,7 +3,7 @@ import type { ValidatedHook } from "../pipeline/validated.js";
 import { readValues, type ProfiledField } from "./fields.js";
 import type { FieldStats } from "./stats.js";
 import type { Series, StatsStore } from "./store.js";
-import { ProducerThinning, seededRandom } from "./thinning.js";
+import { thinningFor, type ProducerThinning } from "./thinning.js";
 
 /** The writer label of a record that declares no version (as the corpus and the metrics write it). */
 export const NO_WRITER = "none";
@@ -23,10 +23,18 @@ export const NO_WRITER = "none";
  */
 export function feedStats(stats: FieldStats): ValidatedHook {
   const visitor = new Visitor(stats.store);
-  const random = seededRandom();
   // Per subject object: whether it profiles a `values` field, and per producer which records are
   // profiled whole, and per writer the series of each profiled field, made at its first value.
   const series = new WeakMap<CatalogSubject, SubjectSeries>();
+  // Per subject name and producer: a catalog reloaded (a new subject object) keeps its rates and draws.
+  const thinnings = new Map<string, Map<string, ProducerThinning>>();
+  const thinningOf = (subject: string, producer: string): ProducerThinning => {
+    let producers = thinnings.get(subject);
+    if (!producers) thinnings.set(subject, (producers = new Map()));
+    let thinning = producers.get(producer);
+    if (!thinning) producers.set(producer, (thinning = thinningFor(subject, producer, stats.maxPerSecond)));
+    return thinning;
+  };
   return (record) => {
     const subject = record.subject.subject;
     const { fields } = stats.fieldsOf(subject);
@@ -38,7 +46,7 @@ export function feedStats(stats: FieldStats): ValidatedHook {
     }
     let producer = own.producers.get(record.producer);
     if (!producer) {
-      producer = { thinning: new ProducerThinning(stats.maxPerSecond, random), writers: new Map() };
+      producer = { thinning: thinningOf(subject.name, record.producer), writers: new Map() };
       own.producers.set(record.producer, producer);
     }
     const whole = producer.thinning.take(record.observedAt);

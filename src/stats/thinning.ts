@@ -11,8 +11,14 @@
  * producer's records in its last second with records; a second whose rate jumped more than twofold
  * stops at `2 × max` (only there are its first records favoured, until the next second adapts).
  *
+ * A record drawn stands for its second: within a bucket, a second of 20,000 records weighs as much
+ * as a second of 1,000 (as the validation sampler's ceiling already makes it past
+ * `sampling.maxPerSecond`), so a producer whose values change with its rate has quartiles weighted by
+ * time rather than by record; docs/stats.md says so.
+ *
  * The clock is the time records are observed (a replay's own), and the random numbers come from a
- * generator with a fixed seed: one capture replayed twice profiles the same records.
+ * generator seeded by the subject's and the producer's names (`thinningFor`): one capture replayed
+ * twice profiles the same records, whatever other subjects and producers it holds.
  */
 export class ProducerThinning {
   #second = Number.NaN;
@@ -56,4 +62,12 @@ export function seededRandom(seed = 0x9e3779b9): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
+}
+
+/** The thinning of one (subject, producer), its draws seeded by the two names (FNV-1a of them). */
+export function thinningFor(subject: string, producer: string, max: number): ProducerThinning {
+  const text = `${subject}\0${producer}`;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return new ProducerThinning(max, seededRandom(hash));
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ProducerThinning, seededRandom } from "../../../src/stats/thinning.js";
+import { ProducerThinning, seededRandom, thinningFor } from "../../../src/stats/thinning.js";
 
 const T0 = Date.UTC(2026, 11, 7, 16);
 
@@ -67,5 +67,22 @@ describe("seededRandom", () => {
     for (const n of numbers) tenths[Math.floor(n * 10)]!++;
     expect(tenths.every((t) => t > 900 && t < 1100)).toBe(true);
     expect(seededRandom(1)()).not.toBe(seededRandom(2)());
+  });
+});
+
+describe("thinningFor", () => {
+  it("draws by the subject's and the producer's names: the same names, the same records", () => {
+    const draws = (subject: string, producer: string) => {
+      const thinning = thinningFor(subject, producer, 10);
+      taken(thinning, T0, 100);
+      return Array.from({ length: 100 }, (_, i) => (thinning.take(T0 + 1000 + i * 10) ? 1 : 0)).join("");
+    };
+    const billing = draws("payment", "billing");
+    expect(billing.split("").filter((d) => d === "1").length).toBeGreaterThan(0);
+    expect(draws("payment", "billing")).toBe(billing);
+    expect(draws("payment", "web")).not.toBe(billing);
+    expect(draws("payments", "billing")).not.toBe(billing);
+    // The separator keeps ("a", "bc") and ("ab", "c") apart.
+    expect(draws("a", "bc")).not.toBe(draws("ab", "c"));
   });
 });
