@@ -41,8 +41,8 @@ export async function readFormatFile(
   const text = await readText(path);
   const imported = new Set<string>();
   const references = await importedSources(format, path, text, folders, [path], imported);
-  const parse = asFile && format.parseFile ? format.parseFile : format.parse;
-  const schema = parse({ name: path, text, references });
+  const source = { name: path, text, references };
+  const schema = asFile && format.parseFile ? format.parseFile(source) : format.parse(source);
   const json = (schema as ParsedSchema & { json?: unknown }).json;
   return {
     file: {

@@ -183,13 +183,14 @@ function parseRegistryVersion(
     ];
   };
   const text = version.text ?? JSON.stringify(version.schema);
-  const parse = asFile && format.parseFile ? format.parseFile : format.parse;
-  const schema = parse({
+  const source = {
     name: path,
     text,
     references: (version.referenceEntries ?? version.references).flatMap((e) => sourceOf(e, 0)),
     ...(version.metadataTags !== undefined ? { tags: version.metadataTags } : {}),
-  });
+  };
+  // Called as methods: a format's parse may read its own object.
+  const schema = asFile && format.parseFile ? format.parseFile(source) : format.parse(source);
   const json = version.schema;
   return {
     file: {
