@@ -139,6 +139,55 @@ describe("diff for Protobuf pairs", () => {
     expect(summary(same, same)).toEqual({ compatibility: "FULL", bump: "none", changes: [] });
   });
 
+  describe("a message file against a file of enums only (a shared enum's file)", () => {
+    const ORDER =
+      'syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; } message Order { Status status = 1; }';
+    const STATUS = 'syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; }';
+    const judged = (old: string, next: string) => {
+      const result = diffProto(proto(old), proto(next));
+      return {
+        compatibility: result.compatibility,
+        bump: result.bump,
+        changes: result.changes.map((c) => [c.kind, c.path, c.backward, c.forward, c.reason, c.witness]),
+      };
+    };
+    const unknown = { outcome: "fails", rule: "message_unknown", location: "" };
+
+    it("calls the message removed a break for its records: NEW has no message to read them as", () => {
+      expect(judged(ORDER, STATUS)).toEqual({
+        compatibility: "FORWARD",
+        bump: "major",
+        changes: [
+          [
+            "message-removed",
+            "shop.Order",
+            "breaks",
+            "ok",
+            "the message is removed; backward: misreads (message_unknown at the record)",
+            { backward: { message: "shop.Order", record: {}, bytes: "", reads: unknown } },
+          ],
+        ],
+      });
+    });
+
+    it("calls the message added a break for an old reader, which has no message to read NEW's records as", () => {
+      expect(judged(STATUS, ORDER)).toEqual({
+        compatibility: "BACKWARD",
+        bump: "minor",
+        changes: [
+          [
+            "message-added",
+            "shop.Order",
+            "ok",
+            "breaks",
+            "a message is added; forward: misreads (message_unknown at the record)",
+            { forward: { message: "shop.Order", record: {}, bytes: "", reads: unknown } },
+          ],
+        ],
+      });
+    });
+  });
+
   describe("an enum value whose name is kept but whose number changes", () => {
     const device = (values: string) =>
       `syntax = "proto3"; package p; enum Status { UNKNOWN = 0; ${values} } message D { Status s = 1; }`;
