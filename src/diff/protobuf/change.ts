@@ -17,6 +17,8 @@ export type ProtoChangeKind =
   | "fields-moved-into-oneof"
   | "oneof-added"
   | "oneof-removed"
+  | "enum-added"
+  | "enum-removed"
   | "enum-value-added"
   | "enum-value-removed"
   | "enum-value-renamed"

@@ -6,7 +6,11 @@ import { enumsOf, localName, name } from "./names.js";
 /**
  * Pairs of enums to compare: the files' own (top level and nested in their messages) by name within
  * the package, then `reached`, the pairs a compared field holds on both sides (an enum of an imported
- * file, such as a registry's reference subject of enums only), each pair once.
+ * file, such as a registry's reference subject of enums only), each pair once. A file's own enum on
+ * one side only is removed or added (a rename is both): no record shows it, but a file that imports
+ * this one and uses the enum is read with one side and not the other, which for a registry's shared
+ * enum subject is every importer. Judged as a message removed or added is: removed breaks backward
+ * (a file written against OLD no longer reads with NEW), added breaks forward.
  */
 export function compareEnums(
   old: ProtoSchema,
@@ -15,8 +19,18 @@ export function compareEnums(
   out: ProtoChange[],
 ): void {
   const oldEnums = enumsOf(old);
+  const newEnums = enumsOf(next);
+  for (const [local, o] of oldEnums)
+    if (!newEnums.has(local))
+      out.push({
+        kind: "enum-removed",
+        path: name(o),
+        backward: "breaks",
+        forward: "ok",
+        reason: `enum ${local} is removed: a file that imports OLD and uses ${local} cannot be read with NEW`,
+      });
   const pairs: [protobuf.Enum, protobuf.Enum][] = [];
-  for (const [local, n] of enumsOf(next)) {
+  for (const [local, n] of newEnums) {
     const o = oldEnums.get(local);
     if (o !== undefined) pairs.push([o, n]);
   }
@@ -28,6 +42,16 @@ export function compareEnums(
     pairs.push([o, n]);
   }
   for (const [o, n] of pairs) compareEnum(o, n, out);
+  // Said last, as a message added is.
+  for (const [local, n] of newEnums)
+    if (!oldEnums.has(local))
+      out.push({
+        kind: "enum-added",
+        path: name(n),
+        backward: "ok",
+        forward: "breaks",
+        reason: `enum ${local} is added: a file that uses ${local} cannot be read with OLD, which lacks it`,
+      });
 }
 
 /** An enum's names by number (the last name of an aliased number, as protobufjs keeps them). */

@@ -38,7 +38,8 @@ export class ProtoReadPlan {
   readonly #reader: ProtoSchema;
   /** The reader's message for each writer message by full name, found once. */
   readonly #messages = new Map<string, Msg | undefined>();
-  readonly #writerPrimary: string;
+  /** Undefined for a file of enums only, which writes no record. */
+  readonly #writerPrimary: string | undefined;
   readonly #writerPackage: string | undefined;
   /** One walk, reused record after record (a plan checks one record at a time). */
   readonly #walk = new Walk();
@@ -46,7 +47,7 @@ export class ProtoReadPlan {
   constructor(writer: ProtoSchema, reader: ProtoSchema) {
     this.#reader = reader;
     this.#writerPackage = writer.package;
-    this.#writerPrimary = primaryOf(writer).fullName;
+    this.#writerPrimary = writer.messages.length > 0 ? primaryOf(writer).fullName : undefined;
   }
 
   /**
@@ -80,7 +81,8 @@ export class ProtoReadPlan {
 
   /**
    * The reader's message of the writer message's full name (or of its name in the reader's package); the writer file's first message, renamed,
-   * is read as the reader file's first.
+   * is read as the reader file's first. A reader file of enums only (`diff` against a shared enum's
+   * file) has no first message: the writer's is unknown to it.
    */
   #readerOf(message: Msg): Msg | undefined {
     if (this.#messages.has(message.fullName)) return this.#messages.get(message.fullName);
@@ -89,7 +91,7 @@ export class ProtoReadPlan {
     const reader =
       found instanceof protobuf.Type
         ? this.#reader.models.of(found)
-        : message.fullName === this.#writerPrimary
+        : message.fullName === this.#writerPrimary && this.#reader.messages.length > 0
           ? primaryOf(this.#reader)
           : undefined;
     this.#messages.set(message.fullName, reader);

@@ -314,6 +314,29 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     ]);
   });
 
+  it("calls a message file followed by a file of enums only a removed message, which breaks OLD's records", async () => {
+    const dir = await writeTree({
+      "order-1.0.proto": `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\nmessage Order { Status status = 1; }\n`,
+      "order-1.1.proto": `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\n`,
+    });
+    const result = await diff(`${dir}/order-1.0.proto`, `${dir}/order-1.1.proto`);
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      1,
+      [
+        `${dir}/order-1.0.proto -> ${dir}/order-1.1.proto (policy strict)`,
+        "  backward  forward   change",
+        "  BREAKS    ok        message-removed at shop.Order",
+        "                      the message is removed; backward: misreads (message_unknown at the record)",
+        '                      witness (backward): {"message":"shop.Order","record":{},"hex":"","base64":""}',
+        "compatibility FORWARD: upgrade producers first; the new schema rejects some old records",
+        "backward breaks, forward ok; needs a major bump",
+        "declared minor (1.0.0 -> 1.1.0): FAIL: the release number understates the change",
+        "",
+      ].join("\n"),
+      "",
+    ]);
+  });
+
   it("exits 2 naming the importing file and the import when no folder holds it", async () => {
     const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
     const dir = await writeTree({ "pay-1.0.proto": pay, "pay-1.1.proto": pay });

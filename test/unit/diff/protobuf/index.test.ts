@@ -139,6 +139,120 @@ describe("diff for Protobuf pairs", () => {
     expect(summary(same, same)).toEqual({ compatibility: "FULL", bump: "none", changes: [] });
   });
 
+  describe("a message file against a file of enums only (a shared enum's file)", () => {
+    const ORDER =
+      'syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; } message Order { Status status = 1; }';
+    const STATUS = 'syntax = "proto3"; package shop; enum Status { UNKNOWN = 0; ON = 1; }';
+    const judged = (old: string, next: string) => {
+      const result = diffProto(proto(old), proto(next));
+      return {
+        compatibility: result.compatibility,
+        bump: result.bump,
+        changes: result.changes.map((c) => [c.kind, c.path, c.backward, c.forward, c.reason, c.witness]),
+      };
+    };
+    const unknown = { outcome: "fails", rule: "message_unknown", location: "" };
+
+    it("calls the message removed a break for its records: NEW has no message to read them as", () => {
+      expect(judged(ORDER, STATUS)).toEqual({
+        compatibility: "FORWARD",
+        bump: "major",
+        changes: [
+          [
+            "message-removed",
+            "shop.Order",
+            "breaks",
+            "ok",
+            "the message is removed; backward: misreads (message_unknown at the record)",
+            { backward: { message: "shop.Order", record: {}, bytes: "", reads: unknown } },
+          ],
+        ],
+      });
+    });
+
+    it("calls the message added a break for an old reader, which has no message to read NEW's records as", () => {
+      expect(judged(STATUS, ORDER)).toEqual({
+        compatibility: "BACKWARD",
+        bump: "minor",
+        changes: [
+          [
+            "message-added",
+            "shop.Order",
+            "ok",
+            "breaks",
+            "a message is added; forward: misreads (message_unknown at the record)",
+            { forward: { message: "shop.Order", record: {}, bytes: "", reads: unknown } },
+          ],
+        ],
+      });
+    });
+  });
+
+  describe("a file's own enum on one side only (what a file importing it uses)", () => {
+    const judged = (old: string, next: string) => {
+      const result = diffProto(proto(old), proto(next));
+      return {
+        compatibility: result.compatibility,
+        bump: result.bump,
+        changes: result.changes.map((c) => [c.kind, c.path, c.backward, c.forward, c.reason]),
+      };
+    };
+    const shared = (enums: string) => `syntax = "proto3"; package shop; ${enums}`;
+    const STATUS = "enum Status { UNKNOWN = 0; ON = 1; }";
+    const KIND = "enum Kind { NONE = 0; BIG = 1; }";
+    const removed = (local: string, path: string) => [
+      "enum-removed",
+      path,
+      "breaks",
+      "ok",
+      `enum ${local} is removed: a file that imports OLD and uses ${local} cannot be read with NEW`,
+    ];
+    const added = (local: string, path: string) => [
+      "enum-added",
+      path,
+      "ok",
+      "breaks",
+      `enum ${local} is added: a file that uses ${local} cannot be read with OLD, which lacks it`,
+    ];
+
+    it("calls an enum removed from a shared file a break for its importers: major, not a schema change", () => {
+      expect(judged(shared(`${STATUS} ${KIND}`), shared(KIND))).toEqual({
+        compatibility: "FORWARD",
+        bump: "major",
+        changes: [removed("Status", "shop.Status")],
+      });
+    });
+
+    it("calls an enum added a break for a file that uses it read with OLD: minor", () => {
+      expect(judged(shared(KIND), shared(`${KIND} ${STATUS}`))).toEqual({
+        compatibility: "BACKWARD",
+        bump: "minor",
+        changes: [added("Status", "shop.Status")],
+      });
+    });
+
+    it("calls an enum renamed a removal and an addition, however alike their values", () => {
+      expect(judged(shared(STATUS), shared("enum State { UNKNOWN = 0; ON = 1; }"))).toEqual({
+        compatibility: "NONE",
+        bump: "major",
+        changes: [removed("Status", "shop.Status"), added("State", "shop.State")],
+      });
+    });
+
+    it("finds an enum nested in a message by its name within the package (Order.Kind)", () => {
+      expect(
+        judged(
+          `syntax = "proto3"; package shop; message Order { enum Kind { NONE = 0; BIG = 1; } int32 id = 1; }`,
+          `syntax = "proto3"; package shop; message Order { enum Sort { NONE = 0; BIG = 1; } int32 id = 1; }`,
+        ),
+      ).toEqual({
+        compatibility: "NONE",
+        bump: "major",
+        changes: [removed("Order.Kind", "shop.Order.Kind"), added("Order.Sort", "shop.Order.Sort")],
+      });
+    });
+  });
+
   describe("an enum value whose name is kept but whose number changes", () => {
     const device = (values: string) =>
       `syntax = "proto3"; package p; enum Status { UNKNOWN = 0; ${values} } message D { Status s = 1; }`;
@@ -239,7 +353,7 @@ describe("diff for Protobuf pairs", () => {
       });
     });
 
-    it("compares a file's own enums that no field holds, by name, and nothing of an enum only one side has", () => {
+    it("compares a file's own enums that no field holds, by name; one only NEW has is added, not compared", () => {
       const file = (unused: string, extra = "") =>
         `syntax = "proto3"; package p; enum Unused { Z = 0; ${unused} } ${extra} message M { int32 x = 1; }`;
       expect(
@@ -249,6 +363,7 @@ describe("diff for Protobuf pairs", () => {
       ).toEqual([
         ["enum-value-renumbered", "p.Unused.A(=2)", "breaks", "breaks"],
         ["enum-value-renumbered", "p.Unused.B(=1)", "breaks", "breaks"],
+        ["enum-added", "p.Extra", "ok", "breaks"],
       ]);
     });
 

@@ -209,6 +209,14 @@ describe("what a reader of another version makes of a record, by field number", 
     new ProtoReadPlan(w, r).check(other, out);
     expect(out).toEqual({ outcome: "fails", rule: "message_unknown", location: "" });
   });
+
+  it("says a reader file of enums only (a shared enum's file) has no such message, even the writer's first", () => {
+    const w = proto('syntax = "proto3"; package p; enum S { Z = 0; ON = 1; } message M { S s = 1; }');
+    const enums = proto('syntax = "proto3"; package p; enum S { Z = 0; ON = 1; }');
+    expect(read(w, enums, { s: 1 })).toEqual({ outcome: "fails", rule: "message_unknown", location: "" });
+    // As a writer it has no record to check, and a plan for it is made all the same.
+    expect(new ProtoReadPlan(enums, w)).toBeInstanceOf(ProtoReadPlan);
+  });
 });
 
 describe("a package renamed", () => {
