@@ -7,10 +7,12 @@ import { enumsOf, localName, name } from "./names.js";
  * Pairs of enums to compare: the files' own (top level and nested in their messages) by name within
  * the package, then `reached`, the pairs a compared field holds on both sides (an enum of an imported
  * file, such as a registry's reference subject of enums only), each pair once. A file's own enum on
- * one side only is removed or added (a rename is both): no record shows it, but a file that imports
- * this one and uses the enum is read with one side and not the other, which for a registry's shared
- * enum subject is every importer. Judged as a message removed or added is: removed breaks backward
- * (a file written against OLD no longer reads with NEW), added breaks forward.
+ * one side only is removed or added (a rename is both). No record of the file's messages shows it
+ * (a field that held it is compared above, by its number and type), so in a file with messages the
+ * change is `ok` both ways, as Confluent judges it. A file of enums only has no records: its users are
+ * the files that import it (a registry's shared enum subject), so there it is judged as a message
+ * removed or added is: removed breaks backward (a file written against OLD no longer reads with NEW),
+ * added breaks forward.
  */
 export function compareEnums(
   old: ProtoSchema,
@@ -20,14 +22,17 @@ export function compareEnums(
 ): void {
   const oldEnums = enumsOf(old);
   const newEnums = enumsOf(next);
+  const shared = (side: ProtoSchema) => side.messages.length === 0;
   for (const [local, o] of oldEnums)
     if (!newEnums.has(local))
       out.push({
         kind: "enum-removed",
         path: name(o),
-        backward: "breaks",
+        backward: shared(old) ? "breaks" : "ok",
         forward: "ok",
-        reason: `enum ${local} is removed: a file that imports OLD and uses ${local} cannot be read with NEW`,
+        reason: shared(old)
+          ? `enum ${local} is removed: a file that imports OLD and uses ${local} cannot be read with NEW`
+          : `enum ${local} is removed (it drops from the file's API): no record of its messages carries it, but a file that imports this one and uses ${local} cannot be read with NEW`,
       });
   const pairs: [protobuf.Enum, protobuf.Enum][] = [];
   for (const [local, n] of newEnums) {
@@ -49,8 +54,10 @@ export function compareEnums(
         kind: "enum-added",
         path: name(n),
         backward: "ok",
-        forward: "breaks",
-        reason: `enum ${local} is added: a file that uses ${local} cannot be read with OLD, which lacks it`,
+        forward: shared(next) ? "breaks" : "ok",
+        reason: shared(next)
+          ? `enum ${local} is added: a file that uses ${local} cannot be read with OLD, which lacks it`
+          : `enum ${local} is added: no record of the file's messages carries it until a field holds it`,
       });
 }
 

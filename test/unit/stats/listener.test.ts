@@ -132,4 +132,29 @@ describe("feedStats", () => {
     expect((await feed("first")).filter((line) => line.includes(" billing "))).toEqual(billing);
     expect(await feed("none")).toEqual(billing);
   });
+
+  it("keeps a producer's rate and draws across a reloaded catalog (a new subject object of the same name)", async () => {
+    const extra = "stats:\n  maxPerSecond: 5\n  exclude: { event: [/id, /event] }\n";
+    const { config } = await eventPipeline("", extra);
+    const stats = new FieldStats(config.stats, config.corpus.redact);
+    const hook = feedStats(stats);
+    const before = (await eventPipeline("", extra, { validated: [hook] })).pipeline;
+    const after = (await eventPipeline("", extra, { validated: [hook] })).pipeline;
+    expect(after.subjects.get("event")!.subject).not.toBe(before.subjects.get("event")!.subject);
+    const send = (pipeline: typeof before, second: number) => {
+      for (let i = 0; i < 40; i++)
+        pipeline.process(
+          record(
+            { id: i, event: "buy", amount: 100 + i },
+            { producer: "billing" },
+            { timestamp: T0 + second * 1000 + i * 20 },
+          ),
+        );
+    };
+    send(before, 0);
+    for (const second of [1, 2, 3]) send(after, second);
+    // As one catalog throughout (the test above: 10, then 6, 3 and 7 of 40 a second), where a
+    // thinning made anew would take twice the ceiling again in the reload's first second.
+    expect(summary(stats)).toEqual(["event /amount billing none @0 n=26 median 108.9"]);
+  });
 });

@@ -239,16 +239,31 @@ describe("diff for Protobuf pairs", () => {
       });
     });
 
-    it("finds an enum nested in a message by its name within the package (Order.Kind)", () => {
+    it("finds an enum nested in a message by its name within the package (Order.Kind); in a file with messages, no record carries it: ok both ways, a minor for the removal", () => {
       expect(
         judged(
           `syntax = "proto3"; package shop; message Order { enum Kind { NONE = 0; BIG = 1; } int32 id = 1; }`,
           `syntax = "proto3"; package shop; message Order { enum Sort { NONE = 0; BIG = 1; } int32 id = 1; }`,
         ),
       ).toEqual({
-        compatibility: "NONE",
-        bump: "major",
-        changes: [removed("Order.Kind", "shop.Order.Kind"), added("Order.Sort", "shop.Order.Sort")],
+        compatibility: "FULL",
+        bump: "minor",
+        changes: [
+          [
+            "enum-removed",
+            "shop.Order.Kind",
+            "ok",
+            "ok",
+            "enum Order.Kind is removed (it drops from the file's API): no record of its messages carries it, but a file that imports this one and uses Order.Kind cannot be read with NEW",
+          ],
+          [
+            "enum-added",
+            "shop.Order.Sort",
+            "ok",
+            "ok",
+            "enum Order.Sort is added: no record of the file's messages carries it until a field holds it",
+          ],
+        ],
       });
     });
   });
@@ -363,7 +378,8 @@ describe("diff for Protobuf pairs", () => {
       ).toEqual([
         ["enum-value-renumbered", "p.Unused.A(=2)", "breaks", "breaks"],
         ["enum-value-renumbered", "p.Unused.B(=1)", "breaks", "breaks"],
-        ["enum-added", "p.Extra", "ok", "breaks"],
+        // A file with a message: no record of it carries Extra until a field holds it.
+        ["enum-added", "p.Extra", "ok", "ok"],
       ]);
     });
 
