@@ -1,7 +1,7 @@
 import type { CatalogVersion } from "../../catalog/types.js";
 import type { Decoded, Format, ReaderCheck } from "../format.js";
 import { ProtoDecoded, decodeProto } from "./decode.js";
-import { parseProto, parseProtoVersion, protoImports, type ProtoSchema } from "./parse.js";
+import { parseProtoFile, parseProtoVersion, protoImports, type ProtoSchema } from "./parse.js";
 import { ProtoReadPlan } from "./plan.js";
 import { PROTOBUF_FIELDS } from "./fields.js";
 
@@ -32,7 +32,7 @@ export const PROTOBUF_FORMAT: Format = {
   parse: (source) => parseProtoVersion(source),
 
   // `diff` of a file of enums only (a shared enum's subject): its enums are compared (diff/protobuf/enums.ts).
-  parseFile: (source) => parseProto(source),
+  parseFile: (source) => parseProtoFile(source),
 
   imports: (text) => protoImports(text),
 

@@ -98,6 +98,21 @@ export function parseProtoVersion(source: SchemaSource): ProtoSchema {
   return schema;
 }
 
+/**
+ * A file as `diff` reads OLD or NEW (`Format.parseFile`): `parseProto`, refused only when it declares
+ * neither a message nor an enum (an empty file, one of options or services only), where a comparison
+ * would say "no change" of nothing a record or an importer could use.
+ */
+export function parseProtoFile(source: SchemaSource): ProtoSchema {
+  const schema = parseProto(source);
+  if (schema.messages.length === 0 && schema.enums.length === 0)
+    throw new SchemawatchError(
+      "SCHEMA_INVALID",
+      `${source.name}: declares neither a message nor an enum: nothing in it is a record or what a record holds`,
+    );
+  return schema;
+}
+
 interface ParsedFile {
   package: string | undefined;
   syntax: string;

@@ -337,6 +337,20 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     ]);
   });
 
+  it("exits 2 on a file that declares neither a message nor an enum, naming it", async () => {
+    const enums = `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\n`;
+    const dir = await writeTree({
+      "status-1.0.proto": enums,
+      "status-1.1.proto": `syntax = "proto3";\npackage shop;\n`,
+    });
+    const result = await diff(`${dir}/status-1.0.proto`, `${dir}/status-1.1.proto`);
+    expect([result.code, result.stdout, result.stderr]).toEqual([
+      2,
+      "",
+      `SCHEMA_INVALID: ${dir}/status-1.1.proto: declares neither a message nor an enum: nothing in it is a record or what a record holds`,
+    ]);
+  });
+
   it("exits 2 naming the importing file and the import when no folder holds it", async () => {
     const pay = `syntax = "proto3";\npackage shop;\nimport "common/money.proto";\nmessage Pay { Money amount = 1; }\n`;
     const dir = await writeTree({ "pay-1.0.proto": pay, "pay-1.1.proto": pay });
