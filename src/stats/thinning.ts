@@ -6,8 +6,8 @@
  * Statistics need hundreds of values a bucket, not 200,000 a second: profiling every validated record
  * was a tenth of the CPU of a record validated by three readers (BENCHMARKS.md, issue 37). A cap that
  * took each second's first records would see only the producers and partitions read early in it; this
- * takes each record with one chance, the same for every writer version of the producer, so its
- * quartiles and value shares are those of its traffic. The chance of a second is `max` over the
+ * takes each record of a second with one chance, the same for every writer version of the producer,
+ * so no partition or version is favoured within a second. The chance of a second is `max` over the
  * producer's records in its last second with records; a second whose rate jumped more than twofold
  * stops at `2 × max` (only there are its first records favoured, until the next second adapts).
  *
@@ -35,7 +35,7 @@ export class ProducerThinning {
   take(at: number): boolean {
     const second = Math.floor(at / 1000);
     if (second !== this.#second) {
-      // 1 or more (Infinity after a second without records) takes every record.
+      // 1 or more (Infinity at the first second, which knows no rate) takes every record.
       this.#chance = this.max / this.#seen;
       this.#second = second;
       this.#seen = 0;
