@@ -1,7 +1,7 @@
 import type protobuf from "protobufjs";
 import type { ProtoSchema } from "../../formats/protobuf/parse.js";
 import { plain, type ProtoChange } from "./change.js";
-import { enumsOf, localName, name } from "./names.js";
+import { enumsOf, localName, messagesOf, name } from "./names.js";
 
 /**
  * Pairs of enums to compare: the files' own (top level and nested in their messages) by name within
@@ -12,7 +12,8 @@ import { enumsOf, localName, name } from "./names.js";
  * change is `ok` both ways, as Confluent judges it. A file of enums only has no records: its users are
  * the files that import it (a registry's shared enum subject), so there it is judged as a message
  * removed or added is: removed breaks backward (a file written against OLD no longer reads with NEW),
- * added breaks forward.
+ * added breaks forward. An enum nested in a message removed or added goes with it: the message's change
+ * says it, once.
  */
 export function compareEnums(
   old: ProtoSchema,
@@ -23,8 +24,13 @@ export function compareEnums(
   const oldEnums = enumsOf(old);
   const newEnums = enumsOf(next);
   const shared = (side: ProtoSchema) => side.messages.length === 0;
+  const oldMessages = messagesOf(old);
+  const newMessages = messagesOf(next);
+  // Whether `e` is nested in a message that the other side's messages lack.
+  const inMessageGone = (e: protobuf.Enum, others: ReadonlyMap<string, unknown>) =>
+    e.parent !== null && localName(e.parent) !== "" && !others.has(localName(e.parent));
   for (const [local, o] of oldEnums)
-    if (!newEnums.has(local))
+    if (!newEnums.has(local) && !inMessageGone(o, newMessages))
       out.push({
         kind: "enum-removed",
         path: name(o),
@@ -49,7 +55,7 @@ export function compareEnums(
   for (const [o, n] of pairs) compareEnum(o, n, out);
   // Said last, as a message added is.
   for (const [local, n] of newEnums)
-    if (!oldEnums.has(local))
+    if (!oldEnums.has(local) && !inMessageGone(n, oldMessages))
       out.push({
         kind: "enum-added",
         path: name(n),

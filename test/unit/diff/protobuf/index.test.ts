@@ -268,6 +268,22 @@ describe("diff for Protobuf pairs", () => {
     });
   });
 
+  it("says an enum nested in a message removed or added once, with its message", () => {
+    const withOrder = `syntax = "proto3"; package shop; message Order { enum Kind { NONE = 0; } Kind kind = 1; } message Item { int32 id = 1; }`;
+    const without = `syntax = "proto3"; package shop; message Item { int32 id = 1; }`;
+    expect(summary(withOrder, without).changes).toEqual([["message-removed", "shop.Order", "ok", "ok"]]);
+    expect(summary(without, withOrder).changes).toEqual([["message-added", "shop.Order", "ok", "ok"]]);
+    // Nested deeper: the inner message goes with the outer, and its enum with both.
+    const deep = `syntax = "proto3"; package shop; message Order { message Line { enum Unit { NONE = 0; } Unit unit = 1; } Line line = 1; } message Item { int32 id = 1; }`;
+    expect(summary(deep, without).changes.map((c) => c.slice(0, 2))).toEqual([
+      ["message-removed", "shop.Order"],
+      ["message-removed", "shop.Order.Line"],
+    ]);
+    // A kept message's own nested enum is still said when it goes.
+    const kept = `syntax = "proto3"; package shop; message Item { enum Kind { NONE = 0; } int32 id = 1; }`;
+    expect(summary(kept, without).changes).toEqual([["enum-removed", "shop.Item.Kind", "ok", "ok"]]);
+  });
+
   describe("an enum value whose name is kept but whose number changes", () => {
     const device = (values: string) =>
       `syntax = "proto3"; package p; enum Status { UNKNOWN = 0; ${values} } message D { Status s = 1; }`;
