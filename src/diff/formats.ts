@@ -13,11 +13,12 @@ export type FormatChange = Omit<Change, "kind"> & { readonly kind: string };
 
 /**
  * What `diff` prints for a pair of any format: a JSON Schema `DiffResult`, or one of these, whose
- * `unit` says what its versions read (records, where JSON Schema validates documents).
+ * `unit` says what its versions read (records, where JSON Schema validates documents), or, for two
+ * Protobuf files of enums only, who reads them: `files` (the files that import them; no record does).
  */
 export type AnyDiffResult = Omit<DiffResult, "changes"> & {
   readonly changes: readonly FormatChange[];
-  readonly unit?: "records";
+  readonly unit?: "records" | "files";
 };
 
 /**
@@ -147,7 +148,9 @@ const PROTOBUF_DIFF: FormatDiff = {
       if (witness.forward) shown["forward"] = protoWitness(witness.forward);
       return { ...rest, witness: shown as Witnesses };
     });
-    return { policy, ...result, changes, unit: "records" };
+    const enumsOnly =
+      (old as ProtoSchema).messages.length === 0 && (next as ProtoSchema).messages.length === 0;
+    return { policy, ...result, changes, unit: enumsOnly ? "files" : "records" };
   },
 };
 

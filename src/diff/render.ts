@@ -69,8 +69,21 @@ const SUMMARY: Readonly<Record<DiffResult["compatibility"], string>> = {
   NONE: "NONE: needs a coordinated release or a new major version side by side",
 };
 
+/**
+ * Two Protobuf files of enums only: no record is written with them; the files that import them are
+ * (a registry's shared enum subject), and their producers and consumers are the ones to order.
+ */
+const IMPORTERS: Readonly<Record<DiffResult["compatibility"], string>> = {
+  ...SUMMARY,
+  BACKWARD:
+    "BACKWARD: upgrade consumers first (of the files that import it); OLD lacks some of what NEW declares",
+  FORWARD:
+    "FORWARD: upgrade producers first (of the files that import it); NEW lacks some of what OLD declares",
+};
+
 /** An undecided direction has no witness: it "may" reject documents, it is not shown to. */
 function summaryOf(result: AnyDiffResult): string {
+  if (result.unit === "files") return IMPORTERS[result.compatibility];
   let text = SUMMARY[result.compatibility];
   if (result.backward === "undecided")
     text = text.replace("the new schema rejects", "the new schema may reject");
@@ -103,7 +116,11 @@ export function toText(
   lines.push(`compatibility ${summaryOf(result)}`);
   lines.push(`backward ${result.backward}, forward ${result.forward}; needs a ${result.bump} bump`);
   if (release.declared === undefined) {
-    const fallback = release.ok ? "ok" : "FAIL: a change that can break OLD documents";
+    const fallback = release.ok
+      ? "ok"
+      : result.unit === "files"
+        ? "FAIL: a change that can break a file that imports OLD"
+        : "FAIL: a change that can break OLD documents";
     lines.push(`no declared version (give $id or file names a semver, or pass --expect): ${fallback}`);
   } else {
     const verdict = release.ok ? "ok" : "FAIL: the release number understates the change";

@@ -314,6 +314,44 @@ describe("schemawatch diff OLD NEW on Protobuf files", () => {
     ]);
   });
 
+  it("speaks of the files that import two files of enums only, not of records, when an enum goes or comes", async () => {
+    const both = `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\nenum Kind { NONE = 0; }\n`;
+    const kind = `syntax = "proto3";\npackage shop;\nenum Kind { NONE = 0; }\n`;
+    const dir = await writeTree({ "both.proto": both, "kind.proto": kind });
+    const removed = await diff(`${dir}/both.proto`, `${dir}/kind.proto`);
+    expect([removed.code, removed.stdout, removed.stderr]).toEqual([
+      1,
+      [
+        `${dir}/both.proto -> ${dir}/kind.proto (policy strict)`,
+        "  backward  forward   change",
+        "  BREAKS    ok        enum-removed at shop.Status",
+        "                      enum Status is removed: a file that imports OLD and uses Status cannot be read with NEW",
+        "compatibility FORWARD: upgrade producers first (of the files that import it); NEW lacks some of what OLD declares",
+        "backward breaks, forward ok; needs a major bump",
+        "no declared version (give $id or file names a semver, or pass --expect): FAIL: a change that can break a file that imports OLD",
+        "",
+      ].join("\n"),
+      "",
+    ]);
+    const added = await diff(`${dir}/kind.proto`, `${dir}/both.proto`);
+    expect(added.stdout.split("\n").slice(4, 7)).toEqual([
+      "compatibility BACKWARD: upgrade consumers first (of the files that import it); OLD lacks some of what NEW declares",
+      "backward ok, forward breaks; needs a minor bump",
+      "no declared version (give $id or file names a semver, or pass --expect): ok",
+    ]);
+    // One side with a message: its records are what the verdict speaks of, as for any message file.
+    const withMessage = await writeTree({
+      "a.proto": `${kind}message Order { Kind kind = 1; }\n`,
+      "b.proto": `${both}message Order { Kind kind = 1; }\n`,
+    });
+    const records = await diff(`${withMessage}/b.proto`, `${withMessage}/a.proto`);
+    expect(records.stdout).toContain("compatibility FULL: safe to deploy in any order\n");
+    const message = await diff(`${withMessage}/a.proto`, `${dir}/kind.proto`);
+    expect(message.stdout).toContain(
+      "compatibility FORWARD: upgrade producers first; the new schema rejects some old records\n",
+    );
+  });
+
   it("calls a message file followed by a file of enums only a removed message, which breaks OLD's records", async () => {
     const dir = await writeTree({
       "order-1.0.proto": `syntax = "proto3";\npackage shop;\nenum Status { UNKNOWN = 0; ON = 1; }\nmessage Order { Status status = 1; }\n`,
