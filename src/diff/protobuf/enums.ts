@@ -26,9 +26,11 @@ export function compareEnums(
   const shared = (side: ProtoSchema) => side.messages.length === 0;
   const oldMessages = messagesOf(old);
   const newMessages = messagesOf(next);
-  // Whether `e` is nested in a message that the other side's messages lack.
-  const inMessageGone = (e: protobuf.Enum, others: ReadonlyMap<string, unknown>) =>
-    e.parent !== null && localName(e.parent) !== "" && !others.has(localName(e.parent));
+  // Whether `e` is nested in a message (`Order` of `Order.Kind`) that the other side's messages lack.
+  const inMessageGone = (e: protobuf.Enum, others: ReadonlyMap<string, unknown>) => {
+    const within = localName(e).split(".").slice(0, -1).join(".");
+    return within !== "" && !others.has(within);
+  };
   for (const [local, o] of oldEnums)
     if (!newEnums.has(local) && !inMessageGone(o, newMessages))
       out.push({

@@ -238,5 +238,9 @@ describe("a time budget that ran out", () => {
     expect(at).toBeGreaterThan(0);
     expect(lines[at + 1]).toMatch(/^compatibility FORWARD/);
     expect(toText(result(), names, declared)).not.toContain("time budget");
+    const both = result({ budget: { seconds: 3, directions: ["backward", "forward"] } });
+    expect(toText(both, names, declared).split("\n")).toContain(
+      "time budget of 3 s ran out: backward and forward undecided (budget)",
+    );
   });
 });

@@ -282,6 +282,11 @@ describe("diff for Protobuf pairs", () => {
     // A kept message's own nested enum is still said when it goes.
     const kept = `syntax = "proto3"; package shop; message Item { enum Kind { NONE = 0; } int32 id = 1; }`;
     expect(summary(kept, without).changes).toEqual([["enum-removed", "shop.Item.Kind", "ok", "ok"]]);
+    const line = (unit: string) =>
+      `syntax = "proto3"; package shop; message Order { message Line { ${unit} int32 n = 1; } Line line = 1; }`;
+    expect(summary(line("enum Unit { NONE = 0; }"), line("")).changes).toEqual([
+      ["enum-removed", "shop.Order.Line.Unit", "ok", "ok"],
+    ]);
   });
 
   describe("an enum value whose name is kept but whose number changes", () => {
