@@ -12,7 +12,8 @@ export const NO_WRITER = "none";
  * Feeds field statistics from the pipeline: a validated-record listener, given to the pipeline at its
  * construction like the lifecycle's and the corpus's. A profiled record costs a walk of each profiled
  * field's pointer, one sketch insert per value and two map lookups for its series. Past its producer's
- * `stats.maxPerSecond` (ProducerThinning), a record not drawn has only its `values` fields counted (an
+ * `stats.maxPerSecond` (ProducerThinning), a record drawn counts as the records it stands for in the
+ * numbers' sketches, and a record not drawn has only its `values` fields counted (an
  * enum, a named string: a map's count each, and what the new-value test needs whole, see below), or
  * costs two lookups and a random number when the subject profiles none; a subject without profiled
  * fields costs a lookup.
@@ -49,7 +50,9 @@ export function feedStats(stats: FieldStats): ValidatedHook {
       producer = { thinning: thinningOf(subject.name, record.producer), writers: new Map() };
       own.producers.set(record.producer, producer);
     }
-    const whole = producer.thinning.take(record.observedAt);
+    // How many records this one stands for in the numbers' sketches: 0 when it is not drawn.
+    const weight = producer.thinning.draw(record.observedAt);
+    const whole = weight > 0;
     if (!whole && !own.countsValues) return;
     const document = record.document();
     const writer = record.writer?.version.text ?? NO_WRITER;
@@ -57,6 +60,7 @@ export function feedStats(stats: FieldStats): ValidatedHook {
     let list = writers.get(writer);
     if (!list) writers.set(writer, (list = new Array<Series | undefined>(fields.length).fill(undefined)));
     visitor.at = record.observedAt;
+    visitor.weight = weight;
     visitor.subject = subject.name;
     visitor.producer = record.producer;
     visitor.writer = writer;
@@ -89,6 +93,7 @@ class Visitor {
   writer = "";
   field: ProfiledField | undefined;
   at = 0;
+  weight = 1;
   list: (Series | undefined)[] = [];
   slot = 0;
 
@@ -111,11 +116,11 @@ class Visitor {
 
   readonly number = (value: unknown): void => {
     // A value of another type than declared is the validator's business, not a statistic.
-    if (typeof value === "number") this.store.addNumber(this.#series(), this.at, value);
+    if (typeof value === "number") this.store.addNumber(this.#series(), this.at, value, this.weight);
   };
 
   readonly length = (value: unknown): void => {
-    if (typeof value === "string") this.store.addNumber(this.#series(), this.at, value.length);
+    if (typeof value === "string") this.store.addNumber(this.#series(), this.at, value.length, this.weight);
   };
 
   readonly values = (value: unknown): void => {

@@ -39,11 +39,14 @@ export function newSketch(): Sketch {
   return new DDSketch({ relativeAccuracy: RELATIVE_ACCURACY });
 }
 
-/** Adds one value, its magnitude held within [SMALLEST, LARGEST] (zero stays zero). */
-export function addValue(sketch: Sketch, value: number): void {
+/**
+ * Adds one value, its magnitude held within [SMALLEST, LARGEST] (zero stays zero), as `weight` values
+ * (a whole number, at least 1: a record drawn that stands for others, stats/thinning.ts).
+ */
+export function addValue(sketch: Sketch, value: number, weight = 1): void {
   const magnitude = Math.abs(value);
-  if (magnitude === 0 || (magnitude >= SMALLEST && magnitude <= LARGEST)) sketch.accept(value);
-  else sketch.accept(Math.sign(value) * (magnitude < SMALLEST ? SMALLEST : LARGEST));
+  if (magnitude === 0 || (magnitude >= SMALLEST && magnitude <= LARGEST)) sketch.accept(value, weight);
+  else sketch.accept(Math.sign(value) * (magnitude < SMALLEST ? SMALLEST : LARGEST), weight);
 }
 
 // The keys of SMALLEST and LARGEST: a saved store outside them was not written by this file.

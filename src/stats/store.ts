@@ -99,8 +99,8 @@ export class StatsStore {
     return series;
   }
 
-  /** Records one number observed at `at` (ms). */
-  addNumber(series: Series | undefined, at: number, value: number): void {
+  /** Records one number observed at `at` (ms), as `weight` numbers (a drawn record's, stats/thinning.ts). */
+  addNumber(series: Series | undefined, at: number, value: number, weight = 1): void {
     if (!series) return void this.dropped++;
     if (!Number.isFinite(value)) return;
     const bucket = series.bucket(Math.floor(at / this.options.bucketMs));
@@ -111,9 +111,9 @@ export class StatsStore {
       if (this.#budget.bytes + BIN_BYTES * growth(sketch, value) > this.#budget.max)
         return void this.dropped++;
     }
-    bucket.count++;
+    bucket.count += weight;
     const bins = sketch.store.bins.length + sketch.negativeStore.bins.length;
-    addValue(sketch, value);
+    addValue(sketch, value, weight);
     // Two lengths read per value: the budget learns of a store that grew by a chunk.
     if (sketch.store.bins.length + sketch.negativeStore.bins.length !== bins) series.measure(bucket);
   }

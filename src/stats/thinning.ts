@@ -11,10 +11,14 @@
  * producer's records in its last second with records; a second whose rate jumped more than twofold
  * stops at `2 × max` (only there are its first records favoured, until the next second adapts).
  *
- * A record drawn stands for its second: within a bucket, a second of 20,000 records weighs as much
- * as a second of 1,000 (as the validation sampler's ceiling already makes it past
- * `sampling.maxPerSecond`), so a producer whose values change with its rate has quartiles weighted by
- * time rather than by record; docs/stats.md says so.
+ * A record drawn stands for the records its chance passed over: it weighs one over its chance (20
+ * at a chance of 0.05), so within a bucket a second of 20,000 records weighs twenty times a second of
+ * 1,000, and a producer whose values change with its rate has the quartiles of its records, not of its
+ * seconds. A weight is a whole number (the sketches and the state keep counts): 1 / chance rounded
+ * down or up at random, in proportion, so that it is right on average (12.5 is 12 or 13, half each).
+ * Replicas that read parts of one producer's partitions each weigh by their own rate, so their merged
+ * quartiles are the producer's too. Only a second whose rate more than doubled, past its ceiling of
+ * `2 × max` records, counts fewer records than it had.
  *
  * The clock is the time records are observed (a replay's own), and the random numbers come from a
  * generator seeded by the subject's and the producer's names (`thinningFor`): one capture replayed
@@ -25,27 +29,40 @@ export class ProducerThinning {
   #seen = 0;
   #taken = 0;
   #chance = 1;
+  #weight = 1;
 
   constructor(
     readonly max: number,
     readonly random: () => number,
   ) {}
 
-  /** Whether the record observed at `at` (ms) is profiled. */
-  take(at: number): boolean {
+  /**
+   * Whether the record observed at `at` (ms) is profiled, and as how many: 0 when it is not, else the
+   * records it stands for (1 while every record is taken).
+   */
+  draw(at: number): number {
     const second = Math.floor(at / 1000);
     if (second !== this.#second) {
       // 1 or more (Infinity at the first second, which knows no rate) takes every record.
       this.#chance = this.max / this.#seen;
+      // What a record drawn stands for, exact where it is whole (not 1 / chance, which may be 2.9999…).
+      this.#weight = this.#seen / this.max;
       this.#second = second;
       this.#seen = 0;
       this.#taken = 0;
     }
     this.#seen++;
-    if (this.#taken >= 2 * this.max) return false;
-    if (this.#chance < 1 && this.random() >= this.#chance) return false;
+    if (this.#taken >= 2 * this.max) return 0;
+    if (this.#chance >= 1) {
+      this.#taken++;
+      return 1;
+    }
+    if (this.random() >= this.#chance) return 0;
     this.#taken++;
-    return true;
+    const weight = this.#weight;
+    const whole = Math.floor(weight);
+    // A whole weight (a rate that is a multiple of max) asks for no second random number.
+    return whole === weight ? whole : whole + (this.random() < weight - whole ? 1 : 0);
   }
 }
 

@@ -10,8 +10,13 @@ const T0 = Date.UTC(2026, 11, 4, 14);
 async function fed(topExtra = "") {
   const { config } = await eventPipeline("", topExtra);
   const stats = new FieldStats(config.stats, config.corpus.redact);
-  const { pipeline } = await eventPipeline("", topExtra, { validated: [feedStats(stats)] });
-  return { stats, pipeline };
+  // A listener that throws is the pipeline's internal error: none is expected of these records.
+  const errors: unknown[] = [];
+  const { pipeline } = await eventPipeline("", topExtra, {
+    validated: [feedStats(stats)],
+    internalError: (error) => errors.push(error),
+  });
+  return { stats, pipeline, errors };
 }
 
 const summary = (stats: FieldStats) =>
@@ -92,7 +97,9 @@ describe("feedStats", () => {
     // `web`: its records after billing's, before them in each second, or none: billing's draws
     // are its own (seeded by the subject's and the producer's names), whatever else is read.
     const feed = async (web: "after" | "first" | "none") => {
-      const { stats, pipeline } = await fed("stats:\n  maxPerSecond: 5\n  exclude: { event: [/id] }\n");
+      const { stats, pipeline, errors } = await fed(
+        "stats:\n  maxPerSecond: 5\n  exclude: { event: [/id] }\n",
+      );
       const quiet = (at: number, i: number) =>
         pipeline.process(record({ id: i, event: "buy", amount: 7 }, { producer: "web" }, { timestamp: at }));
       for (let second = 0; second < 4; second++) {
@@ -111,17 +118,20 @@ describe("feedStats", () => {
           if (web === "after" && i % 10 === 0) quiet(at, i);
         }
       }
+      expect(errors).toEqual([]);
       return summary(stats);
     };
     const billing = [
       'event /event billing 1.0.0 @0 n=40 {"buy":40}',
       'event /event billing 1.1.0 @0 n=120 {"view":20,"buy":100}',
-      "event /amount billing 1.0.0 @0 n=6 median 104.6",
-      "event /amount billing 1.1.0 @0 n=20 median 108.9",
+      "event /amount billing 1.0.0 @0 n=27 median 127.8",
+      "event /amount billing 1.1.0 @0 n=111 median 117.9",
     ];
     // web sends 4 a second, under the ceiling: all 16. billing sends 40 a second: its first second up
-    // to twice the ceiling (10), then each record with a chance of 5 / 40 (the seeded draws took 6, 3
-    // and 7), one chance for both its writer versions. Its events are counted from all 160: "view" is
+    // to twice the ceiling (10, each as 1), then each record with a chance of 5 / 40 (the seeded draws
+    // took 6, 3 and 7), one chance for both its writer versions, each drawn record counted as the 8 it
+    // stands for: 10 + 16 × 8 = 138. Counted as 1 each, the first second's first ten (amounts 100 to
+    // 109) pulled the medians down to 104.6 and 108.9. Its events are counted from all 160: "view" is
     // one in eight, and a value that rare drawn in one bucket and not the one before would read as new.
     expect(await feed("after")).toEqual([
       ...billing.slice(0, 2),
@@ -153,8 +163,8 @@ describe("feedStats", () => {
     };
     send(before, 0);
     for (const second of [1, 2, 3]) send(after, second);
-    // As one catalog throughout (the test above: 10, then 6, 3 and 7 of 40 a second), where a
-    // thinning made anew would take twice the ceiling again in the reload's first second.
-    expect(summary(stats)).toEqual(["event /amount billing none @0 n=26 median 108.9"]);
+    // As one catalog throughout (the test above: 10, then 6, 3 and 7 of 40 a second, each as 8), where
+    // a thinning made anew would take twice the ceiling again in the reload's first second, each as 1.
+    expect(summary(stats)).toEqual(["event /amount billing none @0 n=138 median 117.9"]);
   });
 });

@@ -9,12 +9,17 @@ function cycling(): () => number {
   return () => (i++ % 10) / 10;
 }
 
-/** How many of `n` records spread over the second starting at `start` are taken. */
+/** How many of `n` records spread over the second starting at `start` are drawn. */
 function taken(thinning: ProducerThinning, start: number, n: number): number {
-  let count = 0;
-  for (let i = 0; i < n; i++) if (thinning.take(start + Math.floor((i * 1000) / n))) count++;
-  return count;
+  return weights(thinning, start, n).filter((w) => w > 0).length;
 }
+
+/** What each of `n` records spread over the second starting at `start` weighs (0: not drawn). */
+function weights(thinning: ProducerThinning, start: number, n: number): number[] {
+  return Array.from({ length: n }, (_, i) => thinning.draw(start + Math.floor((i * 1000) / n)));
+}
+
+const sum = (list: readonly number[]) => list.reduce((a, b) => a + b, 0);
 
 describe("ProducerThinning", () => {
   it("takes every record of a producer sending at most max a second, and never asks for a random number", () => {
@@ -55,6 +60,44 @@ describe("ProducerThinning", () => {
   });
 });
 
+describe("what a record drawn weighs", () => {
+  it("is 1 while every record is taken, the last second's rate over max past it, and nothing when not drawn", () => {
+    const thinning = new ProducerThinning(10, cycling());
+    expect(weights(thinning, T0, 10)).toEqual(new Array<number>(10).fill(1));
+    // 100 a second (after 10): every record while the last second was at max.
+    expect(sum(weights(thinning, T0 + 1000, 100))).toBe(20);
+    // A chance of 10 / 100: each record drawn stands for 10, the draws of 0 in each ten.
+    const tenfold = weights(thinning, T0 + 2000, 100);
+    expect(tenfold.filter((w) => w > 0)).toEqual(new Array<number>(10).fill(10));
+    expect(sum(tenfold)).toBe(100);
+    expect(tenfold.slice(0, 11)).toEqual([10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10]);
+  });
+
+  it("rounds a weight that is not whole down or up at random, right on average", () => {
+    // 25 a second over max 10: a chance of 0.4 and a weight of 2.5, 2 or 3 by a second number.
+    const numbers = [0.3, 0.9, 0.1, 0.2, 0.5, 0.45, 0.2, 0.5];
+    let i = 0;
+    const thinning = new ProducerThinning(10, () => numbers[i++ % numbers.length]!);
+    weights(thinning, T0, 25);
+    i = 0;
+    // Drawn at 0.3 (under 0.4), then 0.9 (not under 0.5): 2. Drawn at 0.1, then 0.2: 3. Not drawn at
+    // 0.5, nor at 0.45. Drawn at 0.2, then 0.5 (not under 0.5): 2.
+    expect(weights(thinning, T0 + 1000, 5)).toEqual([2, 3, 0, 0, 2]);
+    // Over many records the weights add up to the records, within a few percent.
+    const seeded = new ProducerThinning(1000, seededRandom(7));
+    weights(seeded, T0, 2500);
+    let drawn = 0;
+    let total = 0;
+    for (let second = 1; second <= 20; second++) {
+      const list = weights(seeded, T0 + second * 1000, 2500);
+      drawn += list.filter((w) => w > 0).length;
+      total += sum(list);
+    }
+    expect(Math.abs(total / 50_000 - 1)).toBeLessThan(0.03);
+    expect(Math.abs(drawn / 20_000 - 1)).toBeLessThan(0.03);
+  });
+});
+
 describe("seededRandom", () => {
   it("gives the same numbers for the same seed, in [0, 1), evenly spread", () => {
     const a = seededRandom();
@@ -75,7 +118,7 @@ describe("thinningFor", () => {
     const draws = (subject: string, producer: string) => {
       const thinning = thinningFor(subject, producer, 10);
       taken(thinning, T0, 100);
-      return Array.from({ length: 100 }, (_, i) => (thinning.take(T0 + 1000 + i * 10) ? 1 : 0)).join("");
+      return Array.from({ length: 100 }, (_, i) => (thinning.draw(T0 + 1000 + i * 10) > 0 ? 1 : 0)).join("");
     };
     const billing = draws("payment", "billing");
     expect(billing.split("").filter((d) => d === "1").length).toBeGreaterThan(0);
