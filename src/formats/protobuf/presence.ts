@@ -19,9 +19,11 @@ export const MAX_PATH = 16;
  * at its place, whatever its wire type (one the writer did not mean still carries a value); a list
  * field is present when any element is; a field under a list or map is present when any element
  * holds it. A field whose parent's bytes are not a message (or a group: not descended) counts as
- * present. Bytes that end early, hold a bad tag or a length past their end make every field not
- * found yet `UNKNOWN`. A record whose framing names another message than the file's first (its
- * fields are not these), or that the framing cannot be read for, is `UNKNOWN` throughout.
+ * present. Bytes that end early, hold a bad tag (field number 0, wire type 6 or 7), a varint of more
+ * than 10 bytes, a length past their end, or a group that another field's tag ends (groups nest 32
+ * deep at most) make every field not found yet `UNKNOWN`: no Protobuf reader reads such a record. A
+ * record whose framing names another message than the file's first (its fields are not these), or
+ * that the framing cannot be read for, is `UNKNOWN` throughout.
  *
  * proto3 does not write a field at its default (0, "", false, an empty list): such a record lacks it,
  * and is `ABSENT` for it (docs/fields.md says what drained means for Protobuf).
@@ -66,17 +68,21 @@ export class ProtoPresence {
    */
   check(bytes: Uint8Array | null, start: number, into: Uint8Array): number {
     const keys = this.paths.length;
+    // Stryker disable next-line ConditionalExpression: a shortcut; with no paths the rest finds nothing too
     if (keys === 0) return 0;
     const from = bytes === null ? -1 : this.#messageStart(bytes, start);
-    if (from < 0) {
-      for (let k = 0; k < keys; k++) into[k] = UNKNOWN;
+    if (from === -1) {
+      into.fill(UNKNOWN, 0, keys);
       return 0;
     }
-    for (let k = 0; k < keys; k++) into[k] = ABSENT;
-    if (scan(bytes!, from, bytes!.length, this.#nodes[0]!, into, false) < 0)
-      for (let k = 0; k < keys; k++) if (into[k] === ABSENT) into[k] = UNKNOWN;
+    into.fill(ABSENT, 0, keys);
+    const broken = scan(bytes!, from, bytes!.length, this.#nodes[0]!, into) === BROKEN;
     let present = 0;
-    for (let k = 0; k < keys; k++) if (into[k] === PRESENT) present++;
+    // Stryker disable next-line EqualityOperator: into[keys] is past a verdict array of `keys`
+    for (let k = 0; k < keys; k++) {
+      if (into[k] === PRESENT) present++;
+      else if (broken) into[k] = UNKNOWN;
+    }
     return present;
   }
 
@@ -94,7 +100,7 @@ export class ProtoPresence {
 
   #refAt(bytes: Uint8Array, pos: number): boolean {
     const ref = this.#ref;
-    if (pos + ref.length > bytes.length) return false;
+    // Past the end of `bytes` reads undefined, which no byte of the Ref is.
     for (let i = 0; i < ref.length; i++) if (bytes[pos + i] !== ref[i]) return false;
     return true;
   }
@@ -108,11 +114,13 @@ class PathNode {
   readonly keys = new Map<number, number>();
   readonly children = new Map<number, PathNode>();
   /** The keys at or under this node: what an unsure descent marks present. */
+  // Stryker disable next-line ArrayDeclaration: a key that is no number marks nothing in a Uint8Array
   readonly under: number[] = [];
   /** By field number below `DENSE`: 0 when not on a path, else the entry's index + 1. */
   slots = new Int32Array(0);
   /** Per entry: its key (-1: none) and its child (null: none). */
   entryKeys = new Int32Array(0);
+  // Stryker disable next-line ArrayDeclaration: seal() sets it before any scan
   entryChildren: (PathNode | null)[] = [];
   /** Numbers at or past `DENSE`, and their entries. */
   far: number[] = [];
@@ -135,24 +143,18 @@ class PathNode {
   /** The entry of field `number`, or -1 when no path goes through it. */
   entry(number: number): number {
     if (number < this.slots.length) return this.slots[number]! - 1;
+    // Stryker disable next-line EqualityOperator: far[far.length] is undefined, never a number
     for (let i = 0; i < this.far.length; i++) if (this.far[i] === number) return this.farEntries[i]!;
     return -1;
   }
 }
 
 /**
- * Scans a message from `pos` to `end` (a group: to its end tag) at `node`, marking what it finds;
- * returns where it stopped, or -1 for bytes that are no message. The common cases (a one-byte tag,
- * a one-byte length) are read inline.
+ * Scans a message from `pos` to `end` at `node`, marking what it finds; returns where it stopped, or
+ * BROKEN for bytes that are no message. The common cases (a one-byte tag, a one-byte length) are read
+ * inline.
  */
-function scan(
-  bytes: Uint8Array,
-  pos: number,
-  end: number,
-  node: PathNode,
-  into: Uint8Array,
-  group: boolean,
-): number {
+function scan(bytes: Uint8Array, pos: number, end: number, node: PathNode, into: Uint8Array): number {
   while (pos < end) {
     let tag = bytes[pos++]!;
     if (tag >= 0x80) {
@@ -160,7 +162,7 @@ function scan(
       let shift = 7;
       let byte = 0x80;
       while (byte >= 0x80) {
-        if (pos >= end || shift > 28) return -1;
+        if (pos >= end || shift > 28) return BROKEN;
         byte = bytes[pos++]!;
         tag |= (byte & 0x7f) << shift;
         shift += 7;
@@ -169,18 +171,19 @@ function scan(
     }
     const wire = tag & 7;
     const number = tag >>> 3;
-    if (number === 0) return -1;
+    if (number === 0) return BROKEN;
     const entry = node.entry(number);
     if (entry >= 0) {
       const key = node.entryKeys[entry]!;
+      // Stryker disable next-line ConditionalExpression: -1 (no key) indexes nothing in a Uint8Array
       if (key >= 0) into[key] = PRESENT;
       const child = node.entryChildren[entry]!;
       if (child !== null) {
         if (wire === LEN) {
           const length = lengthAt(bytes, pos, end);
-          if (length < 0) return -1;
+          if (length < 0) return BROKEN;
           const inner = pos + lengthBytes(bytes, pos);
-          if (scan(bytes, inner, inner + length, child, into, false) < 0) markUnder(child, into);
+          if (scan(bytes, inner, inner + length, child, into) === BROKEN) markUnder(child, into);
           pos = inner + length;
           continue;
         }
@@ -189,10 +192,7 @@ function scan(
     }
     switch (wire) {
       case VARINT:
-        while (true) {
-          if (pos >= end) return -1;
-          if (bytes[pos++]! < 0x80) break;
-        }
+        pos = varintEnd(bytes, pos, end);
         break;
       case I64:
         pos += 8;
@@ -200,42 +200,50 @@ function scan(
       case I32:
         pos += 4;
         break;
+      // Stryker disable next-line ConditionalExpression,BlockStatement: the inline read; skip() reads a length-delimited value alike
       case LEN: {
-        if (pos >= end) return -1;
+        // Past the end, `first` is undefined and lenEnd says BROKEN.
         const first = bytes[pos]!;
+        // Stryker disable next-line ConditionalExpression: the one-byte length read inline; lenEnd reads it alike
         if (first < 0x80) pos += 1 + first;
-        else {
-          const length = lengthAt(bytes, pos, end);
-          if (length < 0) return -1;
-          pos += lengthBytes(bytes, pos) + length;
-        }
+        else pos = lenEnd(bytes, pos, end);
         break;
       }
-      case EGROUP:
-        return group ? pos : -1;
       default:
-        pos = skip(bytes, pos, end, wire, 32);
-        if (pos < 0) return -1;
+        // A group to skip; an end tag outside one, or wire type 6 or 7, is BROKEN.
+        pos = skip(bytes, pos, end, wire, MAX_GROUPS, number);
     }
+    // Stryker disable next-line ConditionalExpression: at -1 the next tag reads as field 0, BROKEN too; said here
+    if (pos === BROKEN) return BROKEN;
   }
-  return group || pos > end ? -1 : pos;
+  // A value cut short by the end moved `pos` past it.
+  return pos > end ? BROKEN : pos;
 }
 
 function markUnder(node: PathNode, into: Uint8Array): void {
   const under = node.under;
+  // Stryker disable next-line EqualityOperator: under[under.length] marks nothing in a Uint8Array
   for (let k = 0; k < under.length; k++) into[under[k]!] = PRESENT;
 }
 
-/** The length varint at `pos` (at most 5 bytes), or -1 when it is malformed or runs past `end`. */
+/** What the readers below return for bytes that are no Protobuf value. */
+const BROKEN = -1;
+/** The longest varint a Protobuf reader takes (a 64-bit value). */
+const MAX_VARINT = 10;
+/** Groups nested deeper than this are not skipped: the record's fields not found yet are unknown. */
+const MAX_GROUPS = 32;
+
+/** The length varint at `pos` (at most 5 bytes), or BROKEN when it is malformed or runs past `end`. */
 function lengthAt(bytes: Uint8Array, pos: number, end: number): number {
   let value = 0;
   for (let shift = 0; shift <= 28; shift += 7) {
-    if (pos >= end) return -1;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a length read past `end` is past it too
+    if (pos >= end) return BROKEN;
     const byte = bytes[pos++]!;
     value += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) return value <= end - pos ? value : -1;
+    if (byte < 0x80) return value <= end - pos ? value : BROKEN;
   }
-  return -1;
+  return BROKEN;
 }
 
 /** How many bytes the (well-formed) varint at `pos` takes. */
@@ -245,41 +253,70 @@ function lengthBytes(bytes: Uint8Array, pos: number): number {
   return n;
 }
 
-/** Past one value of `wire` at `pos`, within `end`; -1 when malformed. */
-function skip(bytes: Uint8Array, pos: number, end: number, wire: number, depth: number): number {
+/** Past a varint of at most MAX_VARINT bytes before `end`, or BROKEN. */
+function varintEnd(bytes: Uint8Array, pos: number, end: number): number {
+  const last = Math.min(end, pos + MAX_VARINT);
+  while (pos < last) if (bytes[pos++]! < 0x80) return pos;
+  return BROKEN;
+}
+
+/** Past a length-delimited value, or BROKEN. */
+function lenEnd(bytes: Uint8Array, pos: number, end: number): number {
+  const length = lengthAt(bytes, pos, end);
+  return length === BROKEN ? BROKEN : pos + lengthBytes(bytes, pos) + length;
+}
+
+/**
+ * Past one value of `wire` at `pos`, of field `number`, or BROKEN. A fixed-size value cut short by
+ * `end` leaves the position past it, which the caller's bound check refuses.
+ */
+function skip(
+  bytes: Uint8Array,
+  pos: number,
+  end: number,
+  wire: number,
+  depth: number,
+  number: number,
+): number {
   switch (wire) {
     case VARINT:
-      for (let n = 0; n < 10; n++) {
-        if (pos >= end) return -1;
-        if (bytes[pos++]! < 0x80) return pos;
-      }
-      return -1;
+      return varintEnd(bytes, pos, end);
     case I64:
-      return pos + 8 <= end ? pos + 8 : -1;
+      return pos + 8;
     case I32:
-      return pos + 4 <= end ? pos + 4 : -1;
-    case LEN: {
-      const length = lengthAt(bytes, pos, end);
-      return length < 0 ? -1 : pos + lengthBytes(bytes, pos) + length;
-    }
+      return pos + 4;
+    case LEN:
+      return lenEnd(bytes, pos, end);
     case SGROUP:
-      if (depth <= 0) return -1;
-      for (;;) {
-        if (pos >= end) return -1;
-        let tag = 0;
-        let shift = 0;
-        let byte = 0x80;
-        while (byte >= 0x80) {
-          if (pos >= end || shift > 28) return -1;
-          byte = bytes[pos++]!;
-          tag += (byte & 0x7f) * 2 ** shift;
-          shift += 7;
-        }
-        if ((tag & 7) === EGROUP) return pos;
-        pos = skip(bytes, pos, end, tag & 7, depth - 1);
-        if (pos < 0) return -1;
-      }
+      return groupEnd(bytes, pos, end, depth, number);
     default:
-      return -1;
+      return BROKEN;
   }
+}
+
+/**
+ * Past the group of field `number` whose fields start at `pos`: its end tag must carry the same
+ * number, as Protobuf's readers require, and it nests at most `depth` groups deep. BROKEN otherwise.
+ */
+function groupEnd(bytes: Uint8Array, pos: number, end: number, depth: number, number: number): number {
+  if (depth === 0) return BROKEN;
+  // Stryker disable next-line EqualityOperator: at `end` the tag's read refuses at once
+  while (pos < end) {
+    let tag = 0;
+    for (let shift = 0; ; shift += 7) {
+      // Stryker disable next-line ConditionalExpression,EqualityOperator: past `end` a byte is undefined, and the tag reads as field 0
+      if (shift > 28 || pos >= end) return BROKEN;
+      const byte = bytes[pos++]!;
+      tag += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) break;
+    }
+    // Field number 0 is no field; the number is the tag's low 32 bits shifted, as readers read it.
+    const inner = (tag % 0x1_0000_0000) >>> 3;
+    if (inner === 0) return BROKEN;
+    if ((tag & 7) === EGROUP) return inner === number ? pos : BROKEN;
+    pos = skip(bytes, pos, end, tag & 7, depth - 1, inner);
+    // Stryker disable next-line ConditionalExpression: at -1 the next tag reads as field 0, BROKEN too; said here
+    if (pos === BROKEN) return BROKEN;
+  }
+  return BROKEN;
 }
