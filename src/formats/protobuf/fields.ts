@@ -77,6 +77,7 @@ export function walk(root: Msg, tags?: MetadataTags): Found[] {
       const at = `${pointer}/${escape(field.name)}`;
       const deprecated = field.deprecated || taggedDeprecated(tags, `${msg.fullName}.${field.name}`);
       out.push({ numbers: path, pointer: at, key: field.name, deprecated });
+      // Stryker disable next-line OptionalChaining: a parsed map always has its entry message and its field 2
       const inner = field.map ? field.message?.fields.get(2)?.message : field.message;
       if (inner === undefined || onPath.has(inner)) continue;
       // A map's values: the entry's field 2 on the wire, `*` in the pointer.
@@ -93,11 +94,13 @@ export function walk(root: Msg, tags?: MetadataTags): Found[] {
 /** Number paths in order: shallower first, then by number, step by step. */
 function compareNumbers(a: readonly number[], b: readonly number[]): number {
   if (a.length !== b.length) return a.length - b.length;
+  // Stryker disable next-line EqualityOperator: two paths of one length that agree throughout are one field
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return 0;
 }
 
 /** A JSON Pointer segment (RFC 6901). */
+// Stryker disable next-line StringLiteral: a Protobuf name holds no "~" or "/"; escaped all the same
 const escape = (name: string): string => name.replaceAll("~", "~0").replaceAll("/", "~1");
 
 const UNKNOWN = 2;
@@ -154,8 +157,10 @@ export const PROTOBUF_FIELDS: FormatFields = {
         }
         const schema = writer.schema as ProtoSchema;
         let scan = scans.get(schema);
+        // Stryker disable next-line ConditionalExpression: a cache; a new scan gives the same verdicts
         if (scan === undefined) scans.set(schema, (scan = new ProtoPresence(schema, paths)));
         scan.check(bytes, start, found);
+        // Stryker disable next-line EqualityOperator: verdicts[length] is past the Uint8Array
         for (let i = 0; i < verdicts.length; i++) verdicts[i] = slot[i]! < 0 ? UNKNOWN : found[slot[i]!]!;
       },
     };
