@@ -12,7 +12,8 @@
 // by bench/scale-profile.js), BENCH_SCALE_KEEP=1 (keep the generated folder), BENCH_SCALE_REGISTRY=1
 // with SCHEMA_REGISTRY_URL (also start-up with the catalog read from that registry; it registers
 // 5 × S schemas under subject names of the run's own and leaves them there), BENCH_SCALE_PRODUCER_DETAIL=0
-// (the monitors run with `metrics.producerDetail: false`: validation series summed over producers).
+// (the monitors run with `metrics.producerDetail: false`: validation series summed over producers),
+// BENCH_SCALE_DUMP=/tmp/x/metrics (the first ratio-1 scrape of each size, to /tmp/x/metrics-<size>.txt).
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { performance } from "node:perf_hooks";
@@ -36,6 +37,8 @@ const SIZES = (process.env.BENCH_SCALE_SIZES ?? "1,10,50,200").split(",").map(Nu
 const ROUNDS = Number(process.env.BENCH_SCALE_ROUNDS ?? 3);
 const RATIOS = [1, 0.01];
 const PRODUCER_DETAIL = process.env.BENCH_SCALE_PRODUCER_DETAIL !== "0";
+/** A path prefix: the first ratio-1 scrape of each size is written to `<prefix>-<subjects>.txt`. */
+const DUMP = process.env.BENCH_SCALE_DUMP;
 
 const fmt = (n, digits = 0) =>
   n.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
@@ -94,7 +97,13 @@ async function main() {
     for (const subjects of SIZES) {
       const { capture, configs } = clusters.get(subjects);
       for (const ratio of RATIOS)
-        runs.get(subjects)[ratio].push(await child({ config: configs[ratio], capture }));
+        runs.get(subjects)[ratio].push(
+          await child({
+            config: configs[ratio],
+            capture,
+            ...(DUMP && round === 0 && ratio === 1 ? { dump: `${DUMP}-${subjects}.txt` } : {}),
+          }),
+        );
     }
   }
 
