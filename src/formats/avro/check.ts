@@ -34,6 +34,7 @@ function lose(rule: Rule, last?: string): void {
 /** Whether the reader reads the value, into `out` (formats/format.ts `ReaderCheck`). */
 export function checkAvro(reader: Node, value: AvroValue, out: ReaderCheck): void {
   const plan = planOf(value.writer.root, reader);
+  // Stryker disable next-line ConditionalExpression,BlockStatement: a shortcut; a safe plan's run finds nothing
   if (plan.safe) {
     out.outcome = "ok";
     out.rule = null;
@@ -62,8 +63,10 @@ export function checkAvro(reader: Node, value: AvroValue, out: ReaderCheck): voi
 
 /** Reads the trace from `i` along the plan; the index after it, or -1 once something failed. */
 function run(plan: Plan, trace: Int32Array, i: number): number {
+  // Stryker disable next-line ConditionalExpression: a shortcut; a safe plan's rules find nothing
   if (plan.safe) return skip(plan.writer, trace, i);
   switch (plan.kind) {
+    // Stryker disable next-line all: an Ok plan is of a writer without trace, so safe and read above; kept for any other
     case R.Ok:
       return skip(plan.writer, trace, i);
     case R.Fail:
@@ -82,12 +85,14 @@ function run(plan: Plan, trace: Int32Array, i: number): number {
     }
     case R.WriterUnion: {
       const next = trace[i + 1]!;
+      // Stryker disable next-line EqualityOperator: run returns -1 or an index past this one, never 0
       return run(plan.branches[trace[i]!]!, trace, i + 2) < 0 ? -1 : next;
     }
     case R.List: {
       const count = trace[i]!;
       const next = trace[i + 1]!;
       const items = plan.items!;
+      // Stryker disable next-line ConditionalExpression: a shortcut; safe items find nothing
       if (items.safe) return next;
       const isMap = plan.writer.kind === Kind.Map;
       i += 2;
@@ -96,6 +101,7 @@ function run(plan: Plan, trace: Int32Array, i: number): number {
         path.push(isMap ? "*" : String(k));
         i = run(items, trace, i);
         path.pop();
+        // Stryker disable next-line EqualityOperator: run returns -1 or an index past this one, never 0
         if (i < 0) return -1;
       }
       return next;

@@ -96,7 +96,7 @@ export function decodeProto(
   if (message === undefined) return "protobuf_decode";
   const c = new Cursor();
   c.pos = from;
-  const verdict = wellFormed(body, c, body.length, message, 0, false);
+  const verdict = wellFormed(body, c, body.length, message, 0, 0);
   if (verdict === TOO_DEEP) return "too_deep";
   if (verdict !== OK) return "protobuf_decode";
   return new ProtoDecoded(schema, message, body, from, body.length);
@@ -105,7 +105,8 @@ export function decodeProto(
 /**
  * Whether the bytes from `c.pos` to `end` are a message of `msg`: every tag valid, every length
  * within its parent, each field the schema says holds a message well formed in turn, each packed run
- * whole values. `group`: the message is a group, ended by its end tag.
+ * whole values. `group`: the number of the group field the message is, ended by an end tag of that
+ * number (0: no group).
  */
 function wellFormed(
   bytes: Uint8Array,
@@ -113,34 +114,34 @@ function wellFormed(
   end: number,
   msg: Msg,
   depth: number,
-  group: boolean,
+  group: number,
 ): number {
   while (c.pos < end) {
     if (!readVarint(bytes, c, end) || c.hi !== 0) return MALFORMED;
     const wire = c.lo & 7;
     const number = c.lo >>> 3;
     if (number === 0) return MALFORMED;
-    if (wire === EGROUP) return group ? OK : MALFORMED;
+    if (wire === EGROUP) return number === group ? OK : MALFORMED;
     const field = msg.fields.get(number);
     if (field?.message !== undefined && (wire === LEN || wire === SGROUP)) {
       if (depth + 1 > MAX_DEPTH) return TOO_DEEP;
       if (wire === SGROUP) {
-        const inner = wellFormed(bytes, c, end, field.message, depth + 1, true);
+        const inner = wellFormed(bytes, c, end, field.message, depth + 1, number);
         if (inner !== OK) return inner;
         continue;
       }
       if (!readVarint(bytes, c, end) || c.value > end - c.pos) return MALFORMED;
       const innerEnd = c.pos + c.value;
-      const inner = wellFormed(bytes, c, innerEnd, field.message, depth + 1, false);
+      const inner = wellFormed(bytes, c, innerEnd, field.message, depth + 1, 0);
       if (inner !== OK) return inner;
       c.pos = innerEnd;
     } else if (field?.packable === true && wire === LEN) {
       if (!readVarint(bytes, c, end) || c.value > end - c.pos) return MALFORMED;
       const runEnd = c.pos + c.value;
-      while (c.pos < runEnd) if (!skipValue(bytes, c, runEnd, field.wire, 0)) return MALFORMED;
-    } else if (!skipValue(bytes, c, end, wire, MAX_DEPTH - depth)) return MALFORMED;
+      while (c.pos < runEnd) if (!skipValue(bytes, c, runEnd, field.wire, 0, number)) return MALFORMED;
+    } else if (!skipValue(bytes, c, end, wire, MAX_DEPTH - depth, number)) return MALFORMED;
   }
-  return group ? MALFORMED : OK;
+  return group === 0 ? OK : MALFORMED;
 }
 
 const text = new TextDecoder("utf-8");
@@ -167,7 +168,7 @@ function viewInto(
     if (wire === EGROUP && group) break;
     const field = msg.fields.get(number);
     if (field === undefined || (wire !== field.wire && !(field.packable && wire === LEN))) {
-      skipValue(bytes, c, end, wire, MAX_DEPTH);
+      skipValue(bytes, c, end, wire, MAX_DEPTH, number);
       continue;
     }
     if (field.packable && wire === LEN) {

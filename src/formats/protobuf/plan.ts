@@ -161,7 +161,7 @@ class Walk {
       if (r.mapEntry !== true) path.push(wf?.name ?? rf?.name ?? String(number));
       if (rf === undefined) {
         this.note("lossy", "unknown_field");
-        if (!skipValue(bytes, c, end, wire, MAX_DEPTH - depth)) return false;
+        if (!skipValue(bytes, c, end, wire, MAX_DEPTH - depth, number)) return false;
         continue;
       }
       if (rf.oneof !== null) {
@@ -199,7 +199,7 @@ class Walk {
     }
     if (wire !== rf.wire) {
       this.note("fails", "type_reinterpreted");
-      return skipValue(bytes, c, end, wire, MAX_DEPTH - depth);
+      return skipValue(bytes, c, end, wire, MAX_DEPTH - depth, rf.number);
     }
     if (rf.message !== undefined) {
       // A writer's message is walked with its own fields; bytes or a string the reader reads as a

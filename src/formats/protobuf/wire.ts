@@ -63,8 +63,9 @@ export const zigzag64Of = (c: Cursor): bigint => {
 export const zigzag32 = (n: number): number => (n >>> 1) ^ -(n & 1);
 
 /**
- * Moves `c.pos` past one field's value of `wireType` (its tag already read), before `end`; a group
- * is skipped to its matching end tag, at most `depth` groups deep. Returns false on malformed bytes.
+ * Moves `c.pos` past one value of field `number` of `wireType` (its tag already read), before `end`;
+ * a group is skipped to its end tag, which must carry the group's number (Protobuf's readers refuse
+ * another), at most `depth` groups deep. Returns false on malformed bytes, a tag of field 0 among them.
  */
 export function skipValue(
   bytes: Uint8Array,
@@ -72,6 +73,7 @@ export function skipValue(
   end: number,
   wireType: number,
   depth: number,
+  number: number,
 ): boolean {
   switch (wireType) {
     case VARINT:
@@ -89,10 +91,12 @@ export function skipValue(
     case SGROUP: {
       if (depth <= 0) return false;
       for (;;) {
-        if (!readVarint(bytes, c, end)) return false;
+        if (!readVarint(bytes, c, end) || c.hi !== 0) return false;
         const type = c.lo & 7;
-        if (type === EGROUP) return true;
-        if (!skipValue(bytes, c, end, type, depth - 1)) return false;
+        const inner = c.lo >>> 3;
+        if (inner === 0) return false;
+        if (type === EGROUP) return inner === number;
+        if (!skipValue(bytes, c, end, type, depth - 1, inner)) return false;
       }
     }
     default:

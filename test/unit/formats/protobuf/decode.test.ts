@@ -117,6 +117,28 @@ describe("decoding a sampled Protobuf body", () => {
     expect(decoded(confluentRecord(7, [0], new Uint8Array())).document()).toEqual({});
   });
 
+  it("counts a body whose group another field's end tag closes, or holding a tag of field 0, as one that does not decode", () => {
+    // An unknown group (field 20) closed by its own end tag decodes; by field 21's, or holding a tag
+    // of field 0, it does not: Protobuf's readers refuse both.
+    const unknownGroup = (inner: number[], end: number[]) =>
+      decodeProto(
+        SCHEMA,
+        confluentRecord(7, [0], Uint8Array.from([0xa3, 0x01, ...inner, ...end, 0x10, 0x01])),
+        5,
+      );
+    expect(unknownGroup([0x08, 0x01], [0xa4, 0x01])).toBeInstanceOf(ProtoDecoded);
+    expect(unknownGroup([0x08, 0x01], [0xac, 0x01])).toBe("protobuf_decode");
+    expect(unknownGroup([0x00, 0x01], [0xa4, 0x01])).toBe("protobuf_decode");
+    // A group the schema declares (proto2's `group`): the same.
+    const grouped = proto(
+      'syntax = "proto2"; message G { optional group Item = 3 { optional int32 a = 1; } }',
+    );
+    const declared = (end: number) =>
+      decodeProto(grouped, confluentRecord(7, [0], Uint8Array.from([0x1b, 0x08, 0x01, end])), 5);
+    expect(declared(0x1c)).toBeInstanceOf(ProtoDecoded);
+    expect(declared(0x24)).toBe("protobuf_decode");
+  });
+
   it("counts a body that does not decode, an index past the file's messages, and a nest too deep", () => {
     const ok = body("pay.Payment", { id: "p-1" });
     expect(decodeProto(SCHEMA, confluentRecord(7, [2], ok), 5)).toBe("protobuf_decode");

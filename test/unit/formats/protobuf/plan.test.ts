@@ -281,12 +281,13 @@ describe("crafted bytes", () => {
       }
     }
     // Every body is accounted for (the seed is fixed, so the counts are too).
-    // 695 bodies decode, each judged by both readers; 2,305 do not.
+    // 692 bodies decode, each judged by both readers; 2,308 do not (3 of them a group that another
+    // field's end tag closes, or that holds a tag of field 0, which decoded before 2026-12-08).
     expect(Object.fromEntries([...reasons].sort())).toEqual({
-      fails: 782,
-      lossy: 51,
+      fails: 779,
+      lossy: 48,
       ok: 557,
-      protobuf_decode: 2305,
+      protobuf_decode: 2308,
     });
   });
 });

@@ -55,20 +55,39 @@ describe("varints", () => {
 describe("skipping a field", () => {
   it("skips each wire type within the end, and a group to its end tag", () => {
     const c = at();
-    expect(skipValue(Uint8Array.from([0x03, 0x61, 0x62, 0x63]), c, 4, LEN, 1)).toBe(true);
+    expect(skipValue(Uint8Array.from([0x03, 0x61, 0x62, 0x63]), c, 4, LEN, 1, 1)).toBe(true);
     expect(c.pos).toBe(4);
     c.pos = 0;
-    expect(skipValue(Uint8Array.from([0x05, 0x61]), c, 2, LEN, 1)).toBe(false);
+    expect(skipValue(Uint8Array.from([0x05, 0x61]), c, 2, LEN, 1, 1)).toBe(false);
     c.pos = 0;
-    expect(skipValue(Uint8Array.from([0xac, 0x02]), c, 2, VARINT, 1)).toBe(true);
-    // A group holding field 1 = 5, then the end tag of field 2.
+    expect(skipValue(Uint8Array.from([0xac, 0x02]), c, 2, VARINT, 1, 1)).toBe(true);
+    // Group 2 holding field 1 = 5, then its end tag.
     c.pos = 0;
-    expect(skipValue(Uint8Array.from([0x08, 0x05, 0x14]), c, 3, SGROUP, 1)).toBe(true);
+    expect(skipValue(Uint8Array.from([0x08, 0x05, 0x14]), c, 3, SGROUP, 1, 2)).toBe(true);
     expect(c.pos).toBe(3);
     c.pos = 0;
-    expect(skipValue(Uint8Array.from([0x08, 0x05]), c, 2, SGROUP, 1)).toBe(false);
+    expect(skipValue(Uint8Array.from([0x08, 0x05]), c, 2, SGROUP, 1, 2)).toBe(false);
     c.pos = 0;
-    expect(skipValue(Uint8Array.from([0x00]), c, 1, 6, 1)).toBe(false);
+    expect(skipValue(Uint8Array.from([0x00]), c, 1, 6, 1, 1)).toBe(false);
+  });
+
+  it("refuses a group that another field's end tag closes, or that holds a tag of field 0 (Protobuf's readers do)", () => {
+    const c = at();
+    // Group 3 closed by group 2's end tag.
+    expect(skipValue(Uint8Array.from([0x08, 0x05, 0x14]), c, 3, SGROUP, 1, 3)).toBe(false);
+    c.pos = 0;
+    // Group 2 holding a tag of field 0 (a varint), then its end tag.
+    expect(skipValue(Uint8Array.from([0x00, 0x05, 0x14]), c, 3, SGROUP, 1, 2)).toBe(false);
+    // Group 2 holding group 1, each closed by its own end tag; one deep is not enough for it.
+    c.pos = 0;
+    expect(skipValue(Uint8Array.from([0x0b, 0x0c, 0x14]), c, 3, SGROUP, 2, 2)).toBe(true);
+    c.pos = 0;
+    expect(skipValue(Uint8Array.from([0x0b, 0x0c, 0x14]), c, 3, SGROUP, 1, 2)).toBe(false);
+    // A tag past 32 bits inside a group.
+    c.pos = 0;
+    expect(skipValue(Uint8Array.from([0x88, 0x80, 0x80, 0x80, 0x10, 0x05, 0x14]), c, 7, SGROUP, 1, 2)).toBe(
+      false,
+    );
   });
 });
 
