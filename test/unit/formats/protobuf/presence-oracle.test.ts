@@ -269,6 +269,15 @@ describe("the Protobuf presence scan against its rule", () => {
     // amount, then field 5 as a varint of 11 bytes.
     const long = [0x10, 0x01, 0x28, ...new Array<number>(10).fill(0x80), 0x01];
     expect(scanned(framed(Uint8Array.from(long)), paths)).toEqual(["present", "unknown"]);
+    // Twelve is no better; nor is eleven inside a group, where a two-byte one reads.
+    const twelve = [0x10, 0x01, 0x28, ...new Array<number>(11).fill(0x80), 0x01];
+    expect(scanned(framed(Uint8Array.from(twelve)), paths)).toEqual(["present", "unknown"]);
+    const inGroup = (varint: number[]) => framed(Uint8Array.from([0x10, 0x01, 0x3b, 0x08, ...varint, 0x3c]));
+    expect(scanned(inGroup([...new Array<number>(10).fill(0x80), 0x01]), paths)).toEqual([
+      "present",
+      "unknown",
+    ]);
+    expect(scanned(inGroup([0x80, 0x01]), paths)).toEqual(["present", "absent"]);
     // Ten bytes is a varint every reader takes.
     const ten = [0x10, 0x01, 0x28, ...new Array<number>(9).fill(0x80), 0x01];
     expect(scanned(framed(Uint8Array.from(ten)), paths)).toEqual(["present", "absent"]);
