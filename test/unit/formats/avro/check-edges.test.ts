@@ -1,25 +1,11 @@
-import avro from "avsc";
 import { describe, expect, it } from "vitest";
-import type { CatalogVersion } from "../../../../src/catalog/types.js";
-import { AVRO_FORMAT } from "../../../../src/formats/avro/index.js";
-import type { Decoded, ReaderCheck } from "../../../../src/formats/format.js";
+import type { ReaderCheck } from "../../../../src/formats/format.js";
+import { readAvro as read } from "../../../helpers/avro.js";
 
 // The edges of an Avro reader's check that mutation testing found untested (docs/testing.md): the
 // first failure of a record is the one it reports, wherever later ones lie; a value the reader drops
 // is stepped over exactly, whatever it holds, so the fields after it are judged on their own values.
 
-const version = (schema: unknown) =>
-  ({
-    schema: AVRO_FORMAT.parse({ name: "t.avsc", text: JSON.stringify(schema), references: [] }),
-  }) as unknown as CatalogVersion;
-const write = (schema: unknown, value: unknown) =>
-  avro.Type.forSchema(schema as avro.Schema, { wrapUnions: true }).toBuffer(value);
-function read(writerSchema: unknown, value: unknown, readerSchema: unknown): ReaderCheck {
-  const decoded = AVRO_FORMAT.decode(version(writerSchema), write(writerSchema, value), 0) as Decoded;
-  const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
-  AVRO_FORMAT.check(version(readerSchema), decoded.value, out);
-  return out;
-}
 const rec = (fields: unknown[]) => ({ type: "record", name: "Pay", fields });
 const abc = { type: "enum", name: "E", symbols: ["A", "B", "C"] };
 const ab = { type: "enum", name: "E", symbols: ["A", "B"] };
@@ -79,11 +65,7 @@ describe("an Avro reader's check, at its edges", () => {
     const writer = rec([{ name: "xs", type: { type: "array", items: item } }]);
     const reader = rec([{ name: "xs", type: { type: "array", items: readerItem } }]);
     const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
-    const check = (value: unknown) => {
-      const decoded = AVRO_FORMAT.decode(version(writer), write(writer, value), 0) as Decoded;
-      AVRO_FORMAT.check(version(reader), decoded.value, out);
-      return { ...out };
-    };
+    const check = (value: unknown) => ({ ...read(writer, value, reader, out) });
     const failing = {
       xs: [
         { a: "C", b: "A" },

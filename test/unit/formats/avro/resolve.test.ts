@@ -1,23 +1,6 @@
 import avro from "avsc";
 import { describe, expect, it } from "vitest";
-import type { CatalogVersion } from "../../../../src/catalog/types.js";
-import { AVRO_FORMAT } from "../../../../src/formats/avro/index.js";
-import type { Decoded, ReaderCheck } from "../../../../src/formats/format.js";
-
-/** A version of the format's own making, and a record of it written by avsc (an independent encoder). */
-const version = (schema: unknown) =>
-  ({
-    schema: AVRO_FORMAT.parse({ name: "t.avsc", text: JSON.stringify(schema), references: [] }),
-  }) as unknown as CatalogVersion;
-const write = (schema: unknown, value: unknown) =>
-  avro.Type.forSchema(schema as avro.Schema, { wrapUnions: true }).toBuffer(value);
-
-function read(writerSchema: unknown, value: unknown, readerSchema: unknown): ReaderCheck {
-  const decoded = AVRO_FORMAT.decode(version(writerSchema), write(writerSchema, value), 0) as Decoded;
-  const out: ReaderCheck = { outcome: "ok", rule: null, location: null };
-  AVRO_FORMAT.check(version(readerSchema), decoded.value, out);
-  return out;
-}
+import { readAvro as read } from "../../../helpers/avro.js";
 
 /** What avsc's own resolver says of the pair, where it can resolve it at all. */
 function avscReads(writerSchema: unknown, value: unknown, readerSchema: unknown): unknown {
